@@ -1,0 +1,301 @@
+//! Protocol v1 on the wire: the messages, as plain serde types, and the parser that turns a
+//! line a bot sent into a message or a reason to refuse it.
+//!
+//! UTF-8, one JSON object per line, each with a `"type"`. Unknown fields are ignored in both
+//! directions so the protocol can grow without breaking bots. These types are the source of
+//! `protocol/schemas/*.json` (a test regenerates and compares them) and of `protocol/SPEC.md`.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::game::{Seat, cut};
+
+/// The protocol version spoken by this arbiter (`hello.protocol`).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// A message from the arbiter to a bot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToBot {
+    Hello(Hello),
+    Start(Start),
+    Turn(Turn),
+    Illegal(Illegal),
+    Played(Played),
+    End(End),
+    Bye(Bye),
+}
+
+/// First message of a match; answered by `ready` within `startup_ms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Hello {
+    /// Protocol version (1).
+    pub protocol: u32,
+    /// The game's name ("rolit").
+    pub game: String,
+    /// The game's options (Rolit: `size`, `players`).
+    pub options: Value,
+    /// This bot's seat, from 0.
+    pub seat: Seat,
+    /// Every seat's name as the organiser gave it, in seat order.
+    pub seats: Vec<String>,
+    /// Rounds in the match.
+    pub rounds: u32,
+    /// Time allowed to answer `hello` with `ready`, in ms.
+    pub startup_ms: u64,
+    /// Time allowed per move, in ms.
+    pub move_ms: u64,
+}
+
+/// A new round begins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Start {
+    /// Round number in the match, from 1.
+    pub round: u32,
+    /// This bot's colour in the round (games with colours).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+    /// Each seat's colour, in seat order (games with colours).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colours: Option<Vec<String>>,
+    /// The seat that moves first.
+    pub first: Seat,
+    /// A per-round seed the bot may use for its own randomness (below 2^53).
+    pub seed: u64,
+    /// The start state as this bot sees it.
+    pub state: Value,
+}
+
+/// A move is wanted; answered by `move` within `time_ms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Turn {
+    /// Increases with every `turn` of the match.
+    pub turn_id: u64,
+    /// The state as this bot sees it.
+    pub state: Value,
+    /// The legal moves (never empty); absent when the match hides them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<Value>>,
+    /// Time left for this move, in ms.
+    pub time_ms: u64,
+}
+
+/// The last answer was refused; this asks for another `move` on the same clock.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Illegal {
+    /// The `turn_id` of the `turn` being answered.
+    pub turn_id: u64,
+    /// Why the answer was refused, for the bot's author.
+    pub reason: String,
+    /// Further refusals allowed before the seat forfeits.
+    pub retries_left: u32,
+    /// Time left for this move, in ms (the clock did not restart).
+    pub time_ms: u64,
+}
+
+/// A move was played (sent to every live bot, the mover included).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Played {
+    /// The seat that moved.
+    pub seat: Seat,
+    /// Its colour (games with colours).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+    /// The move in canonical notation ("d3").
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// Game-specific effects (Rolit: `flipped`, the squares turned).
+    #[serde(flatten)]
+    pub effects: BTreeMap<String, Value>,
+    /// True when the arbiter played for a forfeited seat.
+    pub by_arbiter: bool,
+}
+
+/// The round is over.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct End {
+    /// Round number, from 1.
+    pub round: u32,
+    /// The game's score per colour.
+    pub scores: BTreeMap<String, u32>,
+    /// Points per seat (0 for a forfeited seat).
+    pub points: Vec<u32>,
+    /// Rank per seat, 1 best; ties share a rank.
+    pub ranks: Vec<u32>,
+    /// Seats that share the round win.
+    pub winners: Vec<Seat>,
+    /// Seats that forfeited the round.
+    pub forfeits: Vec<Seat>,
+}
+
+/// The match is over; the bot must exit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Bye {
+    /// Final standings, best first.
+    pub standings: Vec<Standing>,
+}
+
+/// One seat's line in the match standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Standing {
+    /// Place, 1 best; seats equal on every criterion share it.
+    pub rank: u32,
+    pub seat: Seat,
+    /// The seat's name as the organiser gave it.
+    pub name: String,
+    /// Round wins; a round won jointly by k seats counts 1/k.
+    pub wins: f64,
+    /// Points summed over rounds.
+    pub points: u64,
+    /// Rounds won outright (not shared).
+    pub outright: u32,
+    /// Rounds played.
+    pub rounds: u32,
+    /// Forfeits by kind.
+    pub forfeits: BTreeMap<String, u32>,
+}
+
+/// A message from a bot to the arbiter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FromBot {
+    Ready(Ready),
+    Move(Move),
+    Log(Log),
+}
+
+/// Answer to `hello`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Ready {
+    /// The bot's own name.
+    pub name: String,
+    /// The bot's version.
+    #[serde(default)]
+    pub version: String,
+    /// The bot's author.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+}
+
+/// Answer to `turn` or `illegal`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Move {
+    /// The move ("d3" in Rolit).
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// The `turn_id` being answered (optional; an answer naming a past turn is ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<u64>,
+}
+
+/// Free text kept in the record (bounded); may be sent at any time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Log {
+    pub text: String,
+}
+
+/// A line from a bot, read as far as the protocol goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Incoming {
+    /// A protocol message.
+    Message(FromBot),
+    /// A well-formed object of a type this arbiter does not know; the game may (Rock'n'Roll
+    /// Robot's `declare`), otherwise it is refused.
+    Other { kind: String, message: Value },
+}
+
+/// Parses one line (without its `\n`). The error is the reason sent back in `illegal`.
+pub fn parse_line(line: &[u8]) -> Result<Incoming, String> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        format!(
+            "the line is not valid UTF-8 (bad byte at offset {})",
+            e.valid_up_to()
+        )
+    })?;
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err("the line is empty: send one JSON object per line".into());
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| format!("the line is not JSON ({e}): {}", cut(text, 80)))?;
+    let Value::Object(map) = &value else {
+        return Err(format!(
+            "the line is JSON but not an object: {}",
+            cut(text, 80)
+        ));
+    };
+    let kind = match map.get("type") {
+        Some(Value::String(k)) => k.clone(),
+        Some(other) => {
+            return Err(format!(
+                "\"type\" must be a string, got {}",
+                crate::game::short_json(other)
+            ));
+        }
+        None => return Err("the object has no \"type\" field".into()),
+    };
+    match kind.as_str() {
+        "ready" | "move" | "log" => serde_json::from_value::<FromBot>(value)
+            .map(Incoming::Message)
+            .map_err(|e| format!("bad {kind:?} message: {e}")),
+        _ => Ok(Incoming::Other {
+            kind,
+            message: value,
+        }),
+    }
+}
+
+/// Serialises a message as one line, `\n` included.
+pub fn to_line(msg: &ToBot) -> Vec<u8> {
+    let mut line = serde_json::to_vec(msg).expect("messages serialise");
+    line.push(b'\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_messages_and_explains_refusals() {
+        let m = parse_line(br#"{"type":"move","move":"d3","extra":1}"#).unwrap();
+        assert_eq!(
+            m,
+            Incoming::Message(FromBot::Move(Move {
+                mv: Value::String("d3".into()),
+                turn_id: None
+            }))
+        );
+        assert!(parse_line(b"").unwrap_err().contains("empty"));
+        assert!(parse_line(b"\xff\xfe").unwrap_err().contains("UTF-8"));
+        assert!(parse_line(b"[1,2]").unwrap_err().contains("not an object"));
+        assert!(parse_line(b"{nope").unwrap_err().contains("not JSON"));
+        assert!(parse_line(br#"{"move":"d3"}"#).unwrap_err().contains("no \"type\""));
+        assert!(parse_line(br#"{"type":"move"}"#).unwrap_err().contains("bad \"move\""));
+        assert!(matches!(
+            parse_line(br#"{"type":"declare","moves":4}"#).unwrap(),
+            Incoming::Other { .. }
+        ));
+    }
+
+    #[test]
+    fn played_flattens_effects() {
+        let mut effects = BTreeMap::new();
+        effects.insert("flipped".into(), serde_json::json!(["e4"]));
+        let line = to_line(&ToBot::Played(Played {
+            seat: 1,
+            colour: Some("red".into()),
+            mv: "d3".into(),
+            effects,
+            by_arbiter: false,
+        }));
+        let text = String::from_utf8(line).unwrap();
+        assert_eq!(
+            text,
+            "{\"type\":\"played\",\"seat\":1,\"colour\":\"red\",\"move\":\"d3\",\"flipped\":[\"e4\"],\"by_arbiter\":false}\n"
+        );
+    }
+}

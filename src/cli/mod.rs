@@ -1,0 +1,94 @@
+//! The command line: one file per subcommand. Each subcommand parses its flags, validates them
+//! into plain values, and calls the library. Errors are `anyhow` here and only here; a
+//! [`UsageError`] in the chain means bad usage or input (exit 2), anything else is the arbiter
+//! failing (exit 3). Bot faults are results, never errors.
+
+mod bot;
+mod matches;
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code: the job completed.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a verdict went against the input (`check` found a problem, tampering found).
+pub const EXIT_VERDICT: u8 = 1;
+/// Exit code: bad usage or input file.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code: the arbiter itself failed.
+pub const EXIT_FAILURE: u8 = 3;
+
+/// Bad usage or bad input: the user can fix it (exit code 2).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Shorthand for returning a usage error.
+pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
+    Err(UsageError(msg.into()).into())
+}
+
+/// The exit code for an error that reached the top.
+pub fn exit_code(err: &anyhow::Error) -> ExitCode {
+    if err.chain().any(|e| e.is::<UsageError>()) {
+        ExitCode::from(EXIT_USAGE)
+    } else {
+        ExitCode::from(EXIT_FAILURE)
+    }
+}
+
+/// rollarena: an arbiter for bot competitions.
+///
+/// Starts bots written in any language, speaks to each over stdin/stdout in a line-based JSON
+/// protocol (see protocol/SPEC.md), enforces the rules and the clock, records every game.
+///
+/// Exit codes: 0 the job completed (bot faults are results, not errors); 1 a verdict went
+/// against the input; 2 bad usage or input; 3 the arbiter itself failed.
+#[derive(Parser, Debug)]
+#[command(name = "rollarena", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    /// More log output on stderr (-v: debug, -vv: trace). ROLLARENA_LOG overrides.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Less log output on stderr: errors only.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Match(matches::MatchArgs),
+    Bot(bot::BotArgs),
+    Perft(perft::PerftArgs),
+}
+
+impl Cli {
+    /// The tracing filter the flags ask for.
+    pub fn log_filter(&self) -> &'static str {
+        match (self.quiet, self.verbose) {
+            (true, _) => "error",
+            (_, 0) => "warn",
+            (_, 1) => "debug",
+            _ => "trace",
+        }
+    }
+
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        match self.command {
+            Command::Match(args) => matches::run(args),
+            Command::Bot(args) => bot::run(args),
+            Command::Perft(args) => perft::run(args),
+        }
+    }
+}

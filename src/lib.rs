@@ -1,0 +1,10 @@
+//! rollarena: an arbiter for bot competitions.
+//!
+//! - [`game`]: the game abstraction and the games (Rolit);
+//! - [`arbiter`]: bot processes, the wire protocol, clocks, faults, rounds and matches;
+//! - [`record`]: the record format, its writer and reader;
+//! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
+//! - [`cli`]: the command line.
+pub mod arbiter;
+pub mod cli;
+pub mod game;

@@ -1,0 +1,1 @@
+//! Evidence that the Rolit engine follows the rules.

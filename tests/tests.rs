@@ -1,0 +1,5 @@
+//! The one integration test binary (one link step, one process per suite run).
+//!
+//! Modules: `rolit` checks the rules engine against a naive second implementation, perft
+//! tables and hand-built positions.
+mod rolit;
