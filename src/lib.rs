@@ -8,3 +8,4 @@
 pub mod arbiter;
 pub mod cli;
 pub mod game;
+pub mod record;

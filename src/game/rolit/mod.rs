@@ -73,10 +73,7 @@ impl Game for Rolit {
         let first = self.first_colour(setup.match_seed);
         let pos = Position::start(self.size, self.players, first)
             .expect("variant checked in Rolit::new");
-        Box::new(RolitRound {
-            pos,
-            colours: self.seat_colours(setup.round),
-        })
+        Box::new(RolitRound::from_position(pos, self.seat_colours(setup.round)))
     }
     fn schedule_warning(&self, rounds: u32) -> Option<String> {
         let k = self.players as u32;
@@ -95,12 +92,22 @@ pub struct RolitRound {
     pos: Position,
     /// Colour of each seat.
     colours: Vec<Colour>,
+    /// The seat that moved first.
+    first: Seat,
 }
 
 impl RolitRound {
     /// A round from a given position (tests, openings).
     pub fn from_position(pos: Position, colours: Vec<Colour>) -> RolitRound {
-        RolitRound { pos, colours }
+        let first = colours
+            .iter()
+            .position(|&c| c == pos.to_move())
+            .expect("every colour in play has a seat");
+        RolitRound {
+            pos,
+            colours,
+            first,
+        }
     }
 
     pub fn position(&self) -> &Position {
@@ -121,7 +128,7 @@ impl Round for RolitRound {
     }
 
     fn first(&self) -> Seat {
-        self.seat_of(self.pos.to_move())
+        self.first
     }
 
     fn to_act(&self) -> ToAct {
