@@ -6,6 +6,7 @@
 //! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
 //! - [`cli`]: the command line.
 pub mod arbiter;
+pub mod bots;
 pub mod cli;
 pub mod game;
 pub mod record;

@@ -1,15 +1,108 @@
-//! `rollarena bot NAME`: runs a built-in bot on stdin/stdout.
+//! `rollarena bot NAME`: runs a built-in bot on stdin/stdout. Validates the options, then hands
+//! stdin and a buffered stdout to [`crate::bots::serve`]. Nothing but protocol lines goes to
+//! stdout (logging goes to stderr).
+
+use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use clap::Args;
 
-/// Run a built-in bot over the protocol on stdin/stdout.
+use super::usage;
+use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
+
+/// Run a built-in Rolit bot: a real bot process speaking the protocol on stdin/stdout
+///
+/// The built-in bots are ordinary bots that live in this binary. Give their command line to
+/// `match` or to a tournament file like any other bot's (a command whose first word is
+/// `rollarena` runs this very binary):
+///
+///   rollarena match "rollarena bot greedy" "rollarena bot random --seed 3"
+///
+/// They answer `hello` with `ready`, every `turn` (and `illegal`) with a `move`, ignore what
+/// they do not need, and exit with status 0 on `bye` or when stdin closes. Run one by hand by
+/// typing or piping protocol lines into it (see protocol/SPEC.md).
+///
+/// Bots:
+///
+///   random      a legal move, uniformly at random: the baseline.
+///   greedy      the move that turns the most balls; ties broken at random.
+///   positional  weighs squares by their tactical level (corners very strong, other edge
+///               squares strong, the middle medium, edge squares next to a corner weak,
+///               squares diagonally next to a corner very weak) plus the balls turned; with
+///               --depth D > 1 it looks D moves ahead, assuming every other player plays
+///               against it (paranoid alpha-beta search).
+///
+/// Random choices come from ChaCha8 seeded by each round's seed (sent by the arbiter in
+/// `start`) together with --seed, so a match replays move for move, and the same bot with
+/// another --seed plays differently. --noise makes any bot weaker and more varied. A field of
+/// six distinct bots:
+///
+///   rollarena bot random
+///   rollarena bot greedy
+///   rollarena bot greedy --noise 0.3 --seed 1
+///   rollarena bot positional
+///   rollarena bot positional --depth 2 --noise 0.1
+///   rollarena bot positional --depth 3
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct BotArgs {
     /// The bot: random, greedy or positional.
+    #[arg(value_name = "NAME")]
     name: String,
+    /// Mixed with each round's seed to seed the bot's random choices (any number from 0 to
+    /// 2^64-1). Same seeds, same moves.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// Probability, from 0 to 1, of playing a uniformly random legal move instead of the
+    /// bot's own choice.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    noise: f64,
+    /// positional only: plies to search, 1 to 6. 1 judges each move by itself, more looks
+    /// ahead; even depth 6 answers in milliseconds on 8x8 [default: 1]
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
 }
 
 pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
-    super::usage(format!("unknown bot {:?}", args.name))
+    if !NAMES.contains(&args.name.as_str()) {
+        return usage(format!(
+            "unknown bot {:?}: the built-in bots are {}",
+            args.name,
+            NAMES.join(", ")
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.noise) {
+        return usage(format!(
+            "--noise {}: a probability from 0 to 1 (0: never a random move, 1: always)",
+            args.noise
+        ));
+    }
+    let depth = match args.depth {
+        None => 1,
+        Some(_) if args.name != "positional" => {
+            return usage(format!(
+                "--depth is for the positional bot only, not {}",
+                args.name
+            ));
+        }
+        Some(d) if d == 0 || d > MAX_DEPTH => {
+            return usage(format!(
+                "--depth {d}: the positional bot searches 1 to {MAX_DEPTH} plies"
+            ));
+        }
+        Some(d) => d,
+    };
+    let options = Options {
+        seed: args.seed,
+        noise: args.noise,
+    };
+    let mut bot = Bot::by_name(&args.name, options, depth).expect("name checked above");
+    let stdin = io::stdin().lock();
+    let stdout = BufWriter::new(io::stdout().lock());
+    match bots::serve(&mut bot, stdin, stdout) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The arbiter closed our stdout: the match is over for us, as with `bye`.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(anyhow::Error::new(e).context("the bot's stdin or stdout failed")),
+    }
 }
