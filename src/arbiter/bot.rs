@@ -186,7 +186,9 @@ impl Bot {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
-        let pid = child.id().ok_or("the bot exited before it could be watched")?;
+        let pid = child
+            .id()
+            .ok_or("the bot exited before it could be watched")?;
         let group = Group::adopt(pid);
         let (stdin, stdout, stderr) = (
             child.stdin.take().expect("piped"),
@@ -200,7 +202,9 @@ impl Bot {
         let stderr_task = io::spawn_stderr(stderr, tail.clone(), log, limits.log_file_cap);
         let waiter = tokio::spawn(async move {
             if let Ok(status) = child.wait().await {
-                let _ = tx.send(BotEvent::Exited(ExitInfo::from_status(status))).await;
+                let _ = tx
+                    .send(BotEvent::Exited(ExitInfo::from_status(status)))
+                    .await;
             }
         });
         Ok(Bot {
@@ -245,7 +249,11 @@ impl Bot {
 
     /// The last bytes of stderr as text.
     pub fn stderr_tail(&self) -> String {
-        self.stderr.lock().unwrap_or_else(|p| p.into_inner()).text().0
+        self.stderr
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .text()
+            .0
     }
 
     /// Clears the per-round counters and returns what they held.
@@ -259,7 +267,11 @@ impl Bot {
     }
 
     /// Waits for `ready` (after `hello` was sent) until `deadline`; `budget` is for the message.
-    pub async fn await_ready(&mut self, deadline: Instant, budget: Duration) -> Result<(), Failure> {
+    pub async fn await_ready(
+        &mut self,
+        deadline: Instant,
+        budget: Duration,
+    ) -> Result<(), Failure> {
         loop {
             let event = match timeout_at(deadline, self.events.recv()).await {
                 Err(_) => {
@@ -452,8 +464,9 @@ impl Bot {
         if self.tasks.is_empty() {
             return;
         }
-        let [reader, writer, stderr, waiter]: [JoinHandle<()>; 4] =
-            std::mem::take(&mut self.tasks).try_into().expect("four tasks");
+        let [reader, writer, stderr, waiter]: [JoinHandle<()>; 4] = std::mem::take(&mut self.tasks)
+            .try_into()
+            .expect("four tasks");
         reader.abort();
         writer.abort();
         // Nobody reads events any more: a waiter blocked on a full channel gives up at once.

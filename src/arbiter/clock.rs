@@ -54,7 +54,9 @@ impl Clock {
 
     /// Milliseconds left of the limit, as told to the bot.
     pub fn left_ms(&self) -> u64 {
-        self.limit.saturating_sub(self.started.elapsed()).as_millis() as u64
+        self.limit
+            .saturating_sub(self.started.elapsed())
+            .as_millis() as u64
     }
 
     /// Milliseconds since the clock started.
@@ -79,7 +81,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "m" | "min" => value * 60.0,
         _ => return Err(format!("{s:?}: unknown unit {unit:?}; use ms, s or m")),
     };
-    if !secs.is_finite() || secs < 0.0 || secs > 86_400.0 {
+    if !secs.is_finite() || !(0.0..=86_400.0).contains(&secs) {
         return Err(format!("{s:?} is out of range (0 to 24 hours)"));
     }
     Ok(Duration::from_secs_f64(secs))

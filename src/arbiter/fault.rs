@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::io::ExitInfo;
 
 /// Why a seat forfeited a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ForfeitKind {
     /// No answer within the time allowed for the move.

@@ -99,11 +99,7 @@ where
     tokio::spawn(async move {
         let mut reader = BufReader::with_capacity(64 * 1024, stdout);
         let mut line = Vec::new();
-        loop {
-            let buf = match reader.fill_buf().await {
-                Ok(buf) => buf,
-                Err(_) => break,
-            };
+        while let Ok(buf) = reader.fill_buf().await {
             if buf.is_empty() {
                 if !line.is_empty() {
                     // A last line without its newline still counts as a line.
@@ -124,7 +120,12 @@ where
             }
             line.extend_from_slice(&buf[..take]);
             reader.consume(take + complete as usize);
-            if complete && tx.send(BotEvent::Line(std::mem::take(&mut line))).await.is_err() {
+            if complete
+                && tx
+                    .send(BotEvent::Line(std::mem::take(&mut line)))
+                    .await
+                    .is_err()
+            {
                 return;
             }
         }
@@ -213,7 +214,9 @@ where
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
-            tail.lock().unwrap_or_else(|p| p.into_inner()).push(&buf[..n]);
+            tail.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(&buf[..n]);
             if let Some(file) = log.as_mut() {
                 let room = log_cap.saturating_sub(logged) as usize;
                 let keep = n.min(room);

@@ -109,7 +109,11 @@ impl CpuMeter {
         let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
         CpuMeter {
             file: std::fs::File::open(format!("/proc/{pid}/stat")).ok(),
-            tick_ms: if ticks > 0 { 1000.0 / ticks as f64 } else { 10.0 },
+            tick_ms: if ticks > 0 {
+                1000.0 / ticks as f64
+            } else {
+                10.0
+            },
         }
     }
 
@@ -179,8 +183,16 @@ mod tests {
                 .unwrap_err()
                 .contains("not a program found in PATH")
         );
-        assert!(resolve_program("/nonexistent/bot").unwrap_err().contains("does not exist"));
-        assert!(resolve_program("/etc/passwd").unwrap_err().contains("not executable"));
+        assert!(
+            resolve_program("/nonexistent/bot")
+                .unwrap_err()
+                .contains("does not exist")
+        );
+        assert!(
+            resolve_program("/etc/passwd")
+                .unwrap_err()
+                .contains("not executable")
+        );
     }
 
     #[test]

@@ -252,7 +252,10 @@ impl<'a> Session<'a> {
 
     /// Asks a seat's bot for a move, with retries on the same clock. Returns the applied move,
     /// its wall and CPU time, and the refused attempts.
-    async fn ask(&mut self, seat: Seat) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), Failure> {
+    async fn ask(
+        &mut self,
+        seat: Seat,
+    ) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), Failure> {
         let config = self.config;
         let bot = self.bots[seat].as_mut().expect("asked seats have a bot");
         bot.thaw();
@@ -310,9 +313,7 @@ impl<'a> Session<'a> {
             if used > config.retries {
                 return Err(Failure {
                     kind: super::fault::ForfeitKind::Retries,
-                    detail: format!(
-                        "{used} attempts refused; the last: {reason}",
-                    ),
+                    detail: format!("{used} attempts refused; the last: {reason}",),
                     line: Some(evidence(&line, REFUSED_EVIDENCE)),
                     exit: None,
                 });

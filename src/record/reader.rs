@@ -11,7 +11,10 @@ use super::RoundRecord;
 pub enum ReadError {
     Io(std::io::Error),
     /// Line `line` (from 1) is not a valid round.
-    Line { line: usize, reason: String },
+    Line {
+        line: usize,
+        reason: String,
+    },
 }
 
 impl fmt::Display for ReadError {
@@ -50,7 +53,11 @@ pub fn parse_records(bytes: &[u8]) -> Result<(Vec<RoundRecord>, bool), ReadError
             // A line with no newline after it was being written when the writer died; a torn
             // line completed by a later writer's newline is skipped the same way if it is not
             // JSON at all.
-            Err(_) if last || serde_json::from_slice::<serde_json::Value>(line).is_err() && is_torn(line) => {
+            Err(_)
+                if last
+                    || serde_json::from_slice::<serde_json::Value>(line).is_err()
+                        && is_torn(line) =>
+            {
                 torn = true;
             }
             Err(e) => {

@@ -18,7 +18,11 @@ impl RecordWriter {
     /// Opens (creating it if needed) a record file for appending. A torn last line left by a
     /// killed writer is completed with a newline first, so it stays one ignorable line.
     pub fn append(path: &Path) -> io::Result<RecordWriter> {
-        let mut file = OpenOptions::new().create(true).append(true).read(true).open(path)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(path)?;
         let len = file.metadata()?.len();
         if len > 0 {
             use std::os::unix::fs::FileExt;

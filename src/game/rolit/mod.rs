@@ -71,13 +71,16 @@ impl Game for Rolit {
     }
     fn new_round(&self, setup: RoundSetup) -> Box<dyn Round> {
         let first = self.first_colour(setup.match_seed);
-        let pos = Position::start(self.size, self.players, first)
-            .expect("variant checked in Rolit::new");
-        Box::new(RolitRound::from_position(pos, self.seat_colours(setup.round)))
+        let pos =
+            Position::start(self.size, self.players, first).expect("variant checked in Rolit::new");
+        Box::new(RolitRound::from_position(
+            pos,
+            self.seat_colours(setup.round),
+        ))
     }
     fn schedule_warning(&self, rounds: u32) -> Option<String> {
         let k = self.players as u32;
-        (rounds % k != 0).then(|| {
+        (!rounds.is_multiple_of(k)).then(|| {
             format!(
                 "{rounds} rounds is not a multiple of {k}: seats will not play every colour \
                  and start equally often, so the seating is not balanced"
@@ -259,10 +262,33 @@ mod tests {
             panic!()
         };
         let other = 1 - seat;
-        assert_eq!(r.play(other, &json!("c3")).unwrap_err().reason, "it is not your turn");
-        assert!(r.play(seat, &json!(3)).unwrap_err().reason.contains("got 3"));
-        assert!(r.play(seat, &json!("d4")).unwrap_err().reason.contains("occupied"));
-        assert!(r.play(seat, &json!("a1")).unwrap_err().reason.contains("touches no ball"));
-        assert!(r.play(seat, &json!("i1")).unwrap_err().reason.contains("off the 8x8"));
+        assert_eq!(
+            r.play(other, &json!("c3")).unwrap_err().reason,
+            "it is not your turn"
+        );
+        assert!(
+            r.play(seat, &json!(3))
+                .unwrap_err()
+                .reason
+                .contains("got 3")
+        );
+        assert!(
+            r.play(seat, &json!("d4"))
+                .unwrap_err()
+                .reason
+                .contains("occupied")
+        );
+        assert!(
+            r.play(seat, &json!("a1"))
+                .unwrap_err()
+                .reason
+                .contains("touches no ball")
+        );
+        assert!(
+            r.play(seat, &json!("i1"))
+                .unwrap_err()
+                .reason
+                .contains("off the 8x8")
+        );
     }
 }
