@@ -9,3 +9,4 @@ pub mod arbiter;
 pub mod bots;
 pub mod cli;
 pub mod game;
+pub mod record;

@@ -1,2 +1,21 @@
 //! The arbiter: bot processes, the wire protocol, clocks, faults, rounds and matches.
+//!
+//! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (one task per
+//! pipe), [`bot`] (a live bot and the protocol operations on it), [`session`] (one round),
+//! [`matches`] (rounds, restarts, records, standings). [`protocol`] holds the wire types,
+//! [`fault`] a bot's misbehaviour as data, [`events`] the one event stream per match.
+pub mod bot;
+pub mod clock;
+pub mod events;
+pub mod fault;
+pub mod io;
+pub mod matches;
+pub mod process;
 pub mod protocol;
+pub mod seed;
+pub mod session;
+pub mod standings;
+
+pub use bot::{BotSpec, Limits};
+pub use clock::TimeControl;
+pub use matches::{MatchConfig, run_match};

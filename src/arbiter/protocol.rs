@@ -273,8 +273,16 @@ mod tests {
         assert!(parse_line(b"\xff\xfe").unwrap_err().contains("UTF-8"));
         assert!(parse_line(b"[1,2]").unwrap_err().contains("not an object"));
         assert!(parse_line(b"{nope").unwrap_err().contains("not JSON"));
-        assert!(parse_line(br#"{"move":"d3"}"#).unwrap_err().contains("no \"type\""));
-        assert!(parse_line(br#"{"type":"move"}"#).unwrap_err().contains("bad \"move\""));
+        assert!(
+            parse_line(br#"{"move":"d3"}"#)
+                .unwrap_err()
+                .contains("no \"type\"")
+        );
+        assert!(
+            parse_line(br#"{"type":"move"}"#)
+                .unwrap_err()
+                .contains("bad \"move\"")
+        );
         assert!(matches!(
             parse_line(br#"{"type":"declare","moves":4}"#).unwrap(),
             Incoming::Other { .. }

@@ -1,15 +1,377 @@
-//! `rollarena match`: plays one multi-round match.
+//! `rollarena match`: plays one multi-round match and prints a line per round and the final
+//! standings (or JSON with `--json`).
+
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
+use super::{UsageError, usage};
+use crate::arbiter::clock::parse_duration;
+use crate::arbiter::events::{Event, Observer};
+use crate::arbiter::process::{kill_all, resolve_program};
+use crate::arbiter::protocol::Standing;
+use crate::arbiter::seed::random_seed;
+use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
+use crate::game::Game;
+use crate::game::rolit::Rolit;
+use crate::record::RecordWriter;
+
+/// The bots of the demo match, strongest first; `--players N` takes the first N.
+const DEMO: &[&str] = &[
+    "rollarena bot positional --depth 3",
+    "rollarena bot greedy",
+    "rollarena bot positional",
+    "rollarena bot random",
+];
+
 /// Play a match of several rounds between bots.
+///
+/// Each BOT is a command line, split into words like a shell would (no shell is started: use
+/// sh -c '...' for one). A first word `rollarena` runs this very binary, so
+/// "rollarena bot greedy" is a built-in bot. With no BOT, plays a demo among built-in bots.
+///
+/// Each bot process lives for the whole match; a bot that forfeits a round (timeout, crash,
+/// illegal moves beyond the retries, ...) is killed, the arbiter plays its remaining moves, and
+/// it is started afresh for the next round. Seats rotate colours so that over k rounds every
+/// seat plays every colour and moves first once.
+///
+/// Exit codes: 0 the match was played (bot faults are results, not errors); 2 bad usage;
+/// 3 the arbiter failed (a record that cannot be written); 130 interrupted.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Bot command lines.
+    /// Bot command lines, one per seat (quote each). None: a demo among built-in bots.
+    #[arg(value_name = "BOT")]
     bots: Vec<String>,
+    /// The game.
+    #[arg(long, default_value = "rolit", value_parser = ["rolit"])]
+    game: String,
+    /// Board size: 8, 6 or 4 (4x4 is for 2 players).
+    #[arg(long, default_value_t = 8)]
+    size: u8,
+    /// Number of players: 2, 3 or 4. Defaults to the number of BOTs (4 for the demo).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Rounds to play. Defaults to the number of players, one full rotation of colours.
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    time: Duration,
+    /// Time from hello to ready.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    startup: Duration,
+    /// Latency margin the arbiter adds before declaring a timeout.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    margin: Duration,
+    /// Refused attempts allowed per move beyond the first (2 means 3 attempts in all).
+    #[arg(long, default_value_t = 2)]
+    retries: u32,
+    /// Match seed (rounds' seeds, the first colour and fallback moves derive from it).
+    /// Random when not given; the record keeps it.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Append every finished round to this JSON Lines record file.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Do not freeze idle bots between their turns (they may then think on others' time).
+    #[arg(long)]
+    no_freeze: bool,
+    /// Leave the list of legal moves out of `turn` messages.
+    #[arg(long)]
+    hide_legal: bool,
+    /// Write each seat's stderr to DIR/seat-<SEAT>-<name>.log (seats from 0).
+    #[arg(long, value_name = "DIR")]
+    bot_logs: Option<PathBuf>,
+    /// Seat names in seat order, comma-separated (default: from the commands).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    names: Vec<String>,
+    /// Longest line accepted from a bot, in bytes.
+    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    max_line: usize,
+    /// Unasked lines allowed per round before a bot forfeits for flooding.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    max_unasked: u32,
+    /// Print the result as one JSON object instead of tables.
+    #[arg(long)]
+    json: bool,
 }
 
-pub fn run(_args: MatchArgs) -> anyhow::Result<ExitCode> {
-    super::usage("not yet")
+pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let config = build_config(&args)?;
+    if let Some(w) = config.game.schedule_warning(config.rounds) {
+        tracing::warn!("{w}");
+    }
+    let mut observers: Vec<Box<dyn Observer>> = Vec::new();
+    if let Some(path) = &args.record {
+        let writer = RecordWriter::append(path).map_err(|e| {
+            UsageError(format!(
+                "cannot open the record file {}: {e}",
+                path.display()
+            ))
+        })?;
+        observers.push(Box::new(writer));
+    }
+    if !args.json {
+        observers.push(Box::new(RoundLines {
+            names: config.bots.iter().map(|b| b.name.clone()).collect(),
+        }));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            result = run_match(&config, &mut observers) => Some(result),
+            _ = interrupted() => None,
+        }
+    });
+    let Some(result) = outcome else {
+        kill_all();
+        eprintln!(
+            "interrupted: every bot was killed; the finished rounds are in the record{}",
+            args.record
+                .as_ref()
+                .map(|p| format!(" {}", p.display()))
+                .unwrap_or_default()
+        );
+        return Ok(ExitCode::from(130));
+    };
+    let standings = result.map_err(|e| anyhow::anyhow!("the match failed: {e}"))?;
+    if args.json {
+        let out = serde_json::json!({
+            "match": config.match_id,
+            "game": config.game.name(),
+            "options": config.game.options(),
+            "seed": config.seed,
+            "rounds": config.rounds,
+            "record": args.record,
+            "standings": standings,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("\n{}", standings_table(&standings));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves when the arbiter is asked to stop (Ctrl-C or SIGTERM).
+async fn interrupted() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+    let demo = args.bots.is_empty();
+    let players = match (args.players, demo) {
+        (Some(p), false) if p != args.bots.len() => {
+            return usage(format!(
+                "--players {p} needs {p} bots, but {} were given",
+                args.bots.len()
+            ));
+        }
+        (Some(p), _) => p,
+        (None, false) => args.bots.len(),
+        (None, true) => DEMO.len(),
+    };
+    let game = Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?;
+    let commands: Vec<String> = if demo {
+        DEMO.iter().take(players).map(|s| s.to_string()).collect()
+    } else {
+        args.bots.clone()
+    };
+    if !args.names.is_empty() && args.names.len() != players {
+        return usage(format!(
+            "--names lists {} names for {players} seats",
+            args.names.len()
+        ));
+    }
+    let mut bots = Vec::new();
+    for (seat, command) in commands.iter().enumerate() {
+        let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
+        resolve_program(&spec.argv[0])
+            .map_err(|e| UsageError(format!("bot {} ({command}): {e}", seat + 1)))?;
+        spec.name = args
+            .names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| default_name(&spec.argv));
+        bots.push(spec);
+    }
+    dedupe_names(&mut bots);
+    if let Some(dir) = &args.bot_logs {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            UsageError(format!(
+                "cannot create the log directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        for (seat, spec) in bots.iter_mut().enumerate() {
+            let safe: String = spec
+                .name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            spec.log = Some(dir.join(format!("seat-{seat}-{safe}.log")));
+        }
+    }
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let game: Arc<dyn Game> = Arc::new(game);
+    Ok(MatchConfig {
+        rounds: args.rounds.unwrap_or(players as u32).max(1),
+        game,
+        bots,
+        time: TimeControl {
+            startup: args.startup,
+            per_move: args.time,
+            margin: args.margin,
+        },
+        retries: args.retries,
+        freeze: !args.no_freeze,
+        hide_legal: args.hide_legal,
+        limits: Limits {
+            max_line: args.max_line,
+            max_unasked: args.max_unasked,
+            ..Limits::default()
+        },
+        seed,
+        match_id: format!("{seed:x}-{started}"),
+        table: None,
+    })
+}
+
+/// A seat's default name: a built-in bot's name and options, else the program or script name.
+pub fn default_name(argv: &[String]) -> String {
+    if argv.len() >= 3 && argv[0] == "rollarena" && argv[1] == "bot" {
+        return argv[2..].join(" ").replace("--", "");
+    }
+    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    let interpreters = [
+        "python3", "python", "node", "java", "sh", "bash", "ruby", "perl",
+    ];
+    let program = base(&argv[0]);
+    match argv.get(1) {
+        Some(arg) if interpreters.contains(&program.as_str()) && !arg.starts_with('-') => base(arg),
+        _ => program,
+    }
+}
+
+/// Makes seat names unique by numbering repeats ("greedy", "greedy#2").
+fn dedupe_names(bots: &mut [BotSpec]) {
+    for i in 1..bots.len() {
+        let count = bots[..i].iter().filter(|b| b.name == bots[i].name).count();
+        if count > 0 {
+            bots[i].name = format!("{}#{}", bots[i].name, count + 1);
+        }
+    }
+}
+
+/// Prints one line per finished round.
+struct RoundLines {
+    names: Vec<String>,
+}
+
+impl Observer for RoundLines {
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        if let Event::RoundEnded { record } = event {
+            let result = &record.result;
+            let mut seats: Vec<usize> = (0..self.names.len()).collect();
+            seats.sort_by_key(|&s| (result.ranks[s], s));
+            let parts: Vec<String> = seats
+                .iter()
+                .map(|&s| {
+                    let colour = record
+                        .colours
+                        .as_ref()
+                        .map(|c| format!(" ({})", c[s]))
+                        .unwrap_or_default();
+                    format!("{}{colour} {}", self.names[s], result.points[s])
+                })
+                .collect();
+            let mut line = format!(
+                "round {}/{}: {}",
+                record.round,
+                record.rounds,
+                parts.join(", ")
+            );
+            for f in &record.forfeits {
+                line.push_str(&format!(
+                    "  [{} forfeited: {} at move {}]",
+                    self.names[f.seat], f.kind, f.ply
+                ));
+            }
+            println!("{line}");
+        }
+        Ok(())
+    }
+}
+
+/// The standings as a table for people.
+pub fn standings_table(standings: &[Standing]) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.set_header(vec![
+        "rank", "seat", "bot", "wins", "points", "outright", "rounds", "forfeits",
+    ]);
+    for s in standings {
+        let forfeits = if s.forfeits.is_empty() {
+            "-".to_string()
+        } else {
+            s.forfeits
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        table.add_row(vec![
+            s.rank.to_string(),
+            s.seat.to_string(),
+            s.name.clone(),
+            format_wins(s.wins),
+            s.points.to_string(),
+            s.outright.to_string(),
+            s.rounds.to_string(),
+            forfeits,
+        ]);
+    }
+    table
+}
+
+/// Round wins with shared wins shown as fractions rounded to two decimals.
+fn format_wins(w: f64) -> String {
+    if w.fract() == 0.0 {
+        format!("{w:.0}")
+    } else {
+        format!("{w:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        shell_words::split(s).unwrap()
+    }
+
+    #[test]
+    fn default_names() {
+        assert_eq!(default_name(&words("rollarena bot greedy")), "greedy");
+        assert_eq!(
+            default_name(&words("rollarena bot random --seed 3")),
+            "random seed 3"
+        );
+        assert_eq!(default_name(&words("python3 bots/mine.py")), "mine.py");
+        assert_eq!(default_name(&words("./target/release/bot -v")), "bot");
+    }
 }

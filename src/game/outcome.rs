@@ -27,7 +27,11 @@ pub struct Outcome {
 impl Outcome {
     /// Builds an outcome from each seat's raw score, applying forfeits.
     pub fn new(scores: BTreeMap<String, u32>, raw_points: &[u32], forfeited: &[bool]) -> Self {
-        assert_eq!(raw_points.len(), forfeited.len(), "one forfeit flag per seat");
+        assert_eq!(
+            raw_points.len(),
+            forfeited.len(),
+            "one forfeit flag per seat"
+        );
         let points: Vec<u32> = raw_points
             .iter()
             .zip(forfeited)
@@ -59,7 +63,9 @@ impl Outcome {
 
     /// Seats that share the round win.
     pub fn winners(&self) -> Vec<usize> {
-        (0..self.wins.len()).filter(|&s| self.wins[s] > 0.0).collect()
+        (0..self.wins.len())
+            .filter(|&s| self.wins[s] > 0.0)
+            .collect()
     }
 }
 
@@ -90,7 +96,11 @@ mod tests {
 
     #[test]
     fn forfeits_rank_last_tied_with_zero_points() {
-        let o = Outcome::new(BTreeMap::new(), &[40, 10, 14, 0], &[true, false, false, true]);
+        let o = Outcome::new(
+            BTreeMap::new(),
+            &[40, 10, 14, 0],
+            &[true, false, false, true],
+        );
         assert_eq!(o.points, vec![0, 10, 14, 0]);
         assert_eq!(o.ranks, vec![3, 2, 1, 3]);
         assert_eq!(o.wins, vec![0.0, 0.0, 1.0, 0.0]);

@@ -30,14 +30,14 @@ pub const fn board_mask(n: u8) -> u64 {
 #[inline(always)]
 fn shifted(b: u64, dir: usize) -> u64 {
     match dir {
-        0 => (b << 1) & NOT_A,  // east
-        1 => (b >> 1) & NOT_H,  // west
-        2 => b << 8,            // north
-        3 => b >> 8,            // south
-        4 => (b << 9) & NOT_A,  // north-east
-        5 => (b << 7) & NOT_H,  // north-west
-        6 => (b >> 7) & NOT_A,  // south-east
-        _ => (b >> 9) & NOT_H,  // south-west
+        0 => (b << 1) & NOT_A, // east
+        1 => (b >> 1) & NOT_H, // west
+        2 => b << 8,           // north
+        3 => b >> 8,           // south
+        4 => (b << 9) & NOT_A, // north-east
+        5 => (b << 7) & NOT_H, // north-west
+        6 => (b >> 7) & NOT_A, // south-east
+        _ => (b >> 9) & NOT_H, // south-west
     }
 }
 

@@ -71,16 +71,16 @@ impl Game for Rolit {
     }
     fn new_round(&self, setup: RoundSetup) -> Box<dyn Round> {
         let first = self.first_colour(setup.match_seed);
-        let pos = Position::start(self.size, self.players, first)
-            .expect("variant checked in Rolit::new");
-        Box::new(RolitRound {
+        let pos =
+            Position::start(self.size, self.players, first).expect("variant checked in Rolit::new");
+        Box::new(RolitRound::from_position(
             pos,
-            colours: self.seat_colours(setup.round),
-        })
+            self.seat_colours(setup.round),
+        ))
     }
     fn schedule_warning(&self, rounds: u32) -> Option<String> {
         let k = self.players as u32;
-        (rounds % k != 0).then(|| {
+        (!rounds.is_multiple_of(k)).then(|| {
             format!(
                 "{rounds} rounds is not a multiple of {k}: seats will not play every colour \
                  and start equally often, so the seating is not balanced"
@@ -95,12 +95,22 @@ pub struct RolitRound {
     pos: Position,
     /// Colour of each seat.
     colours: Vec<Colour>,
+    /// The seat that moved first.
+    first: Seat,
 }
 
 impl RolitRound {
     /// A round from a given position (tests, openings).
     pub fn from_position(pos: Position, colours: Vec<Colour>) -> RolitRound {
-        RolitRound { pos, colours }
+        let first = colours
+            .iter()
+            .position(|&c| c == pos.to_move())
+            .expect("every colour in play has a seat");
+        RolitRound {
+            pos,
+            colours,
+            first,
+        }
     }
 
     pub fn position(&self) -> &Position {
@@ -121,7 +131,7 @@ impl Round for RolitRound {
     }
 
     fn first(&self) -> Seat {
-        self.seat_of(self.pos.to_move())
+        self.first
     }
 
     fn to_act(&self) -> ToAct {
@@ -252,10 +262,33 @@ mod tests {
             panic!()
         };
         let other = 1 - seat;
-        assert_eq!(r.play(other, &json!("c3")).unwrap_err().reason, "it is not your turn");
-        assert!(r.play(seat, &json!(3)).unwrap_err().reason.contains("got 3"));
-        assert!(r.play(seat, &json!("d4")).unwrap_err().reason.contains("occupied"));
-        assert!(r.play(seat, &json!("a1")).unwrap_err().reason.contains("touches no ball"));
-        assert!(r.play(seat, &json!("i1")).unwrap_err().reason.contains("off the 8x8"));
+        assert_eq!(
+            r.play(other, &json!("c3")).unwrap_err().reason,
+            "it is not your turn"
+        );
+        assert!(
+            r.play(seat, &json!(3))
+                .unwrap_err()
+                .reason
+                .contains("got 3")
+        );
+        assert!(
+            r.play(seat, &json!("d4"))
+                .unwrap_err()
+                .reason
+                .contains("occupied")
+        );
+        assert!(
+            r.play(seat, &json!("a1"))
+                .unwrap_err()
+                .reason
+                .contains("touches no ball")
+        );
+        assert!(
+            r.play(seat, &json!("i1"))
+                .unwrap_err()
+                .reason
+                .contains("off the 8x8")
+        );
     }
 }

@@ -364,7 +364,12 @@ mod tests {
     fn square_names() {
         assert_eq!(Square::parse("d3", 8).unwrap().to_string(), "d3");
         assert_eq!(Square::parse("H8", 8).unwrap().to_string(), "h8");
-        assert!(Square::parse("g1", 6).unwrap_err().reason.contains("off the 6x6"));
+        assert!(
+            Square::parse("g1", 6)
+                .unwrap_err()
+                .reason
+                .contains("off the 6x6")
+        );
         for bad in ["", "d", "3d", "d0", "d+3", "dd3", "d3 ", "é3"] {
             assert!(Square::parse(bad, 8).is_err(), "{bad:?}");
         }

@@ -80,7 +80,9 @@ impl State {
 
 fn colour(s: &str) -> Result<Colour, BadPosition> {
     Colour::from_name(s).ok_or_else(|| {
-        BadPosition(format!("{s:?} is not a colour; use red, yellow, green or blue"))
+        BadPosition(format!(
+            "{s:?} is not a colour; use red, yellow, green or blue"
+        ))
     })
 }
 

@@ -1,0 +1,490 @@
+//! One live bot: its process group, its pipes, and the protocol-level operations a session
+//! needs — the handshake, waiting for the answer to a request, draining lines nobody asked
+//! for, freezing, killing.
+//!
+//! Everything a bot can do wrong comes back as a value: a [`Reply`] the session judges (a move
+//! or a line to refuse), or a [`Failure`] that forfeits the round. Nothing here returns an
+//! error for a bot's behaviour.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, timeout, timeout_at};
+
+use super::fault::{ForfeitKind, evidence};
+use super::io::{self, BotEvent, ExitInfo, Tail, Writer};
+use super::process::{CpuMeter, Group, resolve_program};
+use super::protocol::{FromBot, Incoming, Ready, parse_line};
+
+/// How long a bot that closed its stdout has to exit before it counts as "closed stdout"
+/// rather than a crash.
+const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// Bytes of an offending line kept as evidence.
+const LINE_EVIDENCE: usize = 200;
+/// Characters of one `log` text kept in the record.
+const LOG_TEXT_MAX: usize = 2000;
+/// Unasked lines kept as examples in the record, per seat and round.
+const UNASKED_EXAMPLES: usize = 5;
+
+/// How to start a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The seat's name as the organiser gave it.
+    pub name: String,
+    /// The command line, split into words.
+    pub argv: Vec<String>,
+    /// Working directory.
+    pub cwd: Option<PathBuf>,
+    /// A file that receives the bot's stderr (appended).
+    pub log: Option<PathBuf>,
+}
+
+impl BotSpec {
+    /// A bot from a command line split like a shell would (no shell is started).
+    pub fn parse(name: &str, command: &str) -> Result<BotSpec, String> {
+        let argv = shell_words::split(command)
+            .map_err(|e| format!("cannot split the command {command:?} into words: {e}"))?;
+        if argv.is_empty() {
+            return Err("a bot command is empty".into());
+        }
+        Ok(BotSpec {
+            name: name.to_string(),
+            argv,
+            cwd: None,
+            log: None,
+        })
+    }
+
+    /// The command as one line, for records and messages.
+    pub fn command_line(&self) -> String {
+        shell_words::join(&self.argv)
+    }
+}
+
+/// Bounds on what a bot may send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line accepted, in bytes.
+    pub max_line: usize,
+    /// Unasked lines allowed per round before the seat forfeits for flooding.
+    pub max_unasked: u32,
+    /// `log` bytes allowed per round before the seat forfeits for flooding.
+    pub max_log_bytes: usize,
+    /// Bytes of stderr kept in the record.
+    pub stderr_tail: usize,
+    /// Bytes of stderr written to a bot's log file at most.
+    pub log_file_cap: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line: 1 << 20,
+            max_unasked: 1000,
+            max_log_bytes: 64 * 1024,
+            stderr_tail: 4096,
+            log_file_cap: 64 << 20,
+        }
+    }
+}
+
+/// A fault that forfeits the round, before the session adds seat, ply and stderr.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub kind: ForfeitKind,
+    pub detail: String,
+    pub line: Option<String>,
+    pub exit: Option<ExitInfo>,
+}
+
+impl Failure {
+    fn new(kind: ForfeitKind, detail: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            detail: detail.into(),
+            line: None,
+            exit: None,
+        }
+    }
+}
+
+/// What a bot answered to a request.
+#[derive(Debug)]
+pub enum Reply {
+    /// A `move` message (the value is unchecked).
+    Move { mv: Value, line: Vec<u8> },
+    /// A line the protocol refuses, with the reason.
+    Bad { reason: String, line: Vec<u8> },
+    /// A well-formed message of a type only the game may know.
+    Other {
+        kind: String,
+        message: Value,
+        line: Vec<u8>,
+    },
+    /// The round is lost for this bot.
+    Fault(Failure),
+}
+
+/// A line the bot sent when nothing was asked, kept as an example.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unasked {
+    pub line: String,
+    pub why: &'static str,
+}
+
+/// A live bot process.
+#[derive(Debug)]
+pub struct Bot {
+    group: Group,
+    events: mpsc::Receiver<BotEvent>,
+    writer: Writer,
+    tasks: Vec<JoinHandle<()>>,
+    stderr: Arc<Mutex<Tail>>,
+    cpu: CpuMeter,
+    limits: Limits,
+    /// What the bot said in `ready`.
+    pub ready: Option<Ready>,
+    exited: Option<ExitInfo>,
+    eof: bool,
+    /// This round's unasked lines (count) and a few examples.
+    pub unasked: u32,
+    pub unasked_examples: Vec<Unasked>,
+    /// This round's `log` texts and their total size.
+    pub logs: Vec<String>,
+    log_bytes: usize,
+}
+
+impl Bot {
+    /// Starts the bot in its own process group with its three pipes served.
+    pub fn spawn(spec: &BotSpec, limits: Limits) -> Result<Bot, String> {
+        let program = resolve_program(&spec.argv[0])?;
+        let mut cmd = tokio::process::Command::new(&program);
+        cmd.args(&spec.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(dir) = &spec.cwd {
+            cmd.current_dir(dir);
+        }
+        let log = match &spec.log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        let pid = child
+            .id()
+            .ok_or("the bot exited before it could be watched")?;
+        let group = Group::adopt(pid);
+        let (stdin, stdout, stderr) = (
+            child.stdin.take().expect("piped"),
+            child.stdout.take().expect("piped"),
+            child.stderr.take().expect("piped"),
+        );
+        let (tx, events) = mpsc::channel(256);
+        let tail = Arc::new(Mutex::new(Tail::new(limits.stderr_tail)));
+        let reader = io::spawn_reader(stdout, limits.max_line, tx.clone());
+        let (writer, writer_task) = io::spawn_writer(stdin);
+        let stderr_task = io::spawn_stderr(stderr, tail.clone(), log, limits.log_file_cap);
+        let waiter = tokio::spawn(async move {
+            if let Ok(status) = child.wait().await {
+                let _ = tx
+                    .send(BotEvent::Exited(ExitInfo::from_status(status)))
+                    .await;
+            }
+        });
+        Ok(Bot {
+            cpu: CpuMeter::open(group.pid()),
+            group,
+            events,
+            writer,
+            tasks: vec![reader, writer_task, stderr_task, waiter],
+            stderr: tail,
+            limits,
+            ready: None,
+            exited: None,
+            eof: false,
+            unasked: 0,
+            unasked_examples: Vec::new(),
+            logs: Vec::new(),
+            log_bytes: 0,
+        })
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.group.pid()
+    }
+
+    /// Queues a line for the bot.
+    pub fn send(&self, line: Arc<[u8]>) {
+        self.writer.send(line);
+    }
+
+    pub fn freeze(&self) {
+        self.group.freeze();
+    }
+
+    pub fn thaw(&self) {
+        self.group.thaw();
+    }
+
+    /// CPU time used so far, in ms, where the OS tells.
+    pub fn cpu_ms(&self) -> Option<f64> {
+        self.cpu.read()
+    }
+
+    /// The last bytes of stderr as text.
+    pub fn stderr_tail(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .text()
+            .0
+    }
+
+    /// Clears the per-round counters and returns what they held.
+    pub fn take_round_notes(&mut self) -> (u32, Vec<Unasked>, Vec<String>) {
+        self.log_bytes = 0;
+        (
+            std::mem::take(&mut self.unasked),
+            std::mem::take(&mut self.unasked_examples),
+            std::mem::take(&mut self.logs),
+        )
+    }
+
+    /// Waits for `ready` (after `hello` was sent) until `deadline`; `budget` is for the message.
+    pub async fn await_ready(
+        &mut self,
+        deadline: Instant,
+        budget: Duration,
+    ) -> Result<(), Failure> {
+        loop {
+            let event = match timeout_at(deadline, self.events.recv()).await {
+                Err(_) => {
+                    return Err(Failure::new(
+                        ForfeitKind::Startup,
+                        format!("no ready within {} ms of hello", budget.as_millis()),
+                    ));
+                }
+                Ok(event) => event,
+            };
+            match event {
+                Some(BotEvent::Line(line)) => match parse_line(&line) {
+                    Ok(Incoming::Message(FromBot::Ready(ready))) => {
+                        self.ready = Some(ready);
+                        return Ok(());
+                    }
+                    Ok(Incoming::Message(FromBot::Log(log))) => self.log(log.text)?,
+                    _ => self.note_unasked(&line, "sent before ready")?,
+                },
+                Some(BotEvent::TooLong { head }) => return Err(self.too_long(&head)),
+                Some(BotEvent::Eof) | None => return Err(self.died_waiting(deadline).await),
+                Some(BotEvent::Exited(info)) => return Err(self.crashed(info)),
+            }
+        }
+    }
+
+    /// Waits for the answer to turn `turn_id` until `deadline`. Logs are kept, lines answering
+    /// another turn and lines of types nobody asked for here are ignored and counted.
+    pub async fn reply(&mut self, turn_id: u64, deadline: Instant, limit: Duration) -> Reply {
+        loop {
+            let event = match timeout_at(deadline, self.events.recv()).await {
+                Err(_) => {
+                    return Reply::Fault(Failure::new(
+                        ForfeitKind::Timeout,
+                        format!("no answer within {} ms", limit.as_millis()),
+                    ));
+                }
+                Ok(event) => event,
+            };
+            match event {
+                Some(BotEvent::Line(line)) => match parse_line(&line) {
+                    Ok(Incoming::Message(FromBot::Move(m))) => {
+                        if m.turn_id.is_some_and(|t| t != turn_id) {
+                            if let Err(f) = self.note_unasked(&line, "answers another turn") {
+                                return Reply::Fault(f);
+                            }
+                            continue;
+                        }
+                        return Reply::Move { mv: m.mv, line };
+                    }
+                    Ok(Incoming::Message(FromBot::Log(log))) => {
+                        if let Err(f) = self.log(log.text) {
+                            return Reply::Fault(f);
+                        }
+                    }
+                    Ok(Incoming::Message(FromBot::Ready(_))) => {
+                        if let Err(f) = self.note_unasked(&line, "ready sent mid-match") {
+                            return Reply::Fault(f);
+                        }
+                    }
+                    Ok(Incoming::Other { kind, message }) => {
+                        return Reply::Other {
+                            kind,
+                            message,
+                            line,
+                        };
+                    }
+                    Err(reason) => return Reply::Bad { reason, line },
+                },
+                Some(BotEvent::TooLong { head }) => return Reply::Fault(self.too_long(&head)),
+                Some(BotEvent::Eof) | None => {
+                    return Reply::Fault(self.died_waiting(deadline).await);
+                }
+                Some(BotEvent::Exited(info)) => return Reply::Fault(self.crashed(info)),
+            }
+        }
+    }
+
+    /// Takes every line that arrived while nothing was asked (without waiting): logs are kept,
+    /// anything else is counted as unasked. A bot found dead or flooding fails.
+    pub async fn drain(&mut self) -> Result<(), Failure> {
+        while let Ok(event) = self.events.try_recv() {
+            match event {
+                BotEvent::Line(line) => match parse_line(&line) {
+                    Ok(Incoming::Message(FromBot::Log(log))) => self.log(log.text)?,
+                    _ => self.note_unasked(&line, "sent when nothing was asked")?,
+                },
+                BotEvent::TooLong { head } => return Err(self.too_long(&head)),
+                BotEvent::Eof => self.eof = true,
+                BotEvent::Exited(info) => return Err(self.crashed(info)),
+            }
+        }
+        if self.eof {
+            let deadline = Instant::now() + EXIT_GRACE;
+            return Err(self.died_waiting(deadline).await);
+        }
+        Ok(())
+    }
+
+    fn note_unasked(&mut self, line: &[u8], why: &'static str) -> Result<(), Failure> {
+        self.unasked += 1;
+        if self.unasked_examples.len() < UNASKED_EXAMPLES {
+            self.unasked_examples.push(Unasked {
+                line: evidence(line, LINE_EVIDENCE),
+                why,
+            });
+        }
+        if self.unasked > self.limits.max_unasked {
+            let mut f = Failure::new(
+                ForfeitKind::Flood,
+                format!(
+                    "more than {} unasked lines in one round",
+                    self.limits.max_unasked
+                ),
+            );
+            f.line = Some(evidence(line, LINE_EVIDENCE));
+            return Err(f);
+        }
+        Ok(())
+    }
+
+    fn log(&mut self, text: String) -> Result<(), Failure> {
+        self.log_bytes += text.len();
+        if self.log_bytes > self.limits.max_log_bytes {
+            return Err(Failure::new(
+                ForfeitKind::Flood,
+                format!(
+                    "more than {} bytes of log messages in one round",
+                    self.limits.max_log_bytes
+                ),
+            ));
+        }
+        self.logs.push(crate::game::cut(&text, LOG_TEXT_MAX));
+        Ok(())
+    }
+
+    fn too_long(&self, head: &[u8]) -> Failure {
+        let mut f = Failure::new(
+            ForfeitKind::LineTooLong,
+            format!("a line longer than {} bytes", self.limits.max_line),
+        );
+        f.line = Some(evidence(head, LINE_EVIDENCE));
+        f
+    }
+
+    fn crashed(&mut self, info: ExitInfo) -> Failure {
+        self.exited = Some(info.clone());
+        let mut f = Failure::new(ForfeitKind::Crash, format!("the bot {info}"));
+        f.exit = Some(info);
+        f
+    }
+
+    /// stdout closed: a crash if the process exits soon, else "closed stdout".
+    async fn died_waiting(&mut self, deadline: Instant) -> Failure {
+        self.eof = true;
+        let grace = deadline.min(Instant::now() + EXIT_GRACE);
+        loop {
+            match timeout_at(grace, self.events.recv()).await {
+                Ok(Some(BotEvent::Exited(info))) => return self.crashed(info),
+                Ok(Some(_)) => continue,
+                Ok(None) | Err(_) => {
+                    return Failure::new(
+                        ForfeitKind::ClosedStdout,
+                        "the bot closed its stdout but kept running",
+                    );
+                }
+            }
+        }
+    }
+
+    /// Lets the bot exit by itself until `deadline` (after `bye`), then kills what is left.
+    /// Returns how the process ended, if it exited by itself.
+    pub async fn finish(mut self, deadline: Instant) -> Option<ExitInfo> {
+        self.thaw();
+        let mut exit = self.exited.clone();
+        while exit.is_none() {
+            match timeout_at(deadline, self.events.recv()).await {
+                Ok(Some(BotEvent::Exited(info))) => exit = Some(info),
+                Ok(Some(_)) => continue,
+                Ok(None) | Err(_) => break,
+            }
+        }
+        self.kill().await;
+        exit
+    }
+
+    /// Kills the whole process group at once and waits (briefly) for the pipes to close.
+    pub async fn kill(&mut self) {
+        self.group.kill();
+        if self.tasks.is_empty() {
+            return;
+        }
+        let [reader, writer, stderr, waiter]: [JoinHandle<()>; 4] = std::mem::take(&mut self.tasks)
+            .try_into()
+            .expect("four tasks");
+        reader.abort();
+        writer.abort();
+        // Nobody reads events any more: a waiter blocked on a full channel gives up at once.
+        self.events.close();
+        // A child that escaped the group can hold stderr open: wait briefly, then stop reading.
+        let (waiter_abort, stderr_abort) = (waiter.abort_handle(), stderr.abort_handle());
+        let _ = timeout(Duration::from_secs(2), waiter).await;
+        let _ = timeout(Duration::from_millis(500), stderr).await;
+        waiter_abort.abort();
+        stderr_abort.abort();
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        self.group.kill();
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}

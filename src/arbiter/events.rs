@@ -1,0 +1,48 @@
+//! One event stream per match: the session reports what happens as it happens, and every
+//! consumer — the record writer, the progress display, the standings — is an [`Observer`] of
+//! the same stream, so they can never disagree.
+
+use super::fault::Forfeit;
+use super::protocol::Standing;
+use crate::record::{MoveRecord, RoundRecord};
+
+/// Something that happened in a match.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A round began.
+    RoundStarted { round: u32, rounds: u32 },
+    /// A move was played (by a bot or by the arbiter for a forfeited seat).
+    Moved { round: u32, mv: &'a MoveRecord },
+    /// A seat forfeited the round.
+    Forfeited { round: u32, forfeit: &'a Forfeit },
+    /// A round ended; its complete record.
+    RoundEnded { record: &'a RoundRecord },
+    /// The match ended.
+    MatchEnded { standings: &'a [Standing] },
+}
+
+/// A consumer of events. An error (a record that cannot be written) stops the match: it is
+/// the arbiter failing, not a bot.
+pub trait Observer: Send {
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()>;
+}
+
+/// Several observers as one.
+impl Observer for Vec<Box<dyn Observer>> {
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        for o in self.iter_mut() {
+            o.on_event(event)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes each finished round to a record file.
+impl Observer for crate::record::RecordWriter {
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        if let Event::RoundEnded { record } = event {
+            self.write(record)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,268 @@
+//! The three pipes of a bot, each served by its own task so that no bot can block the arbiter.
+//!
+//! - stdout: a bounded line reader. A line longer than the limit is reported (with its head)
+//!   and reading stops, so an endless line costs at most the limit in memory. Lines go into a
+//!   bounded channel: a bot that floods while nobody drains blocks on its own pipe.
+//! - stdin: a writer task fed by an unbounded queue of shared lines. A bot that never reads its
+//!   stdin fills the pipe (64 KiB on Linux) and then blocks only this task; the arbiter goes on
+//!   and the bot times out on its next turn. Lines are `Arc`ed so a broadcast is one buffer.
+//! - stderr: drained continuously (a bot blocked on a full stderr pipe would look hung) into a
+//!   bounded tail kept for the record, and optionally into a log file with a size cap.
+//!
+//! The waiter task that reaps the child reports its exit on the same channel as stdout lines,
+//! so the session sees one ordered stream of [`BotEvent`]s per bot.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// Bytes of an over-long line kept as evidence.
+pub const EVIDENCE_BYTES: usize = 200;
+
+/// What a bot's stdout and its waiter report.
+#[derive(Debug)]
+pub enum BotEvent {
+    /// A complete line, without its `\n`.
+    Line(Vec<u8>),
+    /// A line grew past the limit; reading stopped. `head` is its first bytes.
+    TooLong { head: Vec<u8> },
+    /// stdout was closed.
+    Eof,
+    /// The process exited.
+    Exited(ExitInfo),
+}
+
+/// How a process ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ExitInfo {
+    /// Exit status, when it exited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// Signal number, when a signal killed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+}
+
+impl ExitInfo {
+    pub fn from_status(status: std::process::ExitStatus) -> ExitInfo {
+        use std::os::unix::process::ExitStatusExt;
+        ExitInfo {
+            code: status.code(),
+            signal: status.signal(),
+        }
+    }
+}
+
+impl std::fmt::Display for ExitInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.code, self.signal) {
+            (Some(c), _) => write!(f, "exited with status {c}"),
+            (None, Some(s)) => write!(f, "killed by signal {s} ({})", signal_name(s)),
+            (None, None) => f.write_str("ended"),
+        }
+    }
+}
+
+/// The conventional name of a signal number.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => "unknown signal",
+    }
+}
+
+/// Reads lines of at most `max_line` bytes into `tx` until EOF, an error or an over-long line.
+pub fn spawn_reader<R>(stdout: R, max_line: usize, tx: mpsc::Sender<BotEvent>) -> JoinHandle<()>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+        let mut line = Vec::new();
+        while let Ok(buf) = reader.fill_buf().await {
+            if buf.is_empty() {
+                if !line.is_empty() {
+                    // A last line without its newline still counts as a line.
+                    let _ = tx.send(BotEvent::Line(std::mem::take(&mut line))).await;
+                }
+                break;
+            }
+            let (take, complete) = match buf.iter().position(|&b| b == b'\n') {
+                Some(pos) => (pos, true),
+                None => (buf.len(), false),
+            };
+            if line.len() + take > max_line {
+                let mut head = line;
+                head.extend_from_slice(&buf[..take.min(EVIDENCE_BYTES)]);
+                head.truncate(EVIDENCE_BYTES);
+                let _ = tx.send(BotEvent::TooLong { head }).await;
+                return;
+            }
+            line.extend_from_slice(&buf[..take]);
+            reader.consume(take + complete as usize);
+            if complete
+                && tx
+                    .send(BotEvent::Line(std::mem::take(&mut line)))
+                    .await
+                    .is_err()
+            {
+                return;
+            }
+        }
+        let _ = tx.send(BotEvent::Eof).await;
+    })
+}
+
+/// The sending side of a bot's stdin.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    tx: mpsc::UnboundedSender<Arc<[u8]>>,
+}
+
+impl Writer {
+    /// Queues a line; never blocks. Lines to a dead bot are dropped.
+    pub fn send(&self, line: Arc<[u8]>) {
+        let _ = self.tx.send(line);
+    }
+}
+
+/// Writes queued lines to the bot's stdin until it closes or the queue is dropped.
+pub fn spawn_writer<W>(mut stdin: W) -> (Writer, JoinHandle<()>)
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::unbounded_channel::<Arc<[u8]>>();
+    let task = tokio::spawn(async move {
+        while let Some(line) = rx.recv().await {
+            if stdin.write_all(&line).await.is_err() {
+                break;
+            }
+        }
+    });
+    (Writer { tx }, task)
+}
+
+/// The last bytes a bot wrote to stderr, and how many it wrote in all.
+#[derive(Debug, Default)]
+pub struct Tail {
+    bytes: VecDeque<u8>,
+    cap: usize,
+    total: u64,
+}
+
+impl Tail {
+    pub fn new(cap: usize) -> Tail {
+        Tail {
+            bytes: VecDeque::with_capacity(cap.min(64 * 1024)),
+            cap,
+            total: 0,
+        }
+    }
+
+    fn push(&mut self, chunk: &[u8]) {
+        self.total += chunk.len() as u64;
+        let chunk = &chunk[chunk.len().saturating_sub(self.cap)..];
+        let excess = (self.bytes.len() + chunk.len()).saturating_sub(self.cap);
+        self.bytes.drain(..excess);
+        self.bytes.extend(chunk);
+    }
+
+    /// The tail as text (invalid UTF-8 replaced), and the total bytes written.
+    pub fn text(&self) -> (String, u64) {
+        let (a, b) = self.bytes.as_slices();
+        let mut v = a.to_vec();
+        v.extend_from_slice(b);
+        (String::from_utf8_lossy(&v).into_owned(), self.total)
+    }
+}
+
+/// Drains stderr into `tail` and, up to `log_cap` bytes, into `log`.
+pub fn spawn_stderr<R>(
+    mut stderr: R,
+    tail: Arc<Mutex<Tail>>,
+    mut log: Option<std::fs::File>,
+    log_cap: u64,
+) -> JoinHandle<()>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 16 * 1024];
+        let mut logged = 0u64;
+        loop {
+            let n = match stderr.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            tail.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(&buf[..n]);
+            if let Some(file) = log.as_mut() {
+                let room = log_cap.saturating_sub(logged) as usize;
+                let keep = n.min(room);
+                let _ = file.write_all(&buf[..keep]);
+                logged += keep as u64;
+                if keep < n {
+                    let _ = writeln!(file, "\n[rollarena: log cut at {log_cap} bytes]");
+                    log = None;
+                }
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_keeps_the_last_bytes() {
+        let mut t = Tail::new(5);
+        t.push(b"abc");
+        t.push(b"defg");
+        assert_eq!(t.text(), ("cdefg".to_string(), 7));
+        t.push(b"0123456789");
+        assert_eq!(t.text(), ("56789".to_string(), 17));
+    }
+
+    #[tokio::test]
+    async fn reader_bounds_lines() {
+        let data: &[u8] = b"one\ntwo\r\nxxxxxxxxxxxxxxxxxxxx\n";
+        let (tx, mut rx) = mpsc::channel(8);
+        spawn_reader(data, 10, tx).await.unwrap();
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"one"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"two\r"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::TooLong { head }) if head.len() == 20));
+        assert!(rx.recv().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn reader_reports_eof_and_last_unterminated_line() {
+        let data: &[u8] = b"a\nb";
+        let (tx, mut rx) = mpsc::channel(8);
+        spawn_reader(data, 10, tx).await.unwrap();
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"a"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"b"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Eof)));
+    }
+}

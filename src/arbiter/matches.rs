@@ -1,0 +1,294 @@
+//! A match: one set of bot processes playing several rounds, from `hello` to `bye`.
+//!
+//! Bots start together (every `hello` is sent before any `ready` is awaited, so start-up
+//! budgets run in parallel) and live for the whole match. A bot that forfeits a round is killed
+//! and started afresh for the next one; a bot found dead between rounds is restarted too, and
+//! that is recorded as a fault. Each finished round becomes one [`RoundRecord`] on the event
+//! stream, where the record writer syncs it to disk before the next round starts.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::time::Instant;
+
+use super::bot::{Bot, BotSpec, Failure, Limits};
+use super::clock::TimeControl;
+use super::events::{Event, Observer};
+use super::fault::ForfeitKind;
+use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
+use super::seed::round_seed;
+use super::session::Session;
+use super::standings::Standings;
+use crate::game::{Game, Outcome, RoundSetup};
+use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
+
+/// How long bots have to exit after `bye` before they are killed.
+pub const BYE_GRACE: Duration = Duration::from_secs(2);
+
+/// Everything that defines a match.
+#[derive(Clone)]
+pub struct MatchConfig {
+    pub game: Arc<dyn Game>,
+    pub bots: Vec<BotSpec>,
+    pub rounds: u32,
+    pub time: TimeControl,
+    /// Refused attempts allowed per move beyond the first.
+    pub retries: u32,
+    /// Freeze idle bots between their turns.
+    pub freeze: bool,
+    /// Leave `legal` out of `turn`.
+    pub hide_legal: bool,
+    pub limits: Limits,
+    pub seed: u64,
+    pub match_id: String,
+    /// Index of the table in a tournament, from 1.
+    pub table: Option<u32>,
+}
+
+impl MatchConfig {
+    fn settings(&self) -> Settings {
+        Settings {
+            move_ms: self.time.per_move.as_millis() as u64,
+            startup_ms: self.time.startup.as_millis() as u64,
+            margin_ms: self.time.margin.as_millis() as u64,
+            retries: self.retries,
+            freeze: self.freeze,
+            legal: !self.hide_legal,
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+}
+
+/// Plays a whole match, reporting every event to `observer`. Returns the final standings.
+/// An error is the arbiter failing (a record that cannot be written), never a bot's fault.
+pub async fn run_match(
+    config: &MatchConfig,
+    observer: &mut dyn Observer,
+) -> std::io::Result<Vec<Standing>> {
+    let seats = config.bots.len();
+    assert_eq!(seats, config.game.seats(), "one bot per seat");
+    let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
+    let mut seat_records: Vec<SeatRecord> = config.bots.iter().map(seat_record).collect();
+    let mut standings = Standings::new(&config.names());
+    let mut turn_id = 0u64;
+    for r in 0..config.rounds {
+        let round_no = r + 1;
+        observer.on_event(&Event::RoundStarted {
+            round: round_no,
+            rounds: config.rounds,
+        })?;
+        let started = now();
+        let seed = round_seed(config.seed, config.table.unwrap_or(0), r);
+        let (startup_failures, restarts) = start_bots(config, &mut bots).await;
+        for (seat, bot) in bots.iter().enumerate() {
+            if let Some(ready) = bot.as_ref().and_then(|b| b.ready.as_ref()) {
+                seat_records[seat].bot_name = Some(ready.name.clone());
+                seat_records[seat].bot_version = Some(ready.version.clone());
+                seat_records[seat].bot_author = ready.author.clone();
+            }
+        }
+        let round = config.game.new_round(RoundSetup {
+            round: r,
+            match_seed: config.seed,
+            round_seed: seed,
+        });
+        let mut session = Session::new(
+            config,
+            round_no,
+            round,
+            seed,
+            &mut bots,
+            &mut turn_id,
+            observer,
+        );
+        session.play.faults.extend(restarts);
+        for (seat, failure) in startup_failures {
+            session.forfeit(seat, failure).await?;
+        }
+        session.start(seed);
+        session.run().await?;
+        session.finish().await?;
+        let raw = session
+            .round
+            .outcome()
+            .expect("a round that is over has an outcome");
+        let outcome = Outcome::new(raw.scores, &raw.points, &session.forfeited);
+        session.announce_end(&outcome);
+        let board = session.round.public_view();
+        let colours = session.round.colours();
+        let first = session.round.first();
+        let play = std::mem::replace(
+            &mut session.play,
+            super::session::RoundPlay {
+                moves: vec![],
+                forfeits: vec![],
+                faults: vec![],
+                logs: vec![],
+                stderr: vec![],
+            },
+        );
+        drop(session);
+        let record = RoundRecord {
+            format: FORMAT_VERSION,
+            arbiter: env!("CARGO_PKG_VERSION").to_string(),
+            game: config.game.name().to_string(),
+            rules: config.game.rules_version(),
+            options: config.game.options(),
+            match_id: config.match_id.clone(),
+            table: config.table,
+            round: round_no,
+            rounds: config.rounds,
+            match_seed: config.seed,
+            seed,
+            settings: config.settings(),
+            seats: seat_records.clone(),
+            colours,
+            first,
+            moves: play.moves,
+            forfeits: play.forfeits,
+            faults: play.faults,
+            logs: play.logs,
+            stderr: play.stderr,
+            result: outcome,
+            board,
+            started,
+            ended: now(),
+        };
+        standings.add(&record);
+        observer.on_event(&Event::RoundEnded { record: &record })?;
+    }
+    let table = standings.table();
+    say_bye(&mut bots, &table).await;
+    observer.on_event(&Event::MatchEnded { standings: &table })?;
+    Ok(table)
+}
+
+/// Starts every seat that has no live bot (all of them before round 1; forfeited ones after),
+/// sends every `hello` first, then awaits each `ready`. Returns the start-up failures and the
+/// faults of bots found dead between rounds.
+async fn start_bots(
+    config: &MatchConfig,
+    bots: &mut [Option<Bot>],
+) -> (Vec<(usize, Failure)>, Vec<Fault>) {
+    let mut failures = Vec::new();
+    let mut restarts = Vec::new();
+    for (seat, slot) in bots.iter_mut().enumerate() {
+        if let Some(bot) = slot.as_mut()
+            && let Err(f) = bot.drain().await
+        {
+            restarts.push(Fault {
+                seat,
+                kind: "restarted".into(),
+                detail: format!(
+                    "the bot was found dead between rounds ({}: {}) and was started again",
+                    f.kind, f.detail
+                ),
+                line: f.line,
+            });
+            if let Some(mut bot) = slot.take() {
+                bot.kill().await;
+            }
+        }
+    }
+    let mut fresh = Vec::new();
+    let names = config.names();
+    for (seat, slot) in bots.iter_mut().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        match Bot::spawn(&config.bots[seat], config.limits) {
+            Ok(bot) => {
+                let hello = ToBot::Hello(Hello {
+                    protocol: PROTOCOL_VERSION,
+                    game: config.game.name().to_string(),
+                    options: config.game.options(),
+                    seat,
+                    seats: names.clone(),
+                    rounds: config.rounds,
+                    startup_ms: config.time.startup.as_millis() as u64,
+                    move_ms: config.time.per_move.as_millis() as u64,
+                });
+                bot.send(Arc::from(to_line(&hello)));
+                *slot = Some(bot);
+                fresh.push(seat);
+            }
+            Err(reason) => failures.push((
+                seat,
+                Failure {
+                    kind: ForfeitKind::Crash,
+                    detail: reason,
+                    line: None,
+                    exit: None,
+                },
+            )),
+        }
+    }
+    let deadline = Instant::now() + config.time.startup;
+    for seat in fresh {
+        let bot = bots[seat].as_mut().expect("just started");
+        if let Err(f) = bot.await_ready(deadline, config.time.startup).await {
+            failures.push((seat, f));
+        }
+    }
+    (failures, restarts)
+}
+
+/// Sends `bye` to every live bot, lets them exit, kills what is left.
+async fn say_bye(bots: &mut [Option<Bot>], standings: &[Standing]) {
+    let line: Arc<[u8]> = Arc::from(to_line(&ToBot::Bye(Bye {
+        standings: standings.to_vec(),
+    })));
+    for bot in bots.iter().flatten() {
+        bot.send(line.clone());
+        bot.thaw();
+    }
+    let deadline = Instant::now() + BYE_GRACE;
+    for slot in bots.iter_mut() {
+        if let Some(bot) = slot.take() {
+            bot.finish(deadline).await;
+        }
+    }
+}
+
+/// A seat's record before its bot has said who it is: name, command, file hashes.
+fn seat_record(spec: &BotSpec) -> SeatRecord {
+    SeatRecord {
+        name: spec.name.clone(),
+        command: spec.command_line(),
+        bot_name: None,
+        bot_version: None,
+        bot_author: None,
+        files: file_hashes(spec),
+    }
+}
+
+/// SHA-256 of the bot's program and of every argument that names a regular file.
+fn file_hashes(spec: &BotSpec) -> BTreeMap<String, String> {
+    use sha2::{Digest, Sha256};
+    let mut out = BTreeMap::new();
+    let program = super::process::resolve_program(&spec.argv[0]).ok();
+    let base = spec.cwd.clone().unwrap_or_default();
+    let paths = program
+        .into_iter()
+        .chain(spec.argv[1..].iter().map(|a| base.join(a)));
+    for path in paths {
+        if !path.is_file() {
+            continue;
+        }
+        if let Ok(bytes) = std::fs::read(&path) {
+            let digest = Sha256::digest(&bytes);
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            out.insert(path.display().to_string(), hex);
+        }
+    }
+    out
+}
+
+/// Now, as RFC 3339 in UTC with milliseconds.
+fn now() -> String {
+    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+}

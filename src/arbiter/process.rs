@@ -1,0 +1,203 @@
+//! Bot processes: spawn, freeze, resume, kill, reap.
+//!
+//! Every bot runs in its own process group (`setpgid(0, 0)` at spawn), so one `killpg` reaches
+//! the bot and every child it started without escaping the group. The group is killed as a
+//! whole with SIGKILL (SIGKILL also ends stopped processes, so a frozen bot needs no SIGCONT
+//! first) and the direct child is reaped by a waiter task, which reports the exit status.
+//!
+//! Every live group is listed in a process-wide registry so that an interrupted arbiter
+//! (Ctrl-C, SIGTERM) kills them all before it exits ([`kill_all`]), and a [`Group`] dropped
+//! without being killed (an early return, a panic) kills its group too: no bot outlives the
+//! arbiter. (SIGKILL of the arbiter itself is covered by the sandbox's parent-death signal.)
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The process groups of every live bot, for [`kill_all`].
+static LIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+
+fn registry<T>(f: impl FnOnce(&mut HashSet<i32>) -> T) -> T {
+    let mut guard = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    f(guard.get_or_insert_with(HashSet::new))
+}
+
+/// Kills every live bot group (on Ctrl-C or SIGTERM, before the arbiter exits).
+pub fn kill_all() {
+    registry(|live| {
+        for &pgid in live.iter() {
+            signal_group(pgid, libc::SIGKILL);
+        }
+        live.clear();
+    });
+}
+
+/// Number of bot groups alive now.
+pub fn live_count() -> usize {
+    registry(|live| live.len())
+}
+
+fn signal_group(pgid: i32, sig: i32) -> bool {
+    // SAFETY: killpg has no memory-safety preconditions; a stale pgid only yields ESRCH.
+    unsafe { libc::killpg(pgid, sig) == 0 }
+}
+
+/// A bot's process group, killed when dropped.
+#[derive(Debug)]
+pub struct Group {
+    pgid: i32,
+    killed: bool,
+}
+
+impl Group {
+    /// Takes ownership of a freshly spawned group leader's group.
+    pub fn adopt(pid: u32) -> Group {
+        let pgid = pid as i32;
+        registry(|live| live.insert(pgid));
+        Group {
+            pgid,
+            killed: false,
+        }
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.pgid
+    }
+
+    /// Stops every process of the group (SIGSTOP): an idle bot cannot think on another's time.
+    pub fn freeze(&self) {
+        if !self.killed {
+            signal_group(self.pgid, libc::SIGSTOP);
+        }
+    }
+
+    /// Resumes the group (SIGCONT).
+    pub fn thaw(&self) {
+        if !self.killed {
+            signal_group(self.pgid, libc::SIGCONT);
+        }
+    }
+
+    /// Kills the whole group at once (SIGKILL). Idempotent.
+    pub fn kill(&mut self) {
+        if !self.killed {
+            signal_group(self.pgid, libc::SIGKILL);
+            registry(|live| live.remove(&self.pgid));
+            self.killed = true;
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// CPU time (user + system, including reaped children) of a process, from /proc, in ms.
+/// The kernel counts in clock ticks (usually 10 ms), so short moves read as 0.
+#[derive(Debug)]
+pub struct CpuMeter {
+    file: Option<std::fs::File>,
+    tick_ms: f64,
+}
+
+impl CpuMeter {
+    pub fn open(pid: i32) -> CpuMeter {
+        // SAFETY: sysconf is always safe to call.
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        CpuMeter {
+            file: std::fs::File::open(format!("/proc/{pid}/stat")).ok(),
+            tick_ms: if ticks > 0 {
+                1000.0 / ticks as f64
+            } else {
+                10.0
+            },
+        }
+    }
+
+    /// CPU time used so far in ms, or `None` where the OS does not tell.
+    pub fn read(&self) -> Option<f64> {
+        use std::os::unix::fs::FileExt;
+        let file = self.file.as_ref()?;
+        let mut buf = [0u8; 1024];
+        let n = file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        // Fields after the parenthesised command name, which may itself hold spaces.
+        let rest = &text[text.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split(' ').collect();
+        // utime, stime, cutime, cstime are fields 14-17 of stat: 12-15 after the name.
+        let sum: u64 = fields
+            .get(11..15)?
+            .iter()
+            .map(|f| f.parse::<u64>().unwrap_or(0))
+            .sum();
+        Some(sum as f64 * self.tick_ms)
+    }
+}
+
+/// Resolves the program of a bot command: a first word `rollarena` is this very binary; a
+/// word without a slash is looked up in PATH. Errors name what is wrong.
+pub fn resolve_program(word: &str) -> Result<PathBuf, String> {
+    if word == "rollarena" {
+        return std::env::current_exe()
+            .map_err(|e| format!("cannot find the rollarena binary itself: {e}"));
+    }
+    if word.contains('/') {
+        let path = PathBuf::from(word);
+        return if is_executable(&path) {
+            Ok(path)
+        } else if path.exists() {
+            Err(format!(
+                "{word} is not executable (chmod +x it, or name its interpreter first)"
+            ))
+        } else {
+            Err(format!("{word} does not exist"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin"));
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(word))
+        .find(|p| is_executable(p))
+        .ok_or_else(|| format!("{word} is not a program found in PATH"))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_programs_or_says_why_not() {
+        assert!(resolve_program("sh").unwrap().ends_with("sh"));
+        assert!(resolve_program("rollarena").is_ok());
+        assert!(
+            resolve_program("no-such-program-xyz")
+                .unwrap_err()
+                .contains("not a program found in PATH")
+        );
+        assert!(
+            resolve_program("/nonexistent/bot")
+                .unwrap_err()
+                .contains("does not exist")
+        );
+        assert!(
+            resolve_program("/etc/passwd")
+                .unwrap_err()
+                .contains("not executable")
+        );
+    }
+
+    #[test]
+    fn cpu_meter_reads_own_process() {
+        let m = CpuMeter::open(std::process::id() as i32);
+        assert!(m.read().is_some());
+    }
+}

@@ -1,0 +1,369 @@
+//! One round: start, turns, refusals, forfeits with fallback moves, end.
+//!
+//! The session drives a game [`Round`] and the seats' [`Bot`]s. For each request it resumes
+//! the bot, drains what it sent while nothing was asked, starts the clock, and judges each
+//! answer in two steps (parse, then the rules): a refused answer gets an `illegal` message on
+//! the same clock, up to the retry limit. Any [`Failure`] forfeits the round for that seat:
+//! the bot is killed at once and the arbiter plays the seat's remaining moves with a seeded
+//! fallback, so the other bots' round is finished.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use super::bot::{Bot, Failure, Reply};
+use super::clock::Clock;
+use super::events::{Event, Observer};
+use super::fault::{Forfeit, Refused, evidence};
+use super::matches::MatchConfig;
+use super::protocol::{End, Illegal, Played, Start, ToBot, Turn, to_line};
+use super::seed::fallback_rng;
+use crate::game::{Applied, Request, Round, Seat, ToAct};
+use crate::record::{Fault, LogRecord, MoveRecord, round_ms};
+
+/// Bytes of a refused line kept in the record.
+const REFUSED_EVIDENCE: usize = 200;
+
+/// What a round leaves for its record.
+pub struct RoundPlay {
+    pub moves: Vec<MoveRecord>,
+    pub forfeits: Vec<Forfeit>,
+    pub faults: Vec<Fault>,
+    pub logs: Vec<LogRecord>,
+    pub stderr: Vec<String>,
+}
+
+/// The state of one round in progress.
+pub struct Session<'a> {
+    pub config: &'a MatchConfig,
+    pub round_no: u32,
+    pub round: Box<dyn Round>,
+    /// Live bots by seat; `None` for a seat whose bot forfeited or never started.
+    pub bots: &'a mut [Option<Bot>],
+    pub forfeited: Vec<bool>,
+    pub turn_id: &'a mut u64,
+    pub observer: &'a mut dyn Observer,
+    pub fallback: Vec<ChaCha8Rng>,
+    pub play: RoundPlay,
+}
+
+impl<'a> Session<'a> {
+    pub fn new(
+        config: &'a MatchConfig,
+        round_no: u32,
+        round: Box<dyn Round>,
+        round_seed: u64,
+        bots: &'a mut [Option<Bot>],
+        turn_id: &'a mut u64,
+        observer: &'a mut dyn Observer,
+    ) -> Session<'a> {
+        let seats = bots.len();
+        Session {
+            config,
+            round_no,
+            round,
+            bots,
+            forfeited: vec![false; seats],
+            turn_id,
+            observer,
+            fallback: (0..seats).map(|s| fallback_rng(round_seed, s)).collect(),
+            play: RoundPlay {
+                moves: Vec::new(),
+                forfeits: Vec::new(),
+                faults: Vec::new(),
+                logs: Vec::new(),
+                stderr: vec![String::new(); seats],
+            },
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.play.moves.len() as u32 + 1
+    }
+
+    /// Sends a message to every live bot of the round.
+    fn broadcast(&self, make: impl Fn(Seat) -> ToBot) {
+        for (seat, bot) in self.bots.iter().enumerate() {
+            if let Some(bot) = bot {
+                bot.send(Arc::from(to_line(&make(seat))));
+            }
+        }
+    }
+
+    /// Forfeits a seat: kill its bot now, record the evidence.
+    pub async fn forfeit(&mut self, seat: Seat, failure: Failure) -> std::io::Result<()> {
+        let mut stderr_tail = String::new();
+        if let Some(mut bot) = self.bots[seat].take() {
+            bot.kill().await;
+            stderr_tail = bot.stderr_tail();
+            self.collect_notes(seat, &mut bot);
+        }
+        self.forfeited[seat] = true;
+        let forfeit = Forfeit {
+            seat,
+            kind: failure.kind,
+            ply: if self.play.moves.is_empty() && failure.kind == super::fault::ForfeitKind::Startup
+            {
+                0
+            } else {
+                self.ply()
+            },
+            detail: failure.detail,
+            line: failure.line,
+            exit: failure.exit,
+            stderr_tail: stderr_tail.clone(),
+        };
+        self.play.stderr[seat] = stderr_tail;
+        self.observer.on_event(&Event::Forfeited {
+            round: self.round_no,
+            forfeit: &forfeit,
+        })?;
+        self.play.forfeits.push(forfeit);
+        Ok(())
+    }
+
+    /// Moves a bot's per-round notes (unasked lines, logs) into the record.
+    fn collect_notes(&mut self, seat: Seat, bot: &mut Bot) {
+        let (count, examples, logs) = bot.take_round_notes();
+        let ply = self.play.moves.len() as u32;
+        for text in logs {
+            self.play.logs.push(LogRecord { seat, ply, text });
+        }
+        for (i, ex) in examples.into_iter().enumerate() {
+            let detail = if i == 0 && count > 1 {
+                format!("{} ({count} unasked lines this round)", ex.why)
+            } else {
+                ex.why.to_string()
+            };
+            self.play.faults.push(Fault {
+                seat,
+                kind: "unasked".into(),
+                detail,
+                line: Some(ex.line),
+            });
+        }
+    }
+
+    /// Sends `start` to every live bot and freezes them.
+    pub fn start(&mut self, round_seed: u64) {
+        let colours = self.round.colours();
+        let first = self.round.first();
+        let round = &self.round;
+        let round_no = self.round_no;
+        self.broadcast(|seat| {
+            ToBot::Start(Start {
+                round: round_no,
+                colour: colours.as_ref().map(|c| c[seat].clone()),
+                colours: colours.clone(),
+                first,
+                seed: round_seed,
+                state: round.view(seat),
+            })
+        });
+        if self.config.freeze {
+            for bot in self.bots.iter().flatten() {
+                bot.freeze();
+            }
+        }
+    }
+
+    /// Plays the round to its end.
+    pub async fn run(&mut self) -> std::io::Result<()> {
+        loop {
+            match self.round.to_act() {
+                ToAct::Over => return Ok(()),
+                ToAct::Seat(seat, Request::Turn) => {
+                    let applied = if self.bots[seat].is_some() {
+                        match self.ask(seat).await {
+                            Ok(done) => Some(done),
+                            Err(failure) => {
+                                self.forfeit(seat, failure).await?;
+                                None
+                            }
+                        }
+                    } else {
+                        None
+                    };
+                    let (applied, ms, cpu, refused, by_arbiter) = match applied {
+                        Some((a, ms, cpu, refused)) => (a, ms, cpu, refused, false),
+                        None => (self.fallback_move(seat), 0.0, None, Vec::new(), true),
+                    };
+                    self.record_move(applied, ms, cpu, refused, by_arbiter)?;
+                }
+                ToAct::Seat(_, Request::Prove) | ToAct::Seats(_) => {
+                    return Err(std::io::Error::other(format!(
+                        "the game {} asks for simultaneous play or proofs, which this arbiter \
+                         does not support yet",
+                        self.config.game.name()
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The arbiter's move for a forfeited seat.
+    fn fallback_move(&mut self, seat: Seat) -> Applied {
+        let rng = &mut self.fallback[seat];
+        let mv = self.round.fallback(seat, &mut |n| rng.random_range(0..n));
+        self.round
+            .play(seat, &mv)
+            .expect("a fallback move is legal by construction")
+    }
+
+    fn record_move(
+        &mut self,
+        applied: Applied,
+        ms: f64,
+        cpu_ms: Option<f64>,
+        refused: Vec<Refused>,
+        by_arbiter: bool,
+    ) -> std::io::Result<()> {
+        let effects: BTreeMap<String, Value> = applied.effects.into_iter().collect();
+        let mv = MoveRecord {
+            ply: self.ply(),
+            seat: applied.seat,
+            colour: applied.colour.clone(),
+            mv: applied.notation.clone(),
+            effects: effects.clone(),
+            ms: round_ms(ms),
+            cpu_ms: cpu_ms.map(round_ms),
+            refused,
+            by_arbiter,
+        };
+        self.broadcast(|_| {
+            ToBot::Played(Played {
+                seat: applied.seat,
+                colour: applied.colour.clone(),
+                mv: applied.notation.clone(),
+                effects: effects.clone(),
+                by_arbiter,
+            })
+        });
+        self.observer.on_event(&Event::Moved {
+            round: self.round_no,
+            mv: &mv,
+        })?;
+        self.play.moves.push(mv);
+        Ok(())
+    }
+
+    /// Asks a seat's bot for a move, with retries on the same clock. Returns the applied move,
+    /// its wall and CPU time, and the refused attempts.
+    async fn ask(
+        &mut self,
+        seat: Seat,
+    ) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), Failure> {
+        let config = self.config;
+        let bot = self.bots[seat].as_mut().expect("asked seats have a bot");
+        bot.thaw();
+        bot.drain().await?;
+        *self.turn_id += 1;
+        let turn_id = *self.turn_id;
+        let limit = config.time.per_move;
+        let turn = ToBot::Turn(Turn {
+            turn_id,
+            state: self.round.view(seat),
+            legal: if config.hide_legal {
+                None
+            } else {
+                self.round.legal_moves(seat)
+            },
+            time_ms: limit.as_millis() as u64,
+        });
+        let line = Arc::from(to_line(&turn));
+        let cpu_before = bot.cpu_ms();
+        let clock = Clock::start(limit, config.time.margin);
+        bot.send(line);
+        let mut refused = Vec::new();
+        loop {
+            let (reason, line) = match bot.reply(turn_id, clock.deadline(), limit).await {
+                Reply::Move { mv, line } => match self.round.play(seat, &mv) {
+                    Ok(applied) => {
+                        let ms = clock.elapsed_ms();
+                        let cpu = cpu_before.zip(bot.cpu_ms()).map(|(a, b)| b - a);
+                        if config.freeze {
+                            bot.freeze();
+                        }
+                        return Ok((applied, ms, cpu, refused));
+                    }
+                    Err(r) => (r.reason, line),
+                },
+                Reply::Bad { reason, line } => (reason, line),
+                Reply::Other {
+                    kind,
+                    message,
+                    line,
+                } => match self.round.act(seat, &kind, &message) {
+                    // A game-specific message does not answer a turn; its effects would be
+                    // announced by games that have them.
+                    Ok(_) => continue,
+                    Err(r) => (r.reason, line),
+                },
+                Reply::Fault(f) => return Err(f),
+            };
+            refused.push(Refused {
+                line: evidence(&line, REFUSED_EVIDENCE),
+                reason: reason.clone(),
+                ms: round_ms(clock.elapsed_ms()),
+            });
+            let used = refused.len() as u32;
+            if used > config.retries {
+                return Err(Failure {
+                    kind: super::fault::ForfeitKind::Retries,
+                    detail: format!("{used} attempts refused; the last: {reason}",),
+                    line: Some(evidence(&line, REFUSED_EVIDENCE)),
+                    exit: None,
+                });
+            }
+            bot.send(Arc::from(to_line(&ToBot::Illegal(Illegal {
+                turn_id,
+                reason,
+                retries_left: config.retries - used,
+                time_ms: clock.left_ms(),
+            }))));
+        }
+    }
+
+    /// Ends the round: bots found dead now forfeit it; the others get `end`. Returns the
+    /// forfeit flags for the outcome.
+    pub async fn finish(&mut self) -> std::io::Result<()> {
+        for seat in 0..self.bots.len() {
+            let Some(bot) = self.bots[seat].as_mut() else {
+                continue;
+            };
+            if let Err(failure) = bot.drain().await {
+                self.forfeit(seat, failure).await?;
+            }
+        }
+        for seat in 0..self.bots.len() {
+            if let Some(mut bot) = self.bots[seat].take() {
+                self.collect_notes(seat, &mut bot);
+                self.play.stderr[seat] = bot.stderr_tail();
+                self.bots[seat] = Some(bot);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `end` with the final outcome to every live bot.
+    pub fn announce_end(&self, outcome: &crate::game::Outcome) {
+        let forfeits: Vec<Seat> = (0..self.forfeited.len())
+            .filter(|&s| self.forfeited[s])
+            .collect();
+        let end = ToBot::End(End {
+            round: self.round_no,
+            scores: outcome.scores.clone(),
+            points: outcome.points.clone(),
+            ranks: outcome.ranks.clone(),
+            winners: outcome.winners(),
+            forfeits,
+        });
+        let line: Arc<[u8]> = Arc::from(to_line(&end));
+        for bot in self.bots.iter().flatten() {
+            bot.send(line.clone());
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The record format: JSON Lines, one round per line (documented field by field in
+//! `protocol/RECORD.md`, schema in `protocol/schemas/record.json`).
+//!
+//! A line is a complete, self-describing [`RoundRecord`]: it names the game, its rules version
+//! and options, the match, the seats and their commands, every move with its timing and
+//! refused attempts, every fault with its evidence, and the result. Records hold every move, so
+//! verifying one never depends on the PRNG. The writer appends each line with one write and
+//! syncs it; the reader ignores a torn last line.
+
+pub mod reader;
+pub mod writer;
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::arbiter::fault::{Forfeit, Refused};
+use crate::game::Outcome;
+
+pub use reader::{ReadError, read_records};
+pub use writer::RecordWriter;
+
+/// Version of the record format (`format`).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One round, as one line of a record file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RoundRecord {
+    /// Record format version (1).
+    pub format: u32,
+    /// The arbiter's version.
+    pub arbiter: String,
+    /// The game's name.
+    pub game: String,
+    /// The game's rules version.
+    pub rules: u32,
+    /// The game's options.
+    pub options: Value,
+    /// The match this round belongs to.
+    #[serde(rename = "match")]
+    pub match_id: String,
+    /// Index of the table in a tournament, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
+    /// Round number in the match, from 1.
+    pub round: u32,
+    /// Rounds in the match.
+    pub rounds: u32,
+    /// The match seed.
+    pub match_seed: u64,
+    /// The round's seed (derived from the match seed, table and round).
+    pub seed: u64,
+    /// The rules of play the arbiter enforced.
+    pub settings: Settings,
+    /// Seats in seat order.
+    pub seats: Vec<SeatRecord>,
+    /// Each seat's colour in this round, in seat order (games with colours).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colours: Option<Vec<String>>,
+    /// The seat that moved first.
+    pub first: usize,
+    /// Every move in order.
+    pub moves: Vec<MoveRecord>,
+    /// Seats that forfeited this round, with evidence.
+    pub forfeits: Vec<Forfeit>,
+    /// Faults that did not forfeit (unasked lines, restarts), with evidence.
+    pub faults: Vec<Fault>,
+    /// `log` messages the bots sent, in order.
+    pub logs: Vec<LogRecord>,
+    /// The last bytes each seat's bot wrote to stderr by the end of the round, in seat order.
+    pub stderr: Vec<String>,
+    /// The result.
+    pub result: Outcome,
+    /// The final state, as a spectator sees it.
+    pub board: Value,
+    /// When the round started and ended (RFC 3339, UTC).
+    pub started: String,
+    pub ended: String,
+}
+
+/// The rules of play a round was played under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Settings {
+    pub move_ms: u64,
+    pub startup_ms: u64,
+    pub margin_ms: u64,
+    /// Refused attempts allowed per move beyond the first.
+    pub retries: u32,
+    /// Idle bots were frozen between their turns.
+    pub freeze: bool,
+    /// Legal moves were sent in `turn`.
+    pub legal: bool,
+}
+
+/// A seat and the bot that sat in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatRecord {
+    /// The seat's name as the organiser gave it.
+    pub name: String,
+    /// The command line that started the bot.
+    pub command: String,
+    /// The bot's own name, from `ready` (absent if it never said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_author: Option<String>,
+    /// SHA-256 of the files the command names (its program, and arguments that are files).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, String>,
+}
+
+/// One move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MoveRecord {
+    /// Move number in the round, from 1.
+    pub ply: u32,
+    pub seat: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
+    /// The move in canonical notation.
+    #[serde(rename = "move")]
+    pub mv: Value,
+    /// Game-specific effects (Rolit: `flipped`).
+    #[serde(flatten)]
+    pub effects: BTreeMap<String, Value>,
+    /// Wall time from the request to the accepted answer, in ms (0 for the arbiter's moves).
+    pub ms: f64,
+    /// CPU time the bot used for the move, in ms, where the OS tells (10 ms resolution).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
+    /// Attempts refused before this move, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<Refused>,
+    /// The arbiter played this move for a forfeited seat.
+    pub by_arbiter: bool,
+}
+
+/// A fault that did not forfeit the round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Fault {
+    pub seat: usize,
+    /// `unasked` (a line sent when nothing was asked, or answering another turn), or
+    /// `restarted` (the bot's process was found dead between rounds and started again).
+    pub kind: String,
+    /// What happened.
+    pub detail: String,
+    /// The line, cut to a sane length, where there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+}
+
+/// A `log` message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LogRecord {
+    pub seat: usize,
+    /// The number of moves played when the arbiter read it.
+    pub ply: u32,
+    pub text: String,
+}
+
+/// Rounds a ms figure to the microsecond, so records stay readable.
+pub fn round_ms(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
