@@ -44,6 +44,8 @@ pub struct Session<'a> {
     /// Live bots by seat; `None` for a seat whose bot forfeited or never started.
     pub bots: &'a mut [Option<Bot>],
     pub forfeited: Vec<bool>,
+    /// `start` was sent: forfeits from now on happen at a ply, before it at start-up (ply 0).
+    pub started: bool,
     pub turn_id: &'a mut u64,
     pub observer: &'a mut dyn Observer,
     pub fallback: Vec<ChaCha8Rng>,
@@ -67,6 +69,7 @@ impl<'a> Session<'a> {
             round,
             bots,
             forfeited: vec![false; seats],
+            started: false,
             turn_id,
             observer,
             fallback: (0..seats).map(|s| fallback_rng(round_seed, s)).collect(),
@@ -105,12 +108,9 @@ impl<'a> Session<'a> {
         let forfeit = Forfeit {
             seat,
             kind: failure.kind,
-            ply: if self.play.moves.is_empty() && failure.kind == super::fault::ForfeitKind::Startup
-            {
-                0
-            } else {
-                self.ply()
-            },
+            // Any start-up failure (no ready in time, but also a bot that exited or could not
+            // be started before its ready) happened before the round's first move.
+            ply: if self.started { self.ply() } else { 0 },
             detail: failure.detail,
             line: failure.line,
             exit: failure.exit,
@@ -149,6 +149,7 @@ impl<'a> Session<'a> {
 
     /// Sends `start` to every live bot and freezes them.
     pub fn start(&mut self, round_seed: u64) {
+        self.started = true;
         let colours = self.round.colours();
         let first = self.round.first();
         let round = &self.round;
