@@ -7,6 +7,9 @@
 //! - [`cli`]: the command line.
 pub mod arbiter;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod game;
 pub mod record;
+pub mod replay;
+pub mod sandbox;

@@ -20,6 +20,9 @@ use super::fault::{ForfeitKind, evidence};
 use super::io::{self, BotEvent, ExitInfo, Tail, Writer};
 use super::process::{CpuMeter, Group, resolve_program};
 use super::protocol::{FromBot, Incoming, Ready, parse_line};
+use crate::sandbox::cgroup::BotCgroups;
+use crate::sandbox::launch::{LaunchSpec, WRAPPER_ARG};
+use crate::sandbox::{Isolation, Level, scratch};
 
 /// How long a bot that closed its stdout has to exit before it counts as "closed stdout"
 /// rather than a crash.
@@ -147,6 +150,10 @@ pub struct Bot {
     stderr: Arc<Mutex<Tail>>,
     cpu: CpuMeter,
     limits: Limits,
+    /// The bot's cgroups (memory, processes, CPU time), where the machine allows them.
+    cgroups: Option<BotCgroups>,
+    /// The bot's scratch directory, removed with the bot.
+    scratch: Option<PathBuf>,
     /// What the bot said in `ready`.
     pub ready: Option<Ready>,
     exited: Option<ExitInfo>,
@@ -160,19 +167,15 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// Starts the bot in its own process group with its three pipes served.
+    /// Starts the bot in its own process group with its three pipes served, without isolation
+    /// (for library users and tests that run trusted bots as themselves).
     pub fn spawn(spec: &BotSpec, limits: Limits) -> Result<Bot, String> {
-        let program = resolve_program(&spec.argv[0])?;
-        let mut cmd = tokio::process::Command::new(&program);
-        cmd.args(&spec.argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        if let Some(dir) = &spec.cwd {
-            cmd.current_dir(dir);
-        }
+        Bot::spawn_isolated(spec, limits, &Isolation::unwrapped())
+    }
+
+    /// Starts the bot in its own process group with its three pipes served, isolated as
+    /// `iso` says (through the launch wrapper unless nothing needs setting up).
+    pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, String> {
         let log = match &spec.log {
             Some(path) => Some(
                 std::fs::OpenOptions::new()
@@ -183,9 +186,52 @@ impl Bot {
             ),
             None => None,
         };
+        let (mut cmd, cgroups, scratch_dir, depth) = if iso.wraps() {
+            let name = unique_name(&spec.name);
+            let dir = iso.scratch_root.join(&name);
+            scratch::make_private_dir(&dir, iso.user.as_ref())
+                .map_err(|e| format!("cannot make the scratch directory {}: {e}", dir.display()))?;
+            let cgroups = if iso.cgroups {
+                Some(
+                    BotCgroups::create(&name, &iso.limits)
+                        .map_err(|e| format!("cannot make the bot's cgroups: {e}"))?,
+                )
+            } else {
+                None
+            };
+            let argv = absolute_argv(spec, iso)?;
+            let cwd = spec.cwd.clone().unwrap_or_else(|| dir.clone());
+            let procs = cgroups
+                .as_ref()
+                .map(|c| c.procs_files())
+                .unwrap_or_default();
+            let launch = LaunchSpec::new(iso, argv, cwd, procs);
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find the rollarena binary itself: {e}"))?;
+            let mut cmd = tokio::process::Command::new(exe);
+            cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
+            // W, then I when there is a PID namespace, then the bot.
+            let depth = if iso.level == Level::None { 1 } else { 2 };
+            (cmd, cgroups, Some(dir), depth)
+        } else {
+            let program = resolve_program(&spec.argv[0])?;
+            let mut cmd = tokio::process::Command::new(&program);
+            cmd.args(&spec.argv[1..]);
+            if let Some(dir) = &spec.cwd {
+                cmd.current_dir(dir);
+            }
+            (cmd, None, None, 0)
+        };
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        // The wrapper's parent-death signal fires when the *thread* that forked it exits: this
+        // runs on a runtime worker thread, which lives as long as the match.
         let mut child = cmd
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+            .map_err(|e| format!("cannot start {}: {e}", spec.argv[0]))?;
         let pid = child
             .id()
             .ok_or("the bot exited before it could be watched")?;
@@ -208,13 +254,15 @@ impl Bot {
             }
         });
         Ok(Bot {
-            cpu: CpuMeter::open(group.pid()),
+            cpu: CpuMeter::open(group.pid(), depth),
             group,
             events,
             writer,
             tasks: vec![reader, writer_task, stderr_task, waiter],
             stderr: tail,
             limits,
+            cgroups,
+            scratch: scratch_dir,
             ready: None,
             exited: None,
             eof: false,
@@ -242,9 +290,13 @@ impl Bot {
         self.group.thaw();
     }
 
-    /// CPU time used so far, in ms, where the OS tells.
-    pub fn cpu_ms(&self) -> Option<f64> {
-        self.cpu.read()
+    /// CPU time used so far, in ms, where the OS tells: the whole process tree from its
+    /// cgroup where there is one, else the bot process itself.
+    pub fn cpu_ms(&mut self) -> Option<f64> {
+        match &self.cgroups {
+            Some(c) => c.cpu_ms(),
+            None => self.cpu.read(),
+        }
     }
 
     /// The last bytes of stderr as text.
@@ -419,7 +471,23 @@ impl Bot {
 
     fn crashed(&mut self, info: ExitInfo) -> Failure {
         self.exited = Some(info.clone());
-        let mut f = Failure::new(ForfeitKind::Crash, format!("the bot {info}"));
+        let mut detail = format!("the bot {info}");
+        if let Some(c) = &self.cgroups {
+            let (hit, peak) = c.memory_report();
+            if hit {
+                detail.push_str(&format!(
+                    ": it reached its memory limit ({} MiB used at the peak)",
+                    peak.unwrap_or(0) >> 20
+                ));
+            }
+        }
+        if info.signal == Some(libc::SIGXCPU) {
+            detail.push_str(": it used up its CPU time limit");
+        }
+        if info.signal == Some(libc::SIGXFSZ) {
+            detail.push_str(": it wrote a file larger than its file size limit");
+        }
+        let mut f = Failure::new(ForfeitKind::Crash, detail);
         f.exit = Some(info);
         f
     }
@@ -461,6 +529,9 @@ impl Bot {
     /// Kills the whole process group at once and waits (briefly) for the pipes to close.
     pub async fn kill(&mut self) {
         self.group.kill();
+        if let Some(c) = &self.cgroups {
+            c.kill_all();
+        }
         if self.tasks.is_empty() {
             return;
         }
@@ -486,5 +557,59 @@ impl Drop for Bot {
         for task in &self.tasks {
             task.abort();
         }
+        // The cgroups kill what is left when dropped; then the scratch directory can go.
+        self.cgroups.take();
+        if let Some(dir) = self.scratch.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
+}
+
+/// A name for a bot's scratch directory and cgroups, unique within this arbiter.
+fn unique_name(seat_name: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let safe: String = seat_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .take(24)
+        .collect();
+    format!("bot{}-{safe}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The command with its program as an absolute path (this binary, made reachable by the bot
+/// user, for `rollarena`) and relative arguments that name existing files made absolute, since
+/// the bot runs in its scratch directory.
+fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String> {
+    let program = if spec.argv[0] == "rollarena" {
+        match &iso.user {
+            Some(user) => scratch::exe_for(user).map_err(|e| e.to_string())?,
+            None => resolve_program("rollarena")?,
+        }
+    } else {
+        resolve_program(&spec.argv[0])?
+    };
+    let base = match &spec.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+    };
+    let program = if program.is_relative() {
+        base.join(program)
+    } else {
+        program
+    };
+    let mut argv = vec![program.display().to_string()];
+    for arg in &spec.argv[1..] {
+        let path = std::path::Path::new(arg);
+        if spec.cwd.is_none()
+            && path.is_relative()
+            && !arg.starts_with('-')
+            && base.join(path).exists()
+        {
+            argv.push(base.join(path).display().to_string());
+        } else {
+            argv.push(arg.clone());
+        }
+    }
+    Ok(argv)
 }

@@ -40,6 +40,8 @@ pub struct MatchConfig {
     /// Leave `legal` out of `turn`.
     pub hide_legal: bool,
     pub limits: Limits,
+    /// How bots are isolated (user, resource limits, sandbox level).
+    pub isolation: crate::sandbox::Isolation,
     pub seed: u64,
     pub match_id: String,
     /// Index of the table in a tournament, from 1.
@@ -200,7 +202,7 @@ async fn start_bots(
         if slot.is_some() {
             continue;
         }
-        match Bot::spawn(&config.bots[seat], config.limits) {
+        match Bot::spawn_isolated(&config.bots[seat], config.limits, &config.isolation) {
             Ok(bot) => {
                 let hello = ToBot::Hello(Hello {
                     protocol: PROTOCOL_VERSION,

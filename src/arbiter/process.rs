@@ -97,18 +97,26 @@ impl Drop for Group {
 
 /// CPU time (user + system, including reaped children) of a process, from /proc, in ms.
 /// The kernel counts in clock ticks (usually 10 ms), so short moves read as 0.
+///
+/// When the bot runs under the launch wrapper, the process to measure is `depth` generations
+/// below the one the arbiter started; it is found (through /proc's `children` lists) on the
+/// first read, when it surely exists.
 #[derive(Debug)]
 pub struct CpuMeter {
+    root: i32,
+    depth: u32,
     file: Option<std::fs::File>,
     tick_ms: f64,
 }
 
 impl CpuMeter {
-    pub fn open(pid: i32) -> CpuMeter {
+    pub fn open(root: i32, depth: u32) -> CpuMeter {
         // SAFETY: sysconf is always safe to call.
         let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
         CpuMeter {
-            file: std::fs::File::open(format!("/proc/{pid}/stat")).ok(),
+            root,
+            depth,
+            file: None,
             tick_ms: if ticks > 0 {
                 1000.0 / ticks as f64
             } else {
@@ -117,9 +125,22 @@ impl CpuMeter {
         }
     }
 
+    fn target(&self) -> Option<i32> {
+        let mut pid = self.root;
+        for _ in 0..self.depth {
+            let list = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+            pid = list.split_whitespace().next()?.parse().ok()?;
+        }
+        Some(pid)
+    }
+
     /// CPU time used so far in ms, or `None` where the OS does not tell.
-    pub fn read(&self) -> Option<f64> {
+    pub fn read(&mut self) -> Option<f64> {
         use std::os::unix::fs::FileExt;
+        if self.file.is_none() {
+            let pid = self.target()?;
+            self.file = std::fs::File::open(format!("/proc/{pid}/stat")).ok();
+        }
         let file = self.file.as_ref()?;
         let mut buf = [0u8; 1024];
         let n = file.read_at(&mut buf, 0).ok()?;
@@ -197,7 +218,7 @@ mod tests {
 
     #[test]
     fn cpu_meter_reads_own_process() {
-        let m = CpuMeter::open(std::process::id() as i32);
+        let mut m = CpuMeter::open(std::process::id() as i32, 0);
         assert!(m.read().is_some());
     }
 }

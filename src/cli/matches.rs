@@ -97,6 +97,8 @@ pub struct MatchArgs {
     /// Print the result as one JSON object instead of tables.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    isolation: super::isolation::IsolationArgs,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
@@ -192,11 +194,13 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             args.names.len()
         ));
     }
+    let isolation = args.isolation.isolation()?;
     let mut bots = Vec::new();
     for (seat, command) in commands.iter().enumerate() {
         let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
         resolve_program(&spec.argv[0])
-            .map_err(|e| UsageError(format!("bot {} ({command}): {e}", seat + 1)))?;
+            .and_then(|_| super::isolation::check_reachable(&isolation, &spec.argv))
+            .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
         spec.name = args
             .names
             .get(seat)
@@ -244,6 +248,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             max_unasked: args.max_unasked,
             ..Limits::default()
         },
+        isolation,
         seed,
         match_id: format!("{seed:x}-{started}"),
         table: None,

@@ -4,8 +4,11 @@
 //! failing (exit 3). Bot faults are results, never errors.
 
 mod bot;
+mod check;
+mod isolation;
 mod matches;
 mod perft;
+mod replay;
 
 use std::process::ExitCode;
 
@@ -69,8 +72,10 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Match(matches::MatchArgs),
+    Check(check::CheckArgs),
     Bot(bot::BotArgs),
     Perft(perft::PerftArgs),
+    Replay(replay::ReplayArgs),
 }
 
 impl Cli {
@@ -87,8 +92,10 @@ impl Cli {
     pub fn run(self) -> anyhow::Result<ExitCode> {
         match self.command {
             Command::Match(args) => matches::run(args),
+            Command::Check(args) => check::run(args),
             Command::Bot(args) => bot::run(args),
             Command::Perft(args) => perft::run(args),
+            Command::Replay(args) => replay::run(args),
         }
     }
 }

@@ -1,0 +1,127 @@
+//! The isolation flags shared by every subcommand that starts bots: the sandbox level, the
+//! bot user and the resource limits.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::UsageError;
+use crate::arbiter::clock::parse_duration;
+use crate::sandbox::{Isolation, Level, ResourceLimits, scratch};
+
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Isolation of bots")]
+pub struct IsolationArgs {
+    /// Sandbox level: none (process group only, for debugging), basic (limits, cleared
+    /// environment, scratch directory, private PID namespace), strict (basic plus no network
+    /// and a read-only filesystem except the scratch directory). A level the kernel refuses
+    /// is an error.
+    #[arg(long, value_enum, default_value = "basic")]
+    pub sandbox: Level,
+    /// The user bots run as when the arbiter runs as root.
+    #[arg(long, default_value = "nobody", value_name = "USER")]
+    pub bot_user: String,
+    /// Memory a bot may use (its whole process tree where cgroups allow), e.g. 512M, 2G.
+    #[arg(long, default_value = "2G", value_parser = parse_size, value_name = "SIZE")]
+    pub memory: u64,
+    /// CPU time a bot process may use over the match.
+    #[arg(long, default_value = "1h", value_parser = parse_hours, value_name = "TIME")]
+    pub cpu_limit: Duration,
+    /// Processes and threads a bot may run at once.
+    #[arg(long, default_value_t = 128, value_name = "N")]
+    pub max_processes: u64,
+    /// Files a bot process may have open.
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    pub max_open_files: u64,
+    /// Largest file a bot may write.
+    #[arg(long, default_value = "64M", value_parser = parse_size, value_name = "SIZE")]
+    pub max_file_size: u64,
+}
+
+impl IsolationArgs {
+    /// The isolation asked for, checked against the kernel (refused levels are errors).
+    pub fn isolation(&self) -> anyhow::Result<Isolation> {
+        let limits = ResourceLimits {
+            memory: self.memory,
+            cpu_secs: self.cpu_limit.as_secs().max(1),
+            open_files: self.max_open_files,
+            processes: self.max_processes,
+            file_size: self.max_file_size,
+        };
+        let iso = Isolation::new(self.sandbox, &self.bot_user, limits).map_err(UsageError)?;
+        iso.probe().map_err(UsageError)?;
+        Ok(iso)
+    }
+}
+
+/// Checks that the bot user can run a bot's program and read the files its command names.
+pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
+    let Some(user) = &iso.user else {
+        return Ok(());
+    };
+    if argv[0] != "rollarena" {
+        let program = crate::arbiter::process::resolve_program(&argv[0])?;
+        if !scratch::reachable(&program, user, true) {
+            return Err(format!(
+                "{} cannot be run by the bot user {}: bots run as that user when the arbiter \
+                 is root, so the file and every directory above it must be readable by it \
+                 (or choose another --bot-user)",
+                program.display(),
+                user.name
+            ));
+        }
+    }
+    for arg in &argv[1..] {
+        let path = std::path::Path::new(arg);
+        if !arg.starts_with('-') && path.exists() && !scratch::reachable(path, user, false) {
+            return Err(format!(
+                "{arg} cannot be read by the bot user {}: make it and every directory above \
+                 it readable by that user (or choose another --bot-user)",
+                user.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parses a size such as 512M, 2G, 65536 (bytes) or 64K.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&s[..s.len() - 1], 1u64 << 10),
+        Some('M') => (&s[..s.len() - 1], 1 << 20),
+        Some('G') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"))?;
+    n.checked_mul(mult)
+        .filter(|&v| v > 0)
+        .ok_or_else(|| format!("{s:?} is out of range"))
+}
+
+/// Parses a duration, also accepting hours (`1h`).
+fn parse_hours(s: &str) -> Result<Duration, String> {
+    match s.trim().strip_suffix('h') {
+        Some(h) => h
+            .parse::<u64>()
+            .map(|h| Duration::from_secs(h * 3600))
+            .map_err(|_| format!("{s:?} is not a duration")),
+        None => parse_duration(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("0").is_err());
+    }
+}

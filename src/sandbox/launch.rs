@@ -1,0 +1,424 @@
+//! The launch wrapper: `rollarena __launch SPEC` sets a bot up and runs it.
+//!
+//! It runs as a fresh single-threaded process started by the arbiter, so it may do what a
+//! threaded program must not do between `fork` and `exec`. Three processes, all in the bot's
+//! process group (so SIGSTOP freezes and SIGKILL kills them together):
+//!
+//! ```text
+//! arbiter ─ wrapper W ─ init I (PID 1 of the bot's PID namespace) ─ bot B (exec'd command)
+//! ```
+//!
+//! - W arms a parent-death signal (SIGKILL when the arbiter dies, even by SIGKILL), joins the
+//!   bot's cgroups, unshares the namespaces, sets the rlimits, forks I, closes its own stdio
+//!   (so that a bot closing stdout is seen as EOF), and waits. When I ends, W ends the same way
+//!   B did (same exit status, or the same signal), so the arbiter sees the bot's own fate.
+//! - I is PID 1 of the new PID namespace: when it dies the kernel kills every process left in
+//!   the namespace, however they escaped the process group. It reaps orphans, waits for B and
+//!   reports B's raw wait status to W through a pipe. It exists because a bot that were PID 1
+//!   itself would be immune to the signals it sends itself (a crashing `kill(getpid(), SIGSEGV)`
+//!   would do nothing).
+//! - B drops to the bot user, arms its own parent-death signal (a credential change clears
+//!   it, so this comes after), sets no-new-privileges, enters its scratch directory, applies
+//!   landlock (strict), restores default signal dispositions and execs the command.
+//!
+//! Without a PID namespace (`--sandbox none` as root) there is no I: W forks B directly.
+
+use std::ffi::CString;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Isolation, Level, ResourceLimits};
+
+/// The hidden subcommand that runs the wrapper.
+pub const WRAPPER_ARG: &str = "__launch";
+
+/// Exit status of the wrapper when it could not set the bot up (the reason is on stderr).
+pub const SETUP_FAILED: i32 = 125;
+
+/// Everything the wrapper needs, passed as one JSON argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaunchSpec {
+    /// The command; the program is an absolute path.
+    pub argv: Vec<String>,
+    /// The bot's working directory (its scratch directory).
+    pub cwd: PathBuf,
+    /// The bot's whole environment; `None` keeps the arbiter's (level `none`).
+    pub env: Option<Vec<(String, String)>>,
+    pub uid: Option<u32>,
+    pub gid: Option<u32>,
+    pub level: Level,
+    pub limits: ResourceLimits,
+    /// `cgroup.procs` files to join; when empty, rlimits stand in for memory and processes.
+    pub cgroups: Vec<PathBuf>,
+    /// The arbiter's pid: the wrapper gives up if its parent is already gone.
+    pub parent: u32,
+}
+
+impl LaunchSpec {
+    pub fn new(iso: &Isolation, argv: Vec<String>, cwd: PathBuf, cgroups: Vec<PathBuf>) -> Self {
+        let env = (iso.level != Level::None).then(|| {
+            let dir = cwd.display().to_string();
+            let user = iso
+                .user
+                .as_ref()
+                .map(|u| u.name.clone())
+                .unwrap_or_else(|| std::env::var("USER").unwrap_or_else(|_| "bot".into()));
+            vec![
+                ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+                ("HOME".into(), dir.clone()),
+                ("TMPDIR".into(), dir.clone()),
+                ("ROLLARENA_SCRATCH".into(), dir),
+                ("LANG".into(), "C.UTF-8".into()),
+                ("USER".into(), user.clone()),
+                ("LOGNAME".into(), user),
+            ]
+        });
+        LaunchSpec {
+            argv,
+            cwd,
+            env,
+            uid: iso.user.as_ref().map(|u| u.uid),
+            gid: iso.user.as_ref().map(|u| u.gid),
+            level: iso.level,
+            limits: iso.limits,
+            cgroups,
+            parent: std::process::id(),
+        }
+    }
+
+    pub fn to_arg(&self) -> String {
+        serde_json::to_string(self).expect("a launch spec serialises")
+    }
+}
+
+/// Prints why the setup failed (with the OS error) and exits with [`SETUP_FAILED`].
+fn fail(what: &str) -> ! {
+    let err = std::io::Error::last_os_error();
+    let _ = writeln!(std::io::stderr(), "rollarena sandbox: {what}: {err}");
+    // SAFETY: _exit is always safe; no destructors should run in a half-set-up process.
+    unsafe { libc::_exit(SETUP_FAILED) }
+}
+
+fn check(ret: libc::c_int, what: &str) {
+    if ret == -1 {
+        fail(what);
+    }
+}
+
+/// The wrapper's entry point.
+pub fn run(arg: &str) -> ! {
+    let spec: LaunchSpec = match serde_json::from_str(arg) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("rollarena sandbox: bad launch spec: {e}");
+            std::process::exit(SETUP_FAILED);
+        }
+    };
+    // SAFETY: plain system calls on our own process; the wrapper is single-threaded.
+    unsafe {
+        check(
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0),
+            "parent-death signal",
+        );
+        if libc::getppid() as u32 != spec.parent {
+            // The arbiter died before the signal was armed.
+            libc::_exit(SETUP_FAILED);
+        }
+    }
+    let me = std::process::id().to_string();
+    for procs in &spec.cgroups {
+        if std::fs::write(procs, &me).is_err() {
+            fail(&format!("joining the cgroup {}", procs.display()));
+        }
+    }
+    let root = super::is_root();
+    let mut flags = match spec.level {
+        Level::None => 0,
+        Level::Basic => libc::CLONE_NEWPID,
+        Level::Strict => libc::CLONE_NEWPID | libc::CLONE_NEWNET,
+    };
+    if flags != 0 && !root {
+        flags |= libc::CLONE_NEWUSER;
+    }
+    if flags != 0 {
+        // SAFETY: unshare only changes this process's namespaces.
+        check(unsafe { libc::unshare(flags) }, &namespace_names(flags));
+        if flags & libc::CLONE_NEWUSER != 0 {
+            map_own_ids();
+        }
+    }
+    set_rlimits(&spec.limits, spec.cgroups.is_empty());
+    let (read_fd, write_fd) = status_pipe();
+    // SAFETY: fork in a single-threaded process.
+    let child = unsafe { libc::fork() };
+    check(child, "fork");
+    if child == 0 {
+        // SAFETY: closing our copy of the pipe's read end.
+        unsafe { libc::close(read_fd) };
+        if spec.level == Level::None {
+            bot(&spec);
+        }
+        init(&spec, write_fd);
+    }
+    // SAFETY: the wrapper keeps nothing of the bot's pipes, so the bot's EOF is the arbiter's.
+    unsafe {
+        libc::close(write_fd);
+        detach_stdio();
+    }
+    let status = wait_for(child);
+    let reported = read_status(read_fd);
+    end_like(reported.unwrap_or(status));
+}
+
+/// Names of the namespaces in `flags`, for error messages.
+fn namespace_names(flags: libc::c_int) -> String {
+    let mut names = Vec::new();
+    if flags & libc::CLONE_NEWUSER != 0 {
+        names.push("user");
+    }
+    if flags & libc::CLONE_NEWPID != 0 {
+        names.push("PID");
+    }
+    if flags & libc::CLONE_NEWNET != 0 {
+        names.push("network");
+    }
+    format!("creating {} namespaces", names.join(", "))
+}
+
+/// In a new user namespace, map our own uid and gid to themselves.
+fn map_own_ids() {
+    // SAFETY: getuid/getgid have no preconditions.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    let write = |file: &str, text: String| {
+        if std::fs::write(file, text).is_err() {
+            fail(&format!("writing {file}"));
+        }
+    };
+    write("/proc/self/setgroups", "deny".into());
+    write("/proc/self/uid_map", format!("{uid} {uid} 1"));
+    write("/proc/self/gid_map", format!("{gid} {gid} 1"));
+}
+
+fn set_rlimits(limits: &ResourceLimits, no_cgroups: bool) {
+    let set = |resource, value: u64, what: &str| {
+        let lim = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: setrlimit with a valid struct.
+        check(unsafe { libc::setrlimit(resource, &lim) }, what);
+    };
+    set(libc::RLIMIT_CORE, 0, "no core dumps");
+    set(libc::RLIMIT_CPU, limits.cpu_secs, "CPU limit");
+    set(libc::RLIMIT_NOFILE, limits.open_files, "open files limit");
+    set(libc::RLIMIT_FSIZE, limits.file_size, "file size limit");
+    if no_cgroups {
+        // Stand-ins: per process rather than per bot, and per user for processes.
+        set(libc::RLIMIT_DATA, limits.memory, "memory limit");
+        set(libc::RLIMIT_NPROC, limits.processes, "process limit");
+    }
+}
+
+fn status_pipe() -> (libc::c_int, libc::c_int) {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two fds into the array.
+    check(
+        unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) },
+        "pipe",
+    );
+    (fds[0], fds[1])
+}
+
+/// Points stdin, stdout and stderr at /dev/null.
+///
+/// # Safety
+/// Only for the wrapper and init, which need none of them afterwards.
+unsafe fn detach_stdio() {
+    // SAFETY: the path is a valid C string; dup2 on valid fds.
+    unsafe {
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+        if null >= 0 {
+            for fd in 0..3 {
+                libc::dup2(null, fd);
+            }
+            if null > 2 {
+                libc::close(null);
+            }
+        }
+    }
+}
+
+/// Waits for `pid`, retrying on EINTR; returns its raw wait status.
+fn wait_for(pid: libc::pid_t) -> libc::c_int {
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid with a valid out pointer.
+        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if r == pid {
+            return status;
+        }
+        if r == -1 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return status;
+        }
+    }
+}
+
+fn read_status(fd: libc::c_int) -> Option<libc::c_int> {
+    let mut buf = [0u8; 4];
+    // SAFETY: reading into a 4-byte buffer.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), 4) };
+    (n == 4).then(|| libc::c_int::from_ne_bytes(buf))
+}
+
+/// Ends this process the way the bot ended: the same exit status or the same signal.
+fn end_like(status: libc::c_int) -> ! {
+    if libc::WIFSIGNALED(status) {
+        let sig = libc::WTERMSIG(status);
+        // SAFETY: restoring the default action and raising the signal on ourselves; core
+        // dumps are off (RLIMIT_CORE = 0).
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, sig);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::raise(sig);
+            libc::_exit(128 + sig);
+        }
+    }
+    // SAFETY: _exit is always safe.
+    unsafe { libc::_exit(libc::WEXITSTATUS(status)) }
+}
+
+/// PID 1 of the bot's namespace: forks the bot, reaps everything, reports the bot's status.
+fn init(spec: &LaunchSpec, report: libc::c_int) -> ! {
+    // SAFETY: plain system calls in the single-threaded child.
+    unsafe {
+        check(
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0),
+            "parent-death signal",
+        );
+        let bot_pid = libc::fork();
+        check(bot_pid, "fork");
+        if bot_pid == 0 {
+            libc::close(report);
+            bot(spec);
+        }
+        detach_stdio();
+        loop {
+            let mut status = 0;
+            let r = libc::waitpid(-1, &mut status, 0);
+            if r == bot_pid {
+                let bytes = status.to_ne_bytes();
+                libc::write(report, bytes.as_ptr().cast(), 4);
+                // Leaving PID 1 kills whatever the bot left behind in the namespace.
+                libc::_exit(0);
+            }
+            if r == -1 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                libc::_exit(0);
+            }
+        }
+    }
+}
+
+/// The bot process: identity, parent-death signal, scratch directory, landlock, exec.
+fn bot(spec: &LaunchSpec) -> ! {
+    // SAFETY: plain system calls in the single-threaded child before exec.
+    unsafe {
+        if let (Some(uid), Some(gid)) = (spec.uid, spec.gid) {
+            check(libc::setgroups(0, std::ptr::null()), "dropping groups");
+            check(libc::setgid(gid), "switching to the bot group");
+            check(libc::setuid(uid), "switching to the bot user");
+        }
+        check(
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0),
+            "parent-death signal",
+        );
+        check(
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+            "no new privileges",
+        );
+    }
+    if std::env::set_current_dir(&spec.cwd).is_err() {
+        fail(&format!("entering {}", spec.cwd.display()));
+    }
+    if spec.level == Level::Strict {
+        if let Err(e) = restrict_filesystem(&spec.cwd) {
+            let _ = writeln!(std::io::stderr(), "rollarena sandbox: landlock: {e}");
+            // SAFETY: _exit is always safe.
+            unsafe { libc::_exit(SETUP_FAILED) };
+        }
+    }
+    // SAFETY: restoring default dispositions (Rust ignores SIGPIPE; exec keeps ignored ones)
+    // and an empty signal mask before exec.
+    unsafe {
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+    }
+    let cstr = |s: &str| CString::new(s).unwrap_or_else(|_| fail("a NUL byte in the command"));
+    let argv: Vec<CString> = spec.argv.iter().map(|a| cstr(a)).collect();
+    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let envp: Vec<CString> = match &spec.env {
+        Some(env) => env.iter().map(|(k, v)| cstr(&format!("{k}={v}"))).collect(),
+        None => std::env::vars()
+            .map(|(k, v)| cstr(&format!("{k}={v}")))
+            .collect(),
+    };
+    let mut env_ptrs: Vec<*const libc::c_char> = envp.iter().map(|e| e.as_ptr()).collect();
+    env_ptrs.push(std::ptr::null());
+    // SAFETY: null-terminated arrays of valid C strings that outlive the call.
+    unsafe { libc::execve(argv[0].as_ptr(), argv_ptrs.as_ptr(), env_ptrs.as_ptr()) };
+    let err = std::io::Error::last_os_error();
+    let _ = writeln!(
+        std::io::stderr(),
+        "rollarena sandbox: cannot run {}: {err}{}",
+        spec.argv[0],
+        if err.kind() == std::io::ErrorKind::PermissionDenied {
+            " (the bot user must be able to read and run it: check the permissions of the file \
+             and of every directory above it)"
+        } else {
+            ""
+        }
+    );
+    // SAFETY: _exit is always safe.
+    unsafe { libc::_exit(127) }
+}
+
+/// Landlock: every write to the filesystem is denied except inside `scratch` and to the
+/// character devices programs expect to write (/dev/null and friends). Reading is allowed.
+fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), String> {
+    use landlock::{
+        ABI, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
+        RulesetStatus, path_beneath_rules,
+    };
+    let abi = ABI::V3;
+    let write = AccessFs::from_write(abi);
+    let status = Ruleset::default()
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(write)
+        .map_err(|e| e.to_string())?
+        .create()
+        .map_err(|e| e.to_string())?
+        .add_rules(path_beneath_rules([scratch], write))
+        .map_err(|e| e.to_string())?
+        .add_rules(path_beneath_rules(
+            ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"],
+            AccessFs::WriteFile | AccessFs::Truncate,
+        ))
+        .map_err(|e| e.to_string())?
+        .restrict_self()
+        .map_err(|e| e.to_string())?;
+    if status.ruleset != RulesetStatus::FullyEnforced {
+        return Err("the kernel does not fully enforce landlock".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! Isolation of untrusted bots: identity, resource limits and the sandbox levels of
+//! DESIGN.md §6.
+//!
+//! Contest bots are untrusted code. Everything that must hold for a bot is set up *before* the
+//! bot's own code runs, by a small re-exec wrapper inside this binary (`rollarena __launch`,
+//! see [`launch`]): the arbiter is multi-threaded, and between `fork` and `exec` in a threaded
+//! program only async-signal-safe calls are allowed, so the wrapper does the work in a fresh,
+//! single-threaded process instead. The wrapper joins the bot's cgroups, unshares namespaces,
+//! forks the bot, and in the bot sets rlimits, drops to the bot user, arms the parent-death
+//! signal, applies landlock, and execs.
+//!
+//! - **Identity.** When the arbiter runs as root, bots run as an unprivileged user (`nobody`
+//!   by default) in a scratch directory they own: that is what makes a process-count limit
+//!   real and keeps a bot from signalling or tracing the arbiter. Not root: bots run as the
+//!   arbiter's user.
+//! - **Limits.** Memory, CPU seconds, open files, processes, file size, no core dumps. Memory
+//!   and processes are per-bot cgroups (v1 `memory`, `pids`) where the arbiter may create
+//!   them, which limit what a bot *uses* (a JVM or Node reserves far more address space than it
+//!   touches); otherwise `RLIMIT_DATA` and `RLIMIT_NPROC` stand in.
+//! - **Levels.** `none`: process group only (debugging). `basic` (default): the above plus a
+//!   private PID namespace, so a bot that calls `setsid` or double-forks still dies with its
+//!   match and with the arbiter. `strict`: adds a private network namespace (no network) and
+//!   landlock (the filesystem is read-only except the bot's scratch directory). A level the
+//!   kernel refuses is an error, never a silent downgrade: [`Isolation::probe`] checks it
+//!   before any match starts.
+
+pub mod cgroup;
+pub mod launch;
+pub mod scratch;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// How strongly bots are isolated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Process group only (for debugging).
+    None,
+    /// Limits, cleared environment, scratch directory, private PID namespace.
+    Basic,
+    /// Basic plus no network and a read-only filesystem except the scratch directory.
+    Strict,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Basic => "basic",
+            Level::Strict => "strict",
+        }
+    }
+}
+
+/// Resource limits per bot process tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceLimits {
+    /// Memory the bot may use, in bytes.
+    pub memory: u64,
+    /// CPU seconds over the bot's life (one match).
+    pub cpu_secs: u64,
+    /// Open files per process.
+    pub open_files: u64,
+    /// Processes and threads.
+    pub processes: u64,
+    /// Largest file the bot may write, in bytes.
+    pub file_size: u64,
+}
+
+impl Default for ResourceLimits {
+    fn default() -> Self {
+        ResourceLimits {
+            memory: 2 << 30,
+            cpu_secs: 3600,
+            open_files: 256,
+            processes: 128,
+            file_size: 64 << 20,
+        }
+    }
+}
+
+/// The bot user: who bots run as when the arbiter is root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotUser {
+    pub name: String,
+    pub uid: u32,
+    pub gid: u32,
+}
+
+impl BotUser {
+    /// Looks a user up by name (or numeric id) in the system's user database.
+    pub fn lookup(name: &str) -> Result<BotUser, String> {
+        let cname = std::ffi::CString::new(name).map_err(|_| format!("bad user name {name:?}"))?;
+        // SAFETY: getpwnam/getpwuid return a pointer to static storage or null; we copy the
+        // fields out at once and this runs before any bot is started.
+        let pw = unsafe {
+            let by_name = libc::getpwnam(cname.as_ptr());
+            if by_name.is_null() {
+                match name.parse::<u32>() {
+                    Ok(uid) => libc::getpwuid(uid),
+                    Err(_) => by_name,
+                }
+            } else {
+                by_name
+            }
+        };
+        if pw.is_null() {
+            return Err(format!(
+                "the bot user {name:?} does not exist (choose one with --bot-user)"
+            ));
+        }
+        // SAFETY: pw is non-null and points to a valid passwd entry.
+        let (uid, gid) = unsafe { ((*pw).pw_uid, (*pw).pw_gid) };
+        if uid == 0 {
+            return Err("bots must not run as root: choose another --bot-user".into());
+        }
+        Ok(BotUser {
+            name: name.to_string(),
+            uid,
+            gid,
+        })
+    }
+}
+
+/// How bots are started: the level, the user, the limits and where scratch directories go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Isolation {
+    pub level: Level,
+    /// Who bots run as; `None` when the arbiter is not root (bots run as its user).
+    pub user: Option<BotUser>,
+    pub limits: ResourceLimits,
+    /// Where each bot's scratch directory is made.
+    pub scratch_root: PathBuf,
+    /// Per-bot cgroups are used for memory, processes and CPU time.
+    pub cgroups: bool,
+}
+
+/// True when the arbiter runs as root.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+impl Isolation {
+    /// Isolation as configured: the bot user is used only when the arbiter is root.
+    pub fn new(level: Level, user: &str, limits: ResourceLimits) -> Result<Isolation, String> {
+        let user = if is_root() {
+            Some(BotUser::lookup(user)?)
+        } else {
+            None
+        };
+        Ok(Isolation {
+            level,
+            user,
+            limits,
+            scratch_root: scratch_root(),
+            cgroups: cgroup::available(),
+        })
+    }
+
+    /// No isolation beyond a process group: bots run as the arbiter's user, unwrapped. For the
+    /// library's own unit tests and for `--sandbox none` when not root.
+    pub fn unwrapped() -> Isolation {
+        Isolation {
+            level: Level::None,
+            user: None,
+            limits: ResourceLimits::default(),
+            scratch_root: std::env::temp_dir(),
+            cgroups: false,
+        }
+    }
+
+    /// Bots go through the wrapper unless nothing needs setting up.
+    pub fn wraps(&self) -> bool {
+        self.level != Level::None || self.user.is_some() || self.cgroups
+    }
+
+    /// Checks that the kernel grants this level by launching a trivial program through it.
+    /// Refuses (with the kernel's reason) rather than running bots less protected than asked.
+    pub fn probe(&self) -> Result<(), String> {
+        if !self.wraps() {
+            return Ok(());
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
+        let tmp = tempdir_for_probe(&self.scratch_root, self.user.as_ref())?;
+        let spec = launch::LaunchSpec::new(
+            self,
+            vec![scratch::bin_true().to_string()],
+            tmp.clone(),
+            Vec::new(),
+        );
+        let output = std::process::Command::new(exe)
+            .arg(launch::WRAPPER_ARG)
+            .arg(spec.to_arg())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run the sandbox wrapper: {e}"))?;
+        let _ = std::fs::remove_dir_all(&tmp);
+        if output.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the kernel refused the {} sandbox: {}. Choose a lower --sandbox level on this \
+                 machine, knowing what it gives up (see README, \"Running untrusted bots\").",
+                self.level.name(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))
+        }
+    }
+}
+
+/// Where this arbiter process makes its bots' scratch directories.
+pub fn scratch_root() -> PathBuf {
+    std::env::temp_dir().join(format!("rollarena-{}", std::process::id()))
+}
+
+/// Removes what this arbiter process made for its bots (scratch root, binary copy, cgroup
+/// parents). Called once when the arbiter exits.
+pub fn cleanup() {
+    let _ = std::fs::remove_dir_all(scratch_root());
+    let _ = std::fs::remove_dir_all(scratch::copy_dir());
+    cgroup::cleanup();
+}
+
+fn tempdir_for_probe(root: &std::path::Path, user: Option<&BotUser>) -> Result<PathBuf, String> {
+    let dir = root.join("probe");
+    scratch::make_private_dir(&dir, user).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(dir)
+}
