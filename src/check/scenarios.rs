@@ -1,0 +1,627 @@
+//! The scripted scenarios of `rollarena check`, one per checklist item, each on a fresh bot
+//! process. The check plays every seat but the bot's itself, with seeded random legal moves,
+//! on the real Rolit engine, and tells the bot about every move with `played`, as the arbiter
+//! does; only the scripts differ:
+//!
+//! | item | script |
+//! |---|---|
+//! | handshake | `hello` → `ready` within the start-up budget, with a name |
+//! | turn | `start` with the bot moving first → `turn` → a legal `move` in time |
+//! | colours | for each player count and each seat: one whole round in that seat, playing that seat's colour (each seat another colour, the first colour drawn) |
+//! | illegal | the bot's first answer is refused on purpose; any legal answer passes; two more moves |
+//! | played | the bot moves last: `played` for every other seat first (one by the arbiter), a pause, then its turn; it must not answer `played` nor die on it; two moves |
+//! | rounds | one process, as many whole rounds as players, colours rotating as in a match |
+//! | bye | a whole round, `end`, `bye` → the process exits with status 0 within the grace |
+//!
+//! Two more items are judged from everything the scenarios saw: no junk on stdout, and
+//! answers flushed (every answer arrived, as a whole line).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use super::talk::{Answer, Junk, Problem, Talk};
+use super::{CheckConfig, Item, hints};
+use crate::arbiter::matches::BYE_GRACE;
+use crate::arbiter::protocol::{End, Hello, PROTOCOL_VERSION, Played, Ready, Start, ToBot};
+use crate::arbiter::seed::{mix, round_seed};
+use crate::game::rolit::{Colour, Position, Rolit, RolitRound, Square};
+use crate::game::{Game, Round, Seat, ToAct};
+
+/// A scenario: the item it checks, the items it needs to have passed, and what it does.
+#[derive(Clone, Copy, Debug)]
+pub struct Scenario {
+    pub item: Item,
+    pub requires: &'static [Item],
+    pub script: &'static str,
+}
+
+/// The scenarios, in the order they run.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        item: Item::Handshake,
+        requires: &[],
+        script: "hello, then ready within the start-up budget, with a name",
+    },
+    Scenario {
+        item: Item::Turn,
+        requires: &[Item::Handshake],
+        script: "start with the bot moving first, turn, then a legal move in time",
+    },
+    Scenario {
+        item: Item::Colours,
+        requires: &[Item::Handshake, Item::Turn],
+        script: "for each player count and seat, a whole round in that seat and its colour",
+    },
+    Scenario {
+        item: Item::Illegal,
+        requires: &[Item::Handshake, Item::Turn],
+        script: "the first answer refused on purpose, then any legal answer, then two more moves",
+    },
+    Scenario {
+        item: Item::Played,
+        requires: &[Item::Handshake, Item::Turn],
+        script: "played for every other seat before the bot's turn (one by the arbiter)",
+    },
+    Scenario {
+        item: Item::Rounds,
+        requires: &[Item::Handshake, Item::Turn],
+        script: "as many whole rounds as players in one process, colours rotating",
+    },
+    Scenario {
+        item: Item::Bye,
+        requires: &[Item::Handshake, Item::Turn],
+        script: "a whole round, end, bye, then an exit with status 0 within the grace",
+    },
+];
+
+/// What a scenario saw besides its verdict.
+#[derive(Default)]
+pub struct Seen {
+    /// Junk lines found.
+    pub junk: Junk,
+    /// Lines received from the bot.
+    pub received: u32,
+    /// The bot's `ready`, once seen.
+    pub ready: Option<Ready>,
+}
+
+/// The verdict of a scenario: a one-line detail when it passed.
+pub type Verdict = Result<String, Problem>;
+
+/// Runs the scenario of `item`.
+pub async fn run(item: Item, config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    match item {
+        Item::Handshake => handshake(config, seen).await,
+        Item::Turn => turn(config, seen).await,
+        Item::Colours => colours(config, seen).await,
+        Item::Illegal => illegal(config, seen).await,
+        Item::Played => played(config, seen).await,
+        Item::Rounds => rounds(config, seen).await,
+        Item::Bye => bye(config, seen).await,
+        Item::Stdout | Item::Flush => unreachable!("judged from the other scenarios"),
+    }
+}
+
+/// The options of one conversation.
+struct Setup {
+    players: usize,
+    seat: Seat,
+    rounds: u32,
+    /// Mixed into the match seed so every conversation plays other games.
+    tag: u64,
+}
+
+impl Setup {
+    fn game(&self, config: &CheckConfig) -> Rolit {
+        Rolit::new(config.size, self.players).expect("variants checked by CheckConfig")
+    }
+
+    fn match_seed(&self, config: &CheckConfig) -> u64 {
+        mix(config.seed ^ mix(self.tag))
+    }
+
+    fn hello(&self, config: &CheckConfig) -> Hello {
+        let mut seats: Vec<String> = (0..self.players).map(|s| format!("check-{s}")).collect();
+        seats[self.seat] = config.bot.name.clone();
+        Hello {
+            protocol: PROTOCOL_VERSION,
+            game: "rolit".into(),
+            options: self.game(config).options(),
+            seat: self.seat,
+            seats,
+            rounds: self.rounds,
+            startup_ms: config.time.startup.as_millis() as u64,
+            move_ms: config.time.per_move.as_millis() as u64,
+        }
+    }
+}
+
+/// Starts a conversation; the start-up problems of a later scenario are its own.
+async fn open(config: &CheckConfig, setup: &Setup, seen: &mut Seen) -> Result<Talk, Problem> {
+    match Talk::open(&config.bot, config.limits, config.time, setup.hello(config)).await {
+        Ok((talk, ready, _)) => {
+            seen.ready.get_or_insert(ready);
+            Ok(talk)
+        }
+        Err((problem, junk)) => {
+            seen.junk.merge(junk);
+            Err(problem)
+        }
+    }
+}
+
+/// Ends a conversation, keeping what it saw.
+async fn close(talk: Talk, seen: &mut Seen) {
+    seen.received += talk.received;
+    seen.junk.merge(talk.close().await);
+}
+
+/// Runs `body` on a fresh conversation and closes it whatever happens.
+macro_rules! with_talk {
+    ($config:expr, $setup:expr, $seen:expr, |$talk:ident| $body:expr) => {{
+        let mut $talk = open($config, &$setup, $seen).await?;
+        let verdict: Verdict = async { $body }.await;
+        close($talk, $seen).await;
+        verdict
+    }};
+}
+
+async fn handshake(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let setup = Setup {
+        players: config.players[0],
+        seat: 0,
+        rounds: 1,
+        tag: 1,
+    };
+    match Talk::open(&config.bot, config.limits, config.time, setup.hello(config)).await {
+        Ok((talk, ready, ms)) => {
+            let detail = format!(
+                "ready from {:?} version {:?} in {ms:.0} ms (budget {} ms)",
+                ready.name,
+                ready.version,
+                config.time.startup.as_millis()
+            );
+            seen.ready = Some(ready);
+            close(talk, seen).await;
+            Ok(detail)
+        }
+        Err((problem, junk)) => {
+            seen.junk.merge(junk);
+            Err(problem)
+        }
+    }
+}
+
+async fn turn(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let setup = Setup {
+        players: config.players[0],
+        seat: 0,
+        rounds: 1,
+        tag: 2,
+    };
+    let (round, colours) = scripted_round(config, &setup, 0, 0);
+    with_talk!(config, setup, seen, |talk| {
+        let mut game = Play::new(config, &setup, round, &colours);
+        game.start(&mut talk, 1);
+        let answer = game.ask(&mut talk).await?;
+        let ms = answer.clock.elapsed_ms();
+        game.apply(&mut talk, &answer)?;
+        Ok(format!(
+            "{} for {} in {ms:.0} ms (limit {} ms)",
+            show(&answer.mv),
+            colours[0],
+            config.time.per_move.as_millis()
+        ))
+    })
+}
+
+async fn colours(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let mut rounds = 0;
+    let mut moves = 0;
+    for &players in &config.players {
+        for seat in 0..players {
+            let setup = Setup {
+                players,
+                seat,
+                rounds: 1,
+                tag: 100 + 10 * players as u64 + seat as u64,
+            };
+            // Each seat another colour than its number suggests; the first colour drawn.
+            let order = Colour::for_players(players);
+            let mine = (seat + 1) % players;
+            let mut rng = ChaCha8Rng::seed_from_u64(setup.match_seed(config));
+            let first = rng.random_range(0..players);
+            let (round, colours) = scripted_round(config, &setup, mine, first);
+            let context = format!(
+                "In this round the bot sat in seat {seat} of {players} and played {}, and {} \
+                 moved first.",
+                order[mine], order[first]
+            );
+            let played = with_talk!(config, setup, seen, |talk| {
+                let mut game = Play::new(config, &setup, round, &colours);
+                game.start(&mut talk, 1);
+                let n = game.to_end(&mut talk).await?;
+                game.end(&mut talk, 1);
+                Ok(n.to_string())
+            })
+            .map_err(|p| p.context(&context))?;
+            moves += played.parse::<u32>().unwrap_or(0);
+            rounds += 1;
+        }
+    }
+    let counts: Vec<String> = config.players.iter().map(|p| p.to_string()).collect();
+    Ok(format!(
+        "{rounds} whole rounds, every seat and colour with {} players: {moves} legal moves",
+        counts.join(", ")
+    ))
+}
+
+async fn illegal(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let setup = Setup {
+        players: config.players[0],
+        seat: 0,
+        rounds: 1,
+        tag: 3,
+    };
+    let (round, colours) = scripted_round(config, &setup, 0, 0);
+    with_talk!(config, setup, seen, |talk| {
+        let mut game = Play::new(config, &setup, round, &colours);
+        game.start(&mut talk, 1);
+        let first = game.ask(&mut talk).await?;
+        let sq = show(&first.mv);
+        let reason = format!(
+            "rollarena check: this refusal is a test, not a verdict: {sq} is legal; send a \
+             move again (any legal move, {sq} included)"
+        );
+        if let Err(p) = game.check_legal(&mut talk, &first.mv) {
+            return Err(p);
+        }
+        let again = talk
+            .refuse(reason, &first.clock)
+            .await
+            .map_err(|p| p.context(hints::REFUSAL))?;
+        game.apply(&mut talk, &again)
+            .map_err(|p| p.context(hints::REFUSAL))?;
+        let more = game
+            .moves(&mut talk, 2)
+            .await
+            .map_err(|p| p.context(hints::REFUSAL))?;
+        Ok(format!(
+            "answered the refusal of {sq} with {}, then {more} more moves",
+            show(&again.mv)
+        ))
+    })
+}
+
+async fn played(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let players = *config.players.iter().max().expect("players");
+    let setup = Setup {
+        players,
+        seat: players - 1,
+        rounds: 1,
+        tag: 4,
+    };
+    // The bot plays the last colour in turn order; the first colour moves first.
+    let (round, colours) = scripted_round(config, &setup, players - 1, 0);
+    with_talk!(config, setup, seen, |talk| {
+        let mut game = Play::new(config, &setup, round, &colours);
+        game.by_arbiter = Some(players.saturating_sub(2));
+        game.settle = true;
+        game.start(&mut talk, 1);
+        let moves = game
+            .moves(&mut talk, 2)
+            .await
+            .map_err(|p| p.context(hints::PLAYED))?;
+        Ok(format!(
+            "{} played messages (one by the arbiter), {moves} legal moves after them",
+            game.played
+        ))
+    })
+}
+
+async fn rounds(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let players = *config.players.iter().max().expect("players");
+    let setup = Setup {
+        players,
+        seat: 0,
+        rounds: players as u32,
+        tag: 5,
+    };
+    let game_rules = setup.game(config);
+    let match_seed = setup.match_seed(config);
+    with_talk!(config, setup, seen, |talk| {
+        let mut played_colours = Vec::new();
+        for r in 0..setup.rounds {
+            // The match's own rotation: seat 0 plays order[r mod k]; the first colour is drawn
+            // once per match.
+            let order = Colour::for_players(players);
+            let mine = r as usize % players;
+            let first_colour = order
+                .iter()
+                .position(|&c| c == game_rules.first_colour(match_seed))
+                .expect("the first colour is in play");
+            let (rolit, colours) = scripted_round(config, &setup, mine, first_colour);
+            let mut game = Play::new(config, &setup, rolit, &colours);
+            game.round_seed = round_seed(match_seed, 0, r);
+            game.rng = ChaCha8Rng::seed_from_u64(mix(game.round_seed));
+            game.start(&mut talk, r + 1);
+            let result = game.to_end(&mut talk).await;
+            if let Err(p) = result {
+                return Err(if r == 0 {
+                    p
+                } else {
+                    p.context(&format!(
+                        "This is round {} of {} in the same process, the bot playing {}. {}",
+                        r + 1,
+                        setup.rounds,
+                        colours[0],
+                        hints::ROUNDS
+                    ))
+                });
+            }
+            game.end(&mut talk, r + 1);
+            played_colours.push(colours[0].clone());
+        }
+        Ok(format!(
+            "{} rounds in one process, playing {}",
+            setup.rounds,
+            played_colours.join(", ")
+        ))
+    })
+}
+
+async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let setup = Setup {
+        players: config.players[0],
+        seat: 0,
+        rounds: 1,
+        tag: 6,
+    };
+    let (round, colours) = scripted_round(config, &setup, 0, 1 % config.players[0]);
+    let mut talk = open(config, &setup, seen).await?;
+    let mut game = Play::new(config, &setup, round, &colours);
+    game.start(&mut talk, 1);
+    if let Err(p) = game.to_end(&mut talk).await {
+        close(talk, seen).await;
+        return Err(p);
+    }
+    game.end(&mut talk, 1);
+    seen.received += talk.received;
+    seen.junk.merge(std::mem::take(&mut talk.junk));
+    let (exit, ms) = talk.bye(BYE_GRACE).await?;
+    Ok(format!(
+        "{exit} {ms:.0} ms after bye (grace {} ms)",
+        BYE_GRACE.as_millis()
+    ))
+}
+
+/// A round whose seat 0..k colours put the conversation's seat on colour index `mine` (of the
+/// colours in play) and whose first mover is colour index `first`. The other seats take the
+/// remaining colours in turn order.
+fn scripted_round(
+    config: &CheckConfig,
+    setup: &Setup,
+    mine: usize,
+    first: usize,
+) -> (RolitRound, Vec<String>) {
+    let order = Colour::for_players(setup.players);
+    let k = order.len();
+    // Seat s plays order[(mine + s - seat) mod k]: a rotation, as in a match.
+    let colours: Vec<Colour> = (0..k)
+        .map(|s| order[(mine + k + s - setup.seat) % k])
+        .collect();
+    let pos = Position::start(config.size, setup.players, order[first])
+        .expect("variants checked by CheckConfig");
+    let names = colours.iter().map(|c| c.name().to_string()).collect();
+    (RolitRound::from_position(pos, colours), names)
+}
+
+/// One round being played with the bot in one seat.
+struct Play<'a> {
+    config: &'a CheckConfig,
+    round: RolitRound,
+    colours: Vec<String>,
+    seat: Seat,
+    rng: ChaCha8Rng,
+    round_seed: u64,
+    /// A seat whose moves are announced as played by the arbiter.
+    by_arbiter: Option<Seat>,
+    /// Pause and look for trouble after `played` messages, before the bot's turn.
+    settle: bool,
+    /// `played` messages sent.
+    played: u32,
+    /// The squares of the `played` messages since the bot's last turn.
+    recent: Vec<Value>,
+    /// Sent since the bot's last turn.
+    pending: u32,
+}
+
+impl<'a> Play<'a> {
+    fn new(
+        config: &'a CheckConfig,
+        setup: &Setup,
+        round: RolitRound,
+        colours: &[String],
+    ) -> Play<'a> {
+        let seed = setup.match_seed(config);
+        Play {
+            config,
+            round,
+            colours: colours.to_vec(),
+            seat: setup.seat,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            round_seed: round_seed(seed, 0, 0),
+            by_arbiter: None,
+            settle: false,
+            played: 0,
+            recent: Vec::new(),
+            pending: 0,
+        }
+    }
+
+    fn start(&mut self, talk: &mut Talk, round_no: u32) {
+        talk.send(&ToBot::Start(Start {
+            round: round_no,
+            colour: Some(self.colours[self.seat].clone()),
+            colours: Some(self.colours.clone()),
+            first: self.round.first(),
+            seed: self.round_seed,
+            state: self.round.view(self.seat),
+        }));
+    }
+
+    fn end(&mut self, talk: &mut Talk, round_no: u32) {
+        let outcome = self.round.outcome().expect("the round is over");
+        talk.send(&ToBot::End(End {
+            round: round_no,
+            scores: outcome.scores.clone(),
+            points: outcome.points.clone(),
+            ranks: outcome.ranks.clone(),
+            winners: outcome.winners(),
+            forfeits: vec![],
+        }));
+    }
+
+    /// Asks the bot for its move in the current position.
+    async fn ask(&mut self, talk: &mut Talk) -> Result<Answer, Problem> {
+        if self.settle && self.pending > 0 {
+            talk.settle().await?;
+        }
+        self.pending = 0;
+        let legal = if self.config.hide_legal {
+            None
+        } else {
+            self.round.legal_moves(self.seat)
+        };
+        talk.turn(self.round.view(self.seat), legal).await
+    }
+
+    /// Checks the bot's move against the rules without playing it.
+    fn check_legal(&self, talk: &mut Talk, mv: &Value) -> Result<(), Problem> {
+        let mut probe = self.round.clone();
+        match probe.play(self.seat, mv) {
+            Ok(_) => Ok(()),
+            Err(r) => Err(self.illegal_problem(talk, mv, &r.reason)),
+        }
+    }
+
+    /// Plays the bot's answer and announces it.
+    fn apply(&mut self, talk: &mut Talk, answer: &Answer) -> Result<(), Problem> {
+        match self.round.play(self.seat, &answer.mv) {
+            Ok(applied) => {
+                self.recent.clear();
+                self.announce(talk, applied, false);
+                Ok(())
+            }
+            Err(r) => Err(self.illegal_problem(talk, &answer.mv, &r.reason)),
+        }
+    }
+
+    fn illegal_problem(&self, talk: &mut Talk, mv: &Value, reason: &str) -> Problem {
+        let pos = *self.round.position();
+        let mut hint = hints::ILLEGAL.to_string();
+        if let Some(text) = mv.as_str()
+            && let Ok(sq) = Square::parse(text, pos.size())
+        {
+            for &c in pos.colours() {
+                if c == pos.to_move() {
+                    continue;
+                }
+                let as_other = Position::from_parts(pos.size(), pos.all_balls(), pos.colours(), c);
+                if as_other.is_ok_and(|p| p.legal_moves() & sq.bit() != 0) {
+                    hint = hints::wrong_colour(text, c.name(), pos.to_move().name());
+                    break;
+                }
+            }
+        }
+        if self.recent.contains(mv) {
+            hint = format!(
+                "{} is the square of a played message just sent: did the bot answer played with \
+                 a move? {}",
+                show(mv),
+                hints::UNASKED
+            );
+        }
+        talk.note_text(format!("(refused: {reason})"));
+        talk.problem(
+            super::talk::Cause::Illegal,
+            format!(
+                "the move {} for {} is illegal: {reason}",
+                show(mv),
+                pos.to_move()
+            ),
+            hint,
+        )
+    }
+
+    /// The check's own move for another seat.
+    fn other_move(&mut self, talk: &mut Talk, seat: Seat) {
+        let rng = &mut self.rng;
+        let mv = self.round.fallback(seat, &mut |n| rng.random_range(0..n));
+        let applied = self
+            .round
+            .play(seat, &mv)
+            .expect("fallback moves are legal");
+        let by_arbiter = self.by_arbiter == Some(seat);
+        self.announce(talk, applied, by_arbiter);
+    }
+
+    fn announce(&mut self, talk: &mut Talk, applied: crate::game::Applied, by_arbiter: bool) {
+        self.recent.push(applied.notation.clone());
+        talk.send(&ToBot::Played(Played {
+            seat: applied.seat,
+            colour: applied.colour,
+            mv: applied.notation,
+            effects: applied.effects.into_iter().collect(),
+            by_arbiter,
+        }));
+        self.played += 1;
+        self.pending += 1;
+    }
+
+    /// Plays on until the bot has made `n` more moves (or the round ends). Returns how many
+    /// the bot made.
+    async fn moves(&mut self, talk: &mut Talk, n: u32) -> Result<u32, Problem> {
+        let mut made = 0;
+        while made < n {
+            match self.round.to_act() {
+                ToAct::Over => break,
+                ToAct::Seat(seat, _) if seat == self.seat => {
+                    let answer = self.ask(talk).await?;
+                    self.apply(talk, &answer)?;
+                    made += 1;
+                }
+                ToAct::Seat(seat, _) => self.other_move(talk, seat),
+                ToAct::Seats(_) => unreachable!("rolit is played in turn"),
+            }
+        }
+        Ok(made)
+    }
+
+    /// Plays the round to its end. Returns the bot's moves.
+    async fn to_end(&mut self, talk: &mut Talk) -> Result<u32, Problem> {
+        self.moves(talk, u32::MAX).await
+    }
+}
+
+/// A move as text for details.
+fn show(mv: &Value) -> String {
+    match mv {
+        Value::String(s) => s.clone(),
+        other => crate::game::short_json(other),
+    }
+}
+
+/// The check's options as JSON, for reports.
+pub fn options(config: &CheckConfig) -> Value {
+    json!({
+        "game": "rolit",
+        "size": config.size,
+        "players": config.players,
+        "startup_ms": config.time.startup.as_millis() as u64,
+        "move_ms": config.time.per_move.as_millis() as u64,
+        "legal": !config.hide_legal,
+        "seed": config.seed,
+    })
+}

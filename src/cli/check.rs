@@ -1,0 +1,275 @@
+//! `rollarena check`: runs the conformance checklist of [`crate::check`] on one bot and prints
+//! it, a line per item as it is decided (or one JSON object with `--json`). Exit code 1 when an
+//! item failed.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{EXIT_VERDICT, UsageError, usage};
+use crate::arbiter::clock::parse_duration;
+use crate::arbiter::process::{kill_all, resolve_program};
+use crate::arbiter::{BotSpec, Limits, TimeControl};
+use crate::check::{CheckConfig, Dir, ItemResult, Report, Status, run_check};
+
+/// Check that a bot speaks the protocol and plays by the rules, before a contest does.
+///
+/// Starts the bot (several times) and walks it through scripted scenarios for the options of
+/// your contest, playing the other seats itself:
+///
+///   handshake  hello, then ready within the start-up budget
+///   turn       a legal answer to turn, in time
+///   colours    a whole round in every seat, playing every colour, for each player count
+///   illegal    a refusal sent on purpose (it says so; any legal answer passes, the same
+///              square included)
+///   played     played messages for other seats (one by the arbiter), never answered
+///   rounds     several rounds in one process, colours rotating as in a match
+///   bye        bye, then an exit with status 0 within 2 s
+///   stdout     no junk on stdout: every line a protocol message (log to stderr)
+///   flush      answers flushed, one per line (a silent bot is told whether its answer was
+///              stuck in a buffer or lacked its newline)
+///
+/// Prints one line per item; a failure shows the exchange that shows it (> sent, < received),
+/// the bot's stderr tail and a hint of the usual cause. An item that needs a failed one is
+/// skipped.
+///
+///   rollarena check "/usr/bin/python3 examples/python/bot.py"
+///   rollarena check "java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
+///
+/// Exit codes: 0 every item passed; 1 an item failed or was skipped; 2 bad usage (a command
+/// that cannot be found, options the rules do not allow).
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct CheckArgs {
+    /// The bot's command line (quote it), split into words like a shell would.
+    #[arg(value_name = "BOT")]
+    bot: String,
+    /// Board size of the contest: 8, 6 or 4.
+    #[arg(long, default_value_t = 8)]
+    size: u8,
+    /// Player counts of the contest, comma-separated (default: every count the board allows:
+    /// 2, 3 and 4; only 2 on 4x4).
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    players: Vec<usize>,
+    /// Time allowed per move in the check, e.g. 2s, 500ms.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    time: Duration,
+    /// Time allowed from hello to ready in the check.
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    startup: Duration,
+    /// Latency margin added before a timeout is declared.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    margin: Duration,
+    /// Seed of the check's own moves (the same seed, the same games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Leave the legal moves out of turn messages, as a contest with --hide-legal does.
+    #[arg(long)]
+    hide_legal: bool,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let config = build_config(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    if !args.json {
+        println!(
+            "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move",
+            config.bot.command_line(),
+            players_text(&config.players),
+            config.time.startup.as_millis(),
+            config.time.per_move.as_millis(),
+            size = config.size,
+        );
+    }
+    let json = args.json;
+    let mut progress = |item: &ItemResult| {
+        if !json {
+            print!("{}", item_text(item));
+        }
+    };
+    let report = runtime.block_on(async {
+        tokio::select! {
+            report = run_check(&config, &mut progress) => Some(report),
+            _ = interrupted() => None,
+        }
+    });
+    let Some(report) = report else {
+        kill_all();
+        eprintln!("interrupted: the bot was killed");
+        return Ok(ExitCode::from(130));
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("\n{}", summary(&report));
+    }
+    Ok(if report.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_VERDICT)
+    })
+}
+
+fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
+    let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError)?;
+    resolve_program(&bot.argv[0])
+        .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
+    bot.name = super::matches::default_name(&bot.argv);
+    let players = if args.players.is_empty() {
+        CheckConfig::default_players(args.size)
+    } else {
+        let mut p = args.players.clone();
+        p.dedup();
+        p
+    };
+    let config = CheckConfig {
+        bot,
+        size: args.size,
+        players,
+        time: TimeControl {
+            startup: args.startup,
+            per_move: args.time,
+            margin: args.margin,
+        },
+        limits: Limits::default(),
+        seed: args.seed,
+        hide_legal: args.hide_legal,
+    };
+    if let Err(e) = config.validate() {
+        return usage(e);
+    }
+    Ok(config)
+}
+
+/// "2, 3 and 4".
+fn players_text(players: &[usize]) -> String {
+    let words: Vec<String> = players.iter().map(|p| p.to_string()).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
+/// One checklist line, and for a failure its evidence, indented.
+pub fn item_text(item: &ItemResult) -> String {
+    let status = match item.status {
+        Status::Pass => "PASS",
+        Status::Fail => "FAIL",
+        Status::Skip => "SKIP",
+    };
+    let mut out = format!(
+        "{status}  {:<9}  {}: {}\n",
+        item.item.id(),
+        item.title,
+        item.detail
+    );
+    let Some(p) = &item.problem else {
+        return out;
+    };
+    if !p.exchange.is_empty() {
+        out.push_str("      exchange (> sent to the bot, < received from it):\n");
+        for line in &p.exchange {
+            let mark = match line.dir {
+                Dir::Sent => ">",
+                Dir::Received => "<",
+                Dir::Note => " ",
+            };
+            out.push_str(&format!("        {mark} {}\n", line.text));
+        }
+    }
+    if !p.stderr.is_empty() {
+        out.push_str("      stderr of the bot (last lines):\n");
+        for line in p
+            .stderr
+            .lines()
+            .rev()
+            .take(12)
+            .collect::<Vec<_>>()
+            .iter()
+            .rev()
+        {
+            out.push_str(&format!("        | {line}\n"));
+        }
+    }
+    out.push_str(&wrap("      hint: ", &p.hint, 100));
+    out
+}
+
+/// Wraps text after a prefix, continuing lines under it.
+fn wrap(prefix: &str, text: &str, width: usize) -> String {
+    let indent = " ".repeat(prefix.len());
+    let mut out = String::new();
+    for (i, para) in text.lines().enumerate() {
+        let mut line = if i == 0 {
+            prefix.to_string()
+        } else {
+            indent.clone()
+        };
+        let mut empty = true;
+        for word in para.split_whitespace() {
+            if !empty && line.len() + 1 + word.len() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line = indent.clone();
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+            }
+            line.push_str(word);
+            empty = false;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The last line: counts and time.
+fn summary(report: &Report) -> String {
+    let count = |s: Status| report.items.iter().filter(|i| i.status == s).count();
+    let verdict = if report.passed {
+        "the bot is ready for a match"
+    } else {
+        "fix the first failure above and check again"
+    };
+    format!(
+        "{} passed, {} failed, {} skipped in {:.1} s: {verdict}",
+        count(Status::Pass),
+        count(Status::Fail),
+        count(Status::Skip),
+        report.ms as f64 / 1000.0
+    )
+}
+
+/// Resolves when the check is asked to stop (Ctrl-C or SIGTERM).
+async fn interrupted() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_hints_under_their_prefix() {
+        let text = wrap("  hint: ", "one two three four five", 16);
+        assert_eq!(
+            text,
+            "  hint: one two\n        three\n        four\n        five\n"
+        );
+        assert_eq!(players_text(&[2, 3, 4]), "2, 3 and 4");
+        assert_eq!(players_text(&[4]), "4");
+    }
+}
