@@ -147,9 +147,25 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Moves the `log` texts a bot sent so far into the record, with the ply at which they
+    /// were read: the number of moves played now. Called as soon as the arbiter is done
+    /// reading from the bot (after start-up, after each of its moves), since a log's ply is
+    /// when it was read, not when the round ended.
+    fn collect_logs(&mut self, seat: Seat) {
+        let ply = self.play.moves.len() as u32;
+        if let Some(bot) = self.bots[seat].as_mut() {
+            for text in std::mem::take(&mut bot.logs) {
+                self.play.logs.push(LogRecord { seat, ply, text });
+            }
+        }
+    }
+
     /// Sends `start` to every live bot and freezes them.
     pub fn start(&mut self, round_seed: u64) {
         self.started = true;
+        for seat in 0..self.bots.len() {
+            self.collect_logs(seat);
+        }
         let colours = self.round.colours();
         let first = self.round.first();
         let round = &self.round;
@@ -179,7 +195,10 @@ impl<'a> Session<'a> {
                 ToAct::Seat(seat, Request::Turn) => {
                     let applied = if self.bots[seat].is_some() {
                         match self.ask(seat).await {
-                            Ok(done) => Some(done),
+                            Ok(done) => {
+                                self.collect_logs(seat);
+                                Some(done)
+                            }
                             Err(failure) => {
                                 self.forfeit(seat, failure).await?;
                                 None
