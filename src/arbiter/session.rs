@@ -197,19 +197,20 @@ impl<'a> Session<'a> {
                         match self.ask(seat).await {
                             Ok(done) => {
                                 self.collect_logs(seat);
-                                Some(done)
+                                Ok(done)
                             }
-                            Err(failure) => {
+                            Err((failure, refused)) => {
                                 self.forfeit(seat, failure).await?;
-                                None
+                                Err(refused)
                             }
                         }
                     } else {
-                        None
+                        Err(Vec::new())
                     };
+                    // The arbiter's move keeps the attempts the bot had made on that ply.
                     let (applied, ms, cpu, refused, by_arbiter) = match applied {
-                        Some((a, ms, cpu, refused)) => (a, ms, cpu, refused, false),
-                        None => (self.fallback_move(seat), 0.0, None, Vec::new(), true),
+                        Ok((a, ms, cpu, refused)) => (a, ms, cpu, refused, false),
+                        Err(refused) => (self.fallback_move(seat), 0.0, None, refused, true),
                     };
                     self.record_move(applied, ms, cpu, refused, by_arbiter)?;
                 }
@@ -271,15 +272,16 @@ impl<'a> Session<'a> {
     }
 
     /// Asks a seat's bot for a move, with retries on the same clock. Returns the applied move,
-    /// its wall and CPU time, and the refused attempts.
+    /// its wall and CPU time, and the refused attempts; or the failure that forfeits the round
+    /// with the attempts refused before it (evidence for the arbiter's move).
     async fn ask(
         &mut self,
         seat: Seat,
-    ) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), Failure> {
+    ) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), (Failure, Vec<Refused>)> {
         let config = self.config;
         let bot = self.bots[seat].as_mut().expect("asked seats have a bot");
         bot.thaw();
-        bot.drain().await?;
+        bot.drain().await.map_err(|f| (f, Vec::new()))?;
         *self.turn_id += 1;
         let turn_id = *self.turn_id;
         let limit = config.time.per_move;
@@ -322,7 +324,7 @@ impl<'a> Session<'a> {
                     Ok(_) => continue,
                     Err(r) => (r.reason, line),
                 },
-                Reply::Fault(f) => return Err(f),
+                Reply::Fault(f) => return Err((f, refused)),
             };
             refused.push(Refused {
                 line: evidence(&line, REFUSED_EVIDENCE),
@@ -331,12 +333,13 @@ impl<'a> Session<'a> {
             });
             let used = refused.len() as u32;
             if used > config.retries {
-                return Err(Failure {
+                let failure = Failure {
                     kind: super::fault::ForfeitKind::Retries,
                     detail: format!("{used} attempts refused; the last: {reason}",),
                     line: Some(evidence(&line, REFUSED_EVIDENCE)),
                     exit: None,
-                });
+                };
+                return Err((failure, refused));
             }
             bot.send(Arc::from(to_line(&ToBot::Illegal(Illegal {
                 turn_id,
