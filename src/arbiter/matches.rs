@@ -270,7 +270,6 @@ fn seat_record(spec: &BotSpec) -> SeatRecord {
 
 /// SHA-256 of the bot's program and of every argument that names a regular file.
 fn file_hashes(spec: &BotSpec) -> BTreeMap<String, String> {
-    use sha2::{Digest, Sha256};
     let mut out = BTreeMap::new();
     let program = super::process::resolve_program(&spec.argv[0]).ok();
     let base = spec.cwd.clone().unwrap_or_default();
@@ -278,16 +277,43 @@ fn file_hashes(spec: &BotSpec) -> BTreeMap<String, String> {
         .into_iter()
         .chain(spec.argv[1..].iter().map(|a| base.join(a)));
     for path in paths {
-        if !path.is_file() {
-            continue;
-        }
-        if let Ok(bytes) = std::fs::read(&path) {
-            let digest = Sha256::digest(&bytes);
-            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        if let Some(hex) = sha256_file(&path) {
             out.insert(path.display().to_string(), hex);
         }
     }
     out
+}
+
+/// SHA-256 of a regular file, streamed (bot binaries can be large) and remembered per path
+/// and modification time, since every seat of a field often runs the same program.
+fn sha256_file(path: &std::path::Path) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    use std::sync::Mutex;
+    type Key = (std::path::PathBuf, SystemTime, u64);
+    static CACHE: Mutex<BTreeMap<Key, String>> = Mutex::new(BTreeMap::new());
+    let meta = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let key = (path.to_path_buf(), meta.modified().ok()?, meta.len());
+    let mut cache = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(hex) = cache.get(&key) {
+        return Some(hex.clone());
+    }
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        use std::io::Read;
+        match file.read(&mut buf).ok()? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    cache.insert(key, hex.clone());
+    Some(hex)
 }
 
 /// Now, as RFC 3339 in UTC with milliseconds.

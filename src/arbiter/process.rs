@@ -158,6 +158,14 @@ impl CpuMeter {
     }
 }
 
+/// The arbiter's own peak resident memory in KiB (its bots are not counted).
+pub fn peak_rss_kib() -> Option<u64> {
+    // SAFETY: getrusage fills the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0)
+        .then_some(usage.ru_maxrss as u64)
+}
+
 /// Resolves the program of a bot command: a first word `rollarena` is this very binary; a
 /// word without a slash is looked up in PATH. Errors name what is wrong.
 pub fn resolve_program(word: &str) -> Result<PathBuf, String> {

@@ -151,6 +151,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             "rounds": config.rounds,
             "record": args.record,
             "standings": standings,
+            "arbiter_peak_rss_kib": crate::arbiter::process::peak_rss_kib(),
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
