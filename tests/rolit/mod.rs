@@ -9,3 +9,4 @@
 mod agree;
 mod naive;
 mod perft;
+mod positions;
