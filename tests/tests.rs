@@ -2,4 +2,7 @@
 //!
 //! Modules: `rolit` checks the rules engine against a naive second implementation, perft
 //! tables and hand-built positions.
+mod arbiter;
+mod check;
+mod fuzz;
 mod rolit;

@@ -16,9 +16,9 @@ pub struct PerftArgs {
     /// Board size: 8, 6 or 4.
     #[arg(long, default_value_t = 8)]
     size: u8,
-    /// Number of players: 2, 3 or 4 (4x4: 2 only).
-    #[arg(long, default_value_t = 4)]
-    players: usize,
+    /// Number of players: 2, 3 or 4 (4x4: 2 only). Default: 4, or 2 on a 4x4 board.
+    #[arg(long)]
+    players: Option<usize>,
     /// The colour that moves first.
     #[arg(long, default_value = "red")]
     first: String,
@@ -32,13 +32,17 @@ pub struct PerftArgs {
 }
 
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
+    let default_players = |size: usize| if size == 4 { 2 } else { 4 };
     let pos = match &args.position {
         Some(json) => {
             let state: State = match serde_json::from_str(json) {
                 Ok(s) => s,
                 Err(e) => return usage(format!("--position is not a Rolit state: {e}")),
             };
-            match state.to_position(args.players) {
+            let players = args
+                .players
+                .unwrap_or_else(|| default_players(state.board.len()));
+            match state.to_position(players) {
                 Ok(p) => p,
                 Err(e) => return usage(format!("--position: {e}")),
             }
@@ -50,7 +54,10 @@ pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
                     args.first
                 ));
             };
-            match Position::start(args.size, args.players, first) {
+            let players = args
+                .players
+                .unwrap_or_else(|| default_players(args.size as usize));
+            match Position::start(args.size, players, first) {
                 Ok(p) => p,
                 Err(e) => return usage(e.to_string()),
             }

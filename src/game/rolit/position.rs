@@ -86,7 +86,8 @@ impl Square {
         let mut chars = s.chars();
         let file = chars.next().ok_or_else(shape)?.to_ascii_lowercase();
         let rank: u8 = chars.as_str().parse().map_err(|_| shape())?;
-        if !file.is_ascii_lowercase() || chars.as_str().starts_with('+') {
+        let digits = chars.as_str();
+        if !file.is_ascii_lowercase() || digits.starts_with(['+', '0']) {
             return Err(shape());
         }
         let f = file as u8 - b'a';
@@ -370,7 +371,7 @@ mod tests {
                 .reason
                 .contains("off the 6x6")
         );
-        for bad in ["", "d", "3d", "d0", "d+3", "dd3", "d3 ", "é3"] {
+        for bad in ["", "d", "3d", "d0", "d+3", "d03", "dd3", "d3 ", "é3"] {
             assert!(Square::parse(bad, 8).is_err(), "{bad:?}");
         }
     }
