@@ -1,0 +1,289 @@
+//! `rollarena replay`: verifies a record (`--verify`), replays its rounds in the terminal, or
+//! writes a self-contained HTML viewer (`--html`).
+
+use std::io::{BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::matches::standings_table;
+use super::{EXIT_VERDICT, UsageError, usage};
+use crate::arbiter::clock::parse_duration;
+use crate::record::{RoundRecord, read_records};
+use crate::replay::html::Verdict;
+use crate::replay::text::{Pace, Style};
+use crate::replay::{Discrepancy, Report, html, replay, select, text, verify, verify_game};
+
+/// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
+///
+/// FILE is a record written by `match --record` (JSON Lines, one round per line; a torn last
+/// line is ignored). Rounds are counted in the file from 1 (`--game N`), moves from 1 (`--to`).
+///
+/// Without --verify or --html, shows the board after each move (in colour on a terminal unless
+/// NO_COLOR is set), the move, its time, the balls it flipped and the running scores, for every
+/// round of the file or the one --game picks.
+///
+/// --verify re-plays every move of every round through the rules and checks every recorded
+/// effect (flips, refused attempts, forfeits, the arbiter's fallback moves, the final board,
+/// scores, points, ranks) and the standings of every match the file holds whole. A record that
+/// was edited is rejected with the game, the move and the reason (exit code 1).
+///
+/// --html OUT.html writes one self-contained page (no network; it opens from a USB stick) with
+/// the board, controls, the move list, score and time plots, faults, logs and standings, for
+/// every round of the file (--game picks the one shown first). It is written even for a
+/// record that does not verify, with the discrepancy shown at the top (and exit code 1).
+///
+/// Exit codes: 0 done (a clean record); 1 the record does not verify or does not replay;
+/// 2 bad usage or an unreadable file.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The record file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// The round to replay, verify or show first, counting the rounds in the file from 1.
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
+    /// Check every move and every recorded effect against the rules; exit 1 on a discrepancy.
+    #[arg(long)]
+    verify: bool,
+    /// Write a self-contained HTML viewer of the file's rounds to this file.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Wait for Enter after each move (q then Enter quits).
+    #[arg(long, conflicts_with_all = ["verify", "html", "delay"])]
+    step: bool,
+    /// Play at this pace: the pause after each move (500ms, 1s, ...).
+    #[arg(long, value_name = "D", value_parser = parse_duration, conflicts_with_all = ["verify", "html"])]
+    delay: Option<Duration>,
+    /// Jump to the position after move PLY (0: the start). Alone, shows that position only;
+    /// with --step or --delay, goes on from there.
+    #[arg(long, value_name = "PLY", conflicts_with_all = ["verify", "html"])]
+    to: Option<u32>,
+}
+
+pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let (records, torn) = read_records(&args.file).map_err(|e| {
+        UsageError(format!(
+            "cannot read the record {}: {e}",
+            args.file.display()
+        ))
+    })?;
+    if torn {
+        eprintln!(
+            "note: the last line of {} is torn (a round being written when the arbiter \
+             stopped); it is ignored",
+            args.file.display()
+        );
+    }
+    let games = select(records.len(), args.game).map_err(UsageError)?;
+    if let Some(out) = &args.html {
+        return write_html(&args, &records, games[0], out);
+    }
+    if args.verify {
+        return run_verify(&args, &records);
+    }
+    run_text(&args, &records, &games)
+}
+
+fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<ExitCode> {
+    let verdict = match args.game {
+        Some(n) => verify_game(records, n),
+        None => verify(records),
+    };
+    match verdict {
+        Ok(report) => {
+            println!("{}", summary(&args.file, &report));
+            for m in &report.matches {
+                let table = m.table.map(|t| format!(" (table {t})")).unwrap_or_default();
+                match &m.standings {
+                    Some(standings) => {
+                        println!(
+                            "\nmatch {}{table}: all {} rounds; standings:",
+                            m.match_id, m.rounds
+                        );
+                        println!("{}", standings_table(standings));
+                    }
+                    None => println!(
+                        "\nmatch {}{table}: {} of its {} rounds are in the file, so no standings",
+                        m.match_id,
+                        m.games.len(),
+                        m.rounds
+                    ),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(d) => {
+            eprintln!("{}", rejected(&args.file, records, &d));
+            Ok(ExitCode::from(EXIT_VERDICT))
+        }
+    }
+}
+
+/// One line saying what a clean verification covered.
+fn summary(file: &Path, r: &Report) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut extras = Vec::new();
+    if r.fallback_moves > 0 {
+        extras.push(format!(
+            "{} reproduced with the seeded fallback",
+            plural(r.fallback_moves, "arbiter move")
+        ));
+    }
+    if r.refused > 0 {
+        extras.push(format!(
+            "{} re-judged",
+            plural(r.refused, "refused attempt")
+        ));
+    }
+    if r.refused_unjudged > 0 {
+        extras.push(format!(
+            "{} with cut evidence (placement checked only)",
+            plural(r.refused_unjudged, "refused attempt")
+        ));
+    }
+    if r.forfeits > 0 {
+        extras.push(plural(r.forfeits, "forfeit"));
+    }
+    let extras = if extras.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", extras.join(", "))
+    };
+    format!(
+        "{}: verified {} and {}{extras}",
+        file.display(),
+        plural(r.games, "game"),
+        plural(r.moves, "move")
+    )
+}
+
+/// The message for a record that does not verify.
+fn rejected(file: &Path, records: &[RoundRecord], d: &Discrepancy) -> String {
+    let whence = records
+        .get(d.game.wrapping_sub(1))
+        .map(|r| format!(" (match {}, round {})", r.match_id, r.round))
+        .unwrap_or_default();
+    format!(
+        "{} does not verify: {d}\n(game {} is the file's round {}{whence}; rounds are counted \
+         in the file from 1)",
+        file.display(),
+        d.game,
+        d.game
+    )
+}
+
+fn write_html(
+    args: &ReplayArgs,
+    records: &[RoundRecord],
+    initial: usize,
+    out: &Path,
+) -> anyhow::Result<ExitCode> {
+    let verdict = verify(records);
+    let banner = match &verdict {
+        Ok(r) => Verdict {
+            ok: true,
+            text: format!("verified: {} games, {} moves", r.games, r.moves),
+        },
+        Err(d) => Verdict {
+            ok: false,
+            text: format!("does not verify: {d}"),
+        },
+    };
+    let title = args
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| args.file.display().to_string());
+    let page = match html::render(&title, records, initial, Some(&banner)) {
+        Ok(page) => page,
+        Err(d) => {
+            eprintln!(
+                "{} does not replay, so no viewer was written: {d}",
+                args.file.display()
+            );
+            return Ok(ExitCode::from(EXIT_VERDICT));
+        }
+    };
+    std::fs::write(out, &page)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+    println!(
+        "wrote {} ({} rounds, {} KiB); open it in a browser",
+        out.display(),
+        records.len(),
+        page.len().div_ceil(1024)
+    );
+    match verdict {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(d) => {
+            eprintln!("{}", rejected(&args.file, records, &d));
+            Ok(ExitCode::from(EXIT_VERDICT))
+        }
+    }
+}
+
+fn run_text(
+    args: &ReplayArgs,
+    records: &[RoundRecord],
+    games: &[usize],
+) -> anyhow::Result<ExitCode> {
+    let stdout = std::io::stdout();
+    let terminal = stdout.is_terminal();
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let style = Style {
+        colour: terminal && !no_colour,
+        clear: terminal && args.delay.is_some(),
+    };
+    let pace = Pace {
+        to: args.to,
+        step: args.step,
+        delay: args.delay,
+    };
+    if let (Some(to), [n]) = (args.to, games) {
+        let moves = records[n - 1].moves.len();
+        if to as usize > moves {
+            return usage(format!("--to {to}: game {n} has {moves} moves"));
+        }
+    }
+    let mut out = stdout.lock();
+    let mut input = BufReader::new(std::io::stdin());
+    let mut prompt = std::io::stderr();
+    for (k, &n) in games.iter().enumerate() {
+        let record = &records[n - 1];
+        let replayed = match replay(n, record) {
+            Ok(r) => r,
+            Err(d) => {
+                out.flush()?;
+                eprintln!(
+                    "{} does not replay: {d}; `rollarena replay --verify` checks the whole file",
+                    args.file.display()
+                );
+                return Ok(ExitCode::from(EXIT_VERDICT));
+            }
+        };
+        if k > 0 {
+            writeln!(out)?;
+        }
+        let go_on = text::play(
+            n,
+            records.len(),
+            record,
+            &replayed,
+            &style,
+            &pace,
+            &mut out,
+            &mut input,
+            &mut prompt,
+        );
+        match go_on {
+            Ok(true) => {}
+            Ok(false) => break,
+            // A closed pipe (`| head`) is the reader leaving, not a failure.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

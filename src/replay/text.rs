@@ -1,0 +1,371 @@
+//! The terminal replay: the board after each move, the move, its time, the balls it turned, the
+//! running scores, refused attempts and forfeits where they happened, and the result.
+//!
+//! Colour is ANSI and only on request ([`Style::colour`]; the CLI asks for it when stdout is a
+//! terminal and `NO_COLOR` is unset); plain output is letters, stable enough for snapshots.
+//! Everything a bot wrote (names, refused lines) has its control characters escaped, so a bot
+//! cannot send escape sequences to the organiser's terminal.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use super::{Replayed, counts};
+use crate::record::RoundRecord;
+
+/// How to show a replay.
+#[derive(Clone, Debug, Default)]
+pub struct Style {
+    /// ANSI colours (balls drawn as coloured discs; the placed ball and the flipped ones marked).
+    pub colour: bool,
+    /// Clear the screen before each board (when playing with a delay on a terminal).
+    pub clear: bool,
+}
+
+/// How to move through a replay.
+#[derive(Clone, Debug, Default)]
+pub struct Pace {
+    /// Start at the position after this many moves; without `step` or `delay` show only it.
+    pub to: Option<u32>,
+    /// Wait for a line on the input (Enter) after each board; `q` then Enter stops.
+    pub step: bool,
+    /// Pause this long after each board.
+    pub delay: Option<Duration>,
+}
+
+const NAMES: [&str; 4] = ["red", "yellow", "green", "blue"];
+
+/// A bot's text with control characters escaped (no escape sequences reach the terminal).
+pub fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A duration in ms for people: "0.156 ms", "12.3 ms", "845 ms", "1.24 s".
+pub fn format_ms(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else if ms >= 100.0 {
+        format!("{ms:.0} ms")
+    } else if ms >= 1.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{ms:.3} ms")
+    }
+}
+
+fn seat_label(record: &RoundRecord, seat: usize) -> String {
+    let name = record.seats.get(seat).map(|s| clean(&s.name));
+    format!("seat {seat}, {}", name.unwrap_or_default())
+}
+
+/// The header of a game: where it comes from, who sits where, who moves first.
+pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &Replayed) -> String {
+    let mut out = format!(
+        "game {index} of {total}: match {}{}, round {}/{}, rolit {n}x{n}, {} players\n",
+        clean(&record.match_id),
+        record
+            .table
+            .map(|t| format!(" (table {t})"))
+            .unwrap_or_default(),
+        record.round,
+        record.rounds,
+        replayed.colours.len(),
+        n = replayed.size,
+    );
+    for (seat, s) in record.seats.iter().enumerate() {
+        let bot = match (&s.bot_name, &s.bot_version) {
+            (Some(n), Some(v)) => format!("  ({} {})", clean(n), clean(v)),
+            (Some(n), None) => format!("  ({})", clean(n)),
+            _ => String::new(),
+        };
+        let colour = replayed.colours.get(seat).map(String::as_str).unwrap_or("");
+        out.push_str(&format!(
+            "  seat {seat}  {colour:<6}  {}{bot}\n",
+            clean(&s.name)
+        ));
+    }
+    if let Some(c) = replayed.colours.get(record.first) {
+        out.push_str(&format!("  {c} moves first\n"));
+    }
+    out
+}
+
+/// The board after `ply` moves, with the move that made it marked when colour is on.
+pub fn board(record: &RoundRecord, replayed: &Replayed, ply: usize, style: &Style) -> String {
+    let rows = &replayed.boards[ply];
+    let n = rows.len();
+    let mv = ply.checked_sub(1).and_then(|i| record.moves.get(i));
+    let placed = mv.and_then(|m| m.mv.as_str()).and_then(|s| square(s, n));
+    let flipped: Vec<(usize, usize)> = mv
+        .and_then(|m| m.effects.get("flipped"))
+        .and_then(|f| f.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().and_then(|s| square(s, n)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        out.push_str(&format!("{:>2} ", n - i));
+        for (f, ch) in row.chars().enumerate() {
+            out.push(' ');
+            if !style.colour {
+                out.push(ch);
+                continue;
+            }
+            let code = match ch {
+                'R' => "31",
+                'Y' => "33",
+                'G' => "32",
+                'B' => "34",
+                _ => {
+                    out.push_str("\x1b[2m·\x1b[0m");
+                    continue;
+                }
+            };
+            if placed == Some((i, f)) {
+                out.push_str(&format!("\x1b[1;{code}m◉\x1b[0m"));
+            } else if flipped.contains(&(i, f)) {
+                out.push_str(&format!("\x1b[1;9{}m●\x1b[0m", &code[1..]));
+            } else {
+                out.push_str(&format!("\x1b[{code}m●\x1b[0m"));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for f in 0..n {
+        out.push(' ');
+        out.push((b'a' + f as u8) as char);
+    }
+    out.push('\n');
+    out
+}
+
+/// (row from the top, file) of a square name on an n x n board.
+fn square(s: &str, n: usize) -> Option<(usize, usize)> {
+    let mut chars = s.chars();
+    let file = chars.next()? as usize;
+    let file = file.checked_sub('a' as usize)?;
+    let rank: usize = chars.as_str().parse().ok()?;
+    (file < n && (1..=n).contains(&rank)).then(|| (n - rank, file))
+}
+
+/// The running scores after `ply` moves.
+pub fn scores(replayed: &Replayed, ply: usize) -> String {
+    let c = counts(&replayed.boards[ply]);
+    let parts: Vec<String> = NAMES
+        .iter()
+        .zip(c)
+        .map(|(name, k)| format!("{name} {k}"))
+        .collect();
+    format!("scores: {}\n", parts.join(", "))
+}
+
+/// The line describing move `ply` (from 1), its refused attempts, and forfeits before it.
+pub fn move_lines(record: &RoundRecord, ply: usize) -> String {
+    let mut out = String::new();
+    let m = &record.moves[ply - 1];
+    for f in record.forfeits.iter().filter(|f| f.ply as usize == ply) {
+        out.push_str(&forfeit_line(record, f));
+    }
+    let colour = m.colour.as_deref().unwrap_or("");
+    let mv =
+        m.mv.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| m.mv.to_string());
+    let time = if m.by_arbiter {
+        "played by the arbiter".to_string()
+    } else {
+        let cpu = m
+            .cpu_ms
+            .map(|c| format!(", CPU {c:.0} ms"))
+            .unwrap_or_default();
+        format!("in {}{cpu}", format_ms(m.ms))
+    };
+    let flipped: Vec<&str> = m
+        .effects
+        .get("flipped")
+        .and_then(|f| f.as_array())
+        .map(|a| a.iter().filter_map(|s| s.as_str()).collect())
+        .unwrap_or_default();
+    let flipped = if flipped.is_empty() {
+        "nothing flipped".to_string()
+    } else {
+        format!("flipped {}", flipped.join(" "))
+    };
+    out.push_str(&format!(
+        "move {ply}/{}: {colour} ({}) {mv} {time}, {flipped}\n",
+        record.moves.len(),
+        seat_label(record, m.seat),
+    ));
+    for (k, r) in m.refused.iter().enumerate() {
+        out.push_str(&format!(
+            "  refused attempt {} at {}: {} -- {}\n",
+            k + 1,
+            format_ms(r.ms),
+            clean(&crate::game::cut(&r.line, 100)),
+            clean(&r.reason)
+        ));
+    }
+    out
+}
+
+fn forfeit_line(record: &RoundRecord, f: &crate::arbiter::fault::Forfeit) -> String {
+    format!(
+        "seat {} ({}) forfeits ({}): {}; the arbiter plays its moves\n",
+        f.seat,
+        record
+            .seats
+            .get(f.seat)
+            .map(|s| clean(&s.name))
+            .unwrap_or_default(),
+        f.kind,
+        clean(&f.detail)
+    )
+}
+
+/// The result: seats best first with colour, points and rank; faults.
+pub fn result(record: &RoundRecord) -> String {
+    let r = &record.result;
+    let mut seats: Vec<usize> = (0..r.points.len()).collect();
+    seats.sort_by_key(|&s| (r.ranks[s], s));
+    let mut out = String::from("result:\n");
+    for s in seats {
+        let colour = record
+            .colours
+            .as_ref()
+            .and_then(|c| c.get(s))
+            .map(String::as_str)
+            .unwrap_or("");
+        let win = if r.wins[s] == 1.0 {
+            "  wins".to_string()
+        } else if r.wins[s] > 0.0 {
+            format!("  shares the win ({:.2})", r.wins[s])
+        } else {
+            String::new()
+        };
+        let forfeit = record
+            .forfeits
+            .iter()
+            .find(|f| f.seat == s)
+            .map(|f| format!("  forfeited ({} at move {})", f.kind, f.ply))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  {}. {} (seat {s}, {colour}) {} points{win}{forfeit}\n",
+            r.ranks[s],
+            record
+                .seats
+                .get(s)
+                .map(|x| clean(&x.name))
+                .unwrap_or_default(),
+            r.points[s]
+        ));
+    }
+    for f in &record.forfeits {
+        if f.ply as usize > record.moves.len() {
+            out.push_str(&format!("  {}", forfeit_line(record, f)));
+        }
+    }
+    for f in &record.faults {
+        out.push_str(&format!(
+            "  fault: {} {}: {}\n",
+            seat_label(record, f.seat),
+            clean(&f.kind),
+            clean(&f.detail)
+        ));
+    }
+    if !record.logs.is_empty() {
+        out.push_str(&format!(
+            "  {} log lines from the bots (see the HTML viewer)\n",
+            record.logs.len()
+        ));
+    }
+    out
+}
+
+/// What the reader asked for after a board.
+enum Next {
+    Go,
+    Quit,
+}
+
+/// Replays one game to `out`, pausing as `pace` says; keys come from `input`.
+#[allow(clippy::too_many_arguments)]
+pub fn play(
+    index: usize,
+    total: usize,
+    record: &RoundRecord,
+    replayed: &Replayed,
+    style: &Style,
+    pace: &Pace,
+    out: &mut dyn Write,
+    input: &mut dyn BufRead,
+    prompt: &mut dyn Write,
+) -> io::Result<bool> {
+    let last = record.moves.len();
+    let start = pace.to.map_or(0, |t| (t as usize).min(last));
+    let only_one = pace.to.is_some() && !pace.step && pace.delay.is_none();
+    let end = if only_one { start } else { last };
+    let head = header(index, total, record, replayed);
+    for ply in start..=end {
+        let mut frame = String::new();
+        if style.clear {
+            frame.push_str("\x1b[H\x1b[2J");
+        }
+        if style.clear || ply == start {
+            frame.push_str(&head);
+        }
+        frame.push('\n');
+        if ply == 0 {
+            for f in record.forfeits.iter().filter(|f| f.ply == 0) {
+                frame.push_str(&forfeit_line(record, f));
+            }
+            frame.push_str("start\n");
+        } else {
+            frame.push_str(&move_lines(record, ply));
+        }
+        frame.push_str(&board(record, replayed, ply, style));
+        frame.push_str(&scores(replayed, ply));
+        if ply == last {
+            frame.push('\n');
+            frame.push_str(&result(record));
+        }
+        out.write_all(frame.as_bytes())?;
+        out.flush()?;
+        if ply == end {
+            break;
+        }
+        if pace.step {
+            if let Next::Quit = wait_key(input, prompt)? {
+                return Ok(false);
+            }
+        } else if let Some(d) = pace.delay {
+            std::thread::sleep(d);
+        }
+    }
+    Ok(true)
+}
+
+/// Waits for a line on the input: Enter goes on, `q` (or the end of the input) stops.
+fn wait_key(input: &mut dyn BufRead, prompt: &mut dyn Write) -> io::Result<Next> {
+    write!(prompt, "[Enter: next move, q Enter: quit] ")?;
+    prompt.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(Next::Quit);
+    }
+    Ok(if line.trim().eq_ignore_ascii_case("q") {
+        Next::Quit
+    } else {
+        Next::Go
+    })
+}

@@ -1,0 +1,560 @@
+'use strict';
+// rollarena's replay viewer. The data comes from the JSON element and is only ever put into the
+// page as text (textContent, attribute values of SVG shapes): nothing a bot wrote can become
+// markup or code.
+(function () {
+  const DATA = JSON.parse(document.getElementById('replay-data').textContent);
+  const SVG = 'http://www.w3.org/2000/svg';
+  const LETTERS = { R: 'red', Y: 'yellow', G: 'green', B: 'blue' };
+  const COLOURS = ['red', 'yellow', 'green', 'blue'];
+  const FILL = { red: '#d62f2f', yellow: '#f2c230', green: '#2e9e4f', blue: '#2f6fd6' };
+  const $ = (id) => document.getElementById(id);
+
+  let game = null; // the round shown
+  let ply = 0; // moves played on the board shown
+  let timer = null; // the play timer
+
+  // ---- small DOM helpers (text only) ----
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG, tag);
+    for (const k of Object.keys(attrs || {})) e.setAttribute(k, String(attrs[k]));
+    return e;
+  }
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+  function dot(colour) {
+    const d = el('span', 'dot');
+    d.style.background = FILL[colour] || '#999';
+    d.title = colour || '';
+    return d;
+  }
+  function fmtMs(ms) {
+    if (ms === null || ms === undefined) return '';
+    if (ms >= 1000) return (ms / 1000).toFixed(2) + ' s';
+    if (ms >= 100) return ms.toFixed(0) + ' ms';
+    if (ms >= 1) return ms.toFixed(1) + ' ms';
+    return ms.toFixed(3) + ' ms';
+  }
+  function seatName(g, seat) {
+    const s = g.seats[seat];
+    return s ? s.name : 'seat ' + seat;
+  }
+  function table(headers, rows) {
+    const t = el('table');
+    const head = el('tr');
+    for (const h of headers) head.appendChild(el('th', h.num ? 'num' : '', h.label));
+    const thead = el('thead');
+    thead.appendChild(head);
+    t.appendChild(thead);
+    const body = el('tbody');
+    for (const r of rows) {
+      const tr = el('tr');
+      r.forEach((cell, i) => {
+        const td = el('td', headers[i].num ? 'num' : '');
+        if (cell instanceof Node) td.appendChild(cell);
+        else td.textContent = cell === null || cell === undefined ? '' : String(cell);
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    }
+    t.appendChild(body);
+    return t;
+  }
+  function fmtWins(w) {
+    return Number.isInteger(w) ? String(w) : w.toFixed(2);
+  }
+
+  // ---- the board ----
+  function squareOf(name, n) {
+    const m = /^([a-z])([0-9]+)$/.exec(String(name));
+    if (!m) return null;
+    const file = m[1].charCodeAt(0) - 97;
+    const rank = parseInt(m[2], 10);
+    if (file < 0 || file >= n || rank < 1 || rank > n) return null;
+    return { row: n - rank, file: file };
+  }
+  function counts(board) {
+    const c = { red: 0, yellow: 0, green: 0, blue: 0 };
+    for (const ch of board) if (LETTERS[ch]) c[LETTERS[ch]] += 1;
+    return c;
+  }
+  function drawBoard() {
+    const n = game.size;
+    const board = game.boards[ply];
+    const box = $('board');
+    clear(box);
+    const cell = 10;
+    const pad = 6;
+    const size = n * cell + pad * 2;
+    box.setAttribute('viewBox', `0 0 ${size} ${size}`);
+    const defs = svg('defs', {});
+    for (const c of COLOURS) {
+      const grad = svg('radialGradient', { id: 'ball-' + c, cx: '35%', cy: '30%', r: '70%' });
+      grad.appendChild(svg('stop', { offset: '0%', 'stop-color': '#ffffff', 'stop-opacity': 0.85 }));
+      grad.appendChild(svg('stop', { offset: '35%', 'stop-color': FILL[c] }));
+      grad.appendChild(svg('stop', { offset: '100%', 'stop-color': FILL[c], 'stop-opacity': 1 }));
+      grad.lastChild.setAttribute('stop-color', shade(FILL[c]));
+      defs.appendChild(grad);
+    }
+    box.appendChild(defs);
+    box.appendChild(svg('rect', { x: 0, y: 0, width: size, height: size, rx: 3, fill: '#1f5d4c' }));
+    for (let i = 0; i <= n; i++) {
+      box.appendChild(svg('line', { x1: pad, y1: pad + i * cell, x2: pad + n * cell, y2: pad + i * cell, stroke: '#174a3c', 'stroke-width': 0.4 }));
+      box.appendChild(svg('line', { x1: pad + i * cell, y1: pad, x2: pad + i * cell, y2: pad + n * cell, stroke: '#174a3c', 'stroke-width': 0.4 }));
+    }
+    for (let i = 0; i < n; i++) {
+      const f = svg('text', { x: pad + i * cell + cell / 2, y: size - 1.6, 'font-size': 3.2, fill: '#cfe3dc', 'text-anchor': 'middle' });
+      f.textContent = String.fromCharCode(97 + i);
+      box.appendChild(f);
+      const r = svg('text', { x: pad / 2, y: pad + i * cell + cell / 2 + 1.1, 'font-size': 3.2, fill: '#cfe3dc', 'text-anchor': 'middle' });
+      r.textContent = String(n - i);
+      box.appendChild(r);
+    }
+    const mv = ply > 0 ? game.moves[ply - 1] : null;
+    const placed = mv && typeof mv.move === 'string' ? squareOf(mv.move, n) : null;
+    const flipped = new Set();
+    if (mv && Array.isArray(mv.flipped)) {
+      for (const s of mv.flipped) {
+        const q = squareOf(s, n);
+        if (q) flipped.add(q.row * n + q.file);
+      }
+    }
+    for (let row = 0; row < n; row++) {
+      for (let file = 0; file < n; file++) {
+        const ch = board[row * n + file];
+        const colour = LETTERS[ch];
+        if (!colour) continue;
+        const cx = pad + file * cell + cell / 2;
+        const cy = pad + row * cell + cell / 2;
+        const name = String.fromCharCode(97 + file) + (n - row);
+        const ball = svg('circle', { cx: cx, cy: cy, r: 4.1, fill: `url(#ball-${colour})`, class: 'ball', 'data-square': name, 'data-colour': colour });
+        box.appendChild(ball);
+        if (placed && placed.row === row && placed.file === file) {
+          box.appendChild(svg('circle', { cx: cx, cy: cy, r: 4.6, fill: 'none', stroke: '#ffffff', 'stroke-width': 0.9, class: 'placed' }));
+        } else if (flipped.has(row * n + file)) {
+          box.appendChild(svg('circle', { cx: cx, cy: cy, r: 4.6, fill: 'none', stroke: '#ffffff', 'stroke-width': 0.6, 'stroke-dasharray': '1.2 0.9', class: 'flipped' }));
+        }
+      }
+    }
+    box.setAttribute('data-ply', String(ply));
+    box.setAttribute('data-board', board);
+  }
+  function shade(hex) {
+    const v = parseInt(hex.slice(1), 16);
+    const r = Math.round(((v >> 16) & 255) * 0.55);
+    const g = Math.round(((v >> 8) & 255) * 0.55);
+    const b = Math.round((v & 255) * 0.55);
+    return '#' + ((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1);
+  }
+
+  // ---- the panels that follow the current move ----
+  function toMoveSeat() {
+    if (ply >= game.moves.length) return -1;
+    return game.moves[ply].seat;
+  }
+  function drawSeats() {
+    const list = $('seats');
+    clear(list);
+    const c = counts(game.boards[ply]);
+    const next = toMoveSeat();
+    const end = ply === game.moves.length;
+    game.seats.forEach((s, seat) => {
+      const li = el('li');
+      li.setAttribute('data-seat', String(seat));
+      if (seat === next) li.className = 'to-move';
+      li.appendChild(dot(s.colour));
+      li.appendChild(el('span', 'name', s.name));
+      const bot = [s.bot_name, s.bot_version].filter((x) => x).join(' ');
+      if (bot && bot !== s.name) li.appendChild(el('span', 'bot', bot));
+      const forfeit = game.forfeits.find((f) => f.seat === seat && (end || f.ply <= ply));
+      if (forfeit) li.appendChild(el('span', 'tag', 'forfeited: ' + forfeit.kind));
+      li.appendChild(el('span', 'pts', end ? game.result.points[seat] + ' pts' : c[s.colour]));
+      list.appendChild(li);
+    });
+  }
+  function drawScores() {
+    const box = $('scores');
+    clear(box);
+    const c = counts(game.boards[ply]);
+    for (const colour of COLOURS) {
+      const s = el('span', 'score');
+      s.setAttribute('data-colour', colour);
+      s.appendChild(dot(colour));
+      s.appendChild(el('span', 'n', c[colour]));
+      box.appendChild(s);
+    }
+  }
+  function drawStatus() {
+    const box = $('status');
+    clear(box);
+    $('plylabel').textContent = `move ${ply} / ${game.moves.length}`;
+    $('slider').value = String(ply);
+    if (ply === 0) {
+      const first = game.seats[game.first];
+      box.textContent = `start: ${first ? first.colour : ''} (${seatName(game, game.first)}) moves first`;
+      return;
+    }
+    const m = game.moves[ply - 1];
+    box.appendChild(dot(m.colour));
+    box.appendChild(el('span', '', ` ${seatName(game, m.seat)} plays ${typeof m.move === 'string' ? m.move : JSON.stringify(m.move)}`));
+    box.appendChild(el('span', 'muted', m.by_arbiter ? ' (played by the arbiter for a forfeited seat)' : ` in ${fmtMs(m.ms)}`));
+    const flips = Array.isArray(m.flipped) ? m.flipped : [];
+    box.appendChild(el('span', '', flips.length ? `, flips ${flips.join(' ')}` : ', flips nothing'));
+    if (m.refused && m.refused.length) box.appendChild(el('span', 'muted', `, after ${m.refused.length} refused attempt${m.refused.length > 1 ? 's' : ''}`));
+    if (ply === game.moves.length) box.appendChild(el('div', 'muted', 'the round is over'));
+  }
+  let rowsByPly = [];
+  function markMove() {
+    for (const tr of document.querySelectorAll('#moves tr.current')) tr.classList.remove('current');
+    const tr = rowsByPly[ply];
+    if (tr) {
+      tr.classList.add('current');
+      const box = $('moves-box');
+      const top = tr.offsetTop - box.offsetTop;
+      if (top < box.scrollTop + 20 || top > box.scrollTop + box.clientHeight - 40) box.scrollTop = top - box.clientHeight / 2;
+    }
+  }
+  function drawCursors() {
+    for (const id of ['score-plot', 'time-plot']) {
+      const line = $(id).querySelector('.cursor');
+      if (!line) continue;
+      const x = plotX(id === 'score-plot' ? ply : Math.max(ply, 0.5) - 0.5);
+      line.setAttribute('x1', String(x));
+      line.setAttribute('x2', String(x));
+    }
+  }
+  function show(p) {
+    ply = Math.max(0, Math.min(game.moves.length, p));
+    drawBoard();
+    drawSeats();
+    drawScores();
+    drawStatus();
+    markMove();
+    drawCursors();
+  }
+
+  // ---- the move list ----
+  function drawMoves() {
+    const body = $('moves').querySelector('tbody');
+    clear(body);
+    rowsByPly = [];
+    const start = el('tr', 'move');
+    start.appendChild(el('td', 'num', '0'));
+    const td = el('td', 'muted', 'start');
+    td.colSpan = 4;
+    start.appendChild(td);
+    start.addEventListener('click', () => { stop(); show(0); });
+    body.appendChild(start);
+    rowsByPly[0] = start;
+    const forfeitsAt = (p) => game.forfeits.filter((f) => f.ply === p || (p === 1 && f.ply === 0));
+    game.moves.forEach((m, i) => {
+      const p = i + 1;
+      for (const f of forfeitsAt(p)) body.appendChild(forfeitRow(f));
+      const tr = el('tr', 'move');
+      tr.appendChild(el('td', 'num', p));
+      const who = el('td');
+      who.appendChild(dot(m.colour));
+      who.appendChild(document.createTextNode(' ' + seatName(game, m.seat)));
+      tr.appendChild(who);
+      tr.appendChild(el('td', '', typeof m.move === 'string' ? m.move : JSON.stringify(m.move)));
+      tr.appendChild(m.by_arbiter ? el('td', 'num arbiter', 'arbiter') : el('td', 'num', fmtMs(m.ms)));
+      tr.appendChild(el('td', 'num', Array.isArray(m.flipped) ? m.flipped.length : ''));
+      tr.addEventListener('click', () => { stop(); show(p); });
+      body.appendChild(tr);
+      for (const [k, r] of (m.refused || []).entries()) {
+        const rr = el('tr', 'refused');
+        rr.appendChild(el('td', 'num', ''));
+        const cell = el('td');
+        cell.colSpan = 4;
+        cell.appendChild(el('span', '', `↳ refused attempt ${k + 1} at ${fmtMs(r.ms)}: `));
+        cell.appendChild(el('span', 'line', r.line));
+        cell.appendChild(el('div', '', r.reason));
+        rr.appendChild(cell);
+        body.appendChild(rr);
+      }
+      rowsByPly[p] = tr;
+    });
+    for (const f of game.forfeits.filter((f) => f.ply > game.moves.length)) body.appendChild(forfeitRow(f));
+  }
+  function forfeitRow(f) {
+    const tr = el('tr', 'forfeit');
+    tr.appendChild(el('td', 'num', ''));
+    const td = el('td', '', `${seatName(game, f.seat)} forfeits (${f.kind}): ${f.detail}`);
+    td.colSpan = 4;
+    tr.appendChild(td);
+    return tr;
+  }
+
+  // ---- plots ----
+  const PLOT = { w: 600, h: 160, left: 56, right: 8, top: 8, bottom: 18 };
+  function plotX(i) {
+    return PLOT.left + (PLOT.w - PLOT.left - PLOT.right) * (i / Math.max(game.moves.length, 1));
+  }
+  function axes(box, max, label) {
+    const bottom = PLOT.h - PLOT.bottom;
+    box.appendChild(svg('line', { x1: PLOT.left, y1: bottom, x2: PLOT.w - PLOT.right, y2: bottom, stroke: '#999', 'stroke-width': 1 }));
+    box.appendChild(svg('line', { x1: PLOT.left, y1: PLOT.top, x2: PLOT.left, y2: bottom, stroke: '#999', 'stroke-width': 1 }));
+    const top = svg('text', { x: PLOT.left - 4, y: PLOT.top + 8, 'font-size': 10, fill: '#666', 'text-anchor': 'end' });
+    top.textContent = label;
+    box.appendChild(top);
+    const zero = svg('text', { x: PLOT.left - 4, y: bottom, 'font-size': 10, fill: '#666', 'text-anchor': 'end' });
+    zero.textContent = '0';
+    box.appendChild(zero);
+    const end = svg('text', { x: PLOT.w - PLOT.right, y: PLOT.h - 4, 'font-size': 10, fill: '#666', 'text-anchor': 'end' });
+    end.textContent = `move ${game.moves.length}`;
+    box.appendChild(end);
+  }
+  function cursor(box) {
+    box.appendChild(svg('line', { class: 'cursor', x1: PLOT.left, y1: PLOT.top, x2: PLOT.left, y2: PLOT.h - PLOT.bottom, stroke: '#b5651d', 'stroke-width': 1.5 }));
+  }
+  function drawScorePlot() {
+    const box = $('score-plot');
+    clear(box);
+    const series = { red: [], yellow: [], green: [], blue: [] };
+    let max = 1;
+    for (const b of game.boards) {
+      const c = counts(b);
+      for (const colour of COLOURS) {
+        series[colour].push(c[colour]);
+        max = Math.max(max, c[colour]);
+      }
+    }
+    axes(box, max, String(max));
+    const played = new Set(game.seats.map((s) => s.colour));
+    const y = (v) => PLOT.h - PLOT.bottom - (PLOT.h - PLOT.bottom - PLOT.top) * (v / max);
+    for (const colour of COLOURS) {
+      const pts = series[colour].map((v, i) => `${plotX(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+      const line = svg('polyline', { points: pts, fill: 'none', stroke: FILL[colour], 'stroke-width': played.has(colour) ? 2 : 1.2, class: 'series', 'data-colour': colour });
+      if (!played.has(colour)) line.setAttribute('stroke-dasharray', '4 3');
+      box.appendChild(line);
+    }
+    cursor(box);
+    const legend = $('score-legend');
+    clear(legend);
+    for (const colour of COLOURS) {
+      const s = el('span');
+      s.appendChild(dot(colour));
+      const seat = game.seats.findIndex((x) => x.colour === colour);
+      s.appendChild(document.createTextNode(' ' + (seat >= 0 ? seatName(game, seat) : colour + ' (nobody)')));
+      legend.appendChild(s);
+    }
+  }
+  function drawTimePlot() {
+    const box = $('time-plot');
+    clear(box);
+    const n = game.moves.length;
+    let max = 0;
+    for (const m of game.moves) max = Math.max(max, m.ms || 0);
+    const label = max > 0 ? fmtMs(max) : '0 ms';
+    if (max <= 0) max = 1;
+    axes(box, max, label);
+    const height = PLOT.h - PLOT.bottom - PLOT.top;
+    const w = Math.max(1, (PLOT.w - PLOT.left - PLOT.right) / Math.max(n, 1) - 1);
+    game.moves.forEach((m, i) => {
+      const x = plotX(i);
+      const h = m.by_arbiter ? 0 : Math.max(0.5, height * ((m.ms || 0) / max));
+      const bar = svg('rect', { x: x.toFixed(2), y: (PLOT.h - PLOT.bottom - h).toFixed(2), width: w.toFixed(2), height: h.toFixed(2), fill: FILL[m.colour] || '#999', class: 'bar' });
+      const title = svg('title', {});
+      title.textContent = `move ${i + 1}: ${m.move} ${m.by_arbiter ? 'by the arbiter' : fmtMs(m.ms)}`;
+      bar.appendChild(title);
+      box.appendChild(bar);
+      if (m.refused && m.refused.length) {
+        box.appendChild(svg('circle', { cx: (x + w / 2).toFixed(2), cy: PLOT.top + 3, r: 2.5, fill: '#8f1d16' }));
+      }
+      if (m.by_arbiter) {
+        box.appendChild(svg('rect', { x: x.toFixed(2), y: PLOT.h - PLOT.bottom - 3, width: w.toFixed(2), height: 3, fill: '#bbb' }));
+      }
+    });
+    cursor(box);
+    const legend = $('time-legend');
+    clear(legend);
+    const total = {};
+    for (const m of game.moves) if (!m.by_arbiter) total[m.seat] = (total[m.seat] || 0) + (m.ms || 0);
+    game.seats.forEach((s, seat) => {
+      const span = el('span');
+      span.appendChild(dot(s.colour));
+      span.appendChild(document.createTextNode(` ${s.name}: ${fmtMs(total[seat] || 0)} in all`));
+      legend.appendChild(span);
+    });
+    legend.appendChild(el('span', '', '● refused attempts · grey: the arbiter played'));
+  }
+
+  // ---- details ----
+  function drawResult() {
+    const r = game.result;
+    const seats = game.seats.map((s, i) => i).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+    const rows = seats.map((seat) => {
+      const name = el('span');
+      name.appendChild(dot(game.seats[seat].colour));
+      name.appendChild(document.createTextNode(' ' + seatName(game, seat)));
+      const f = game.forfeits.find((x) => x.seat === seat);
+      return [r.ranks[seat], seat, name, game.seats[seat].colour, r.scores[game.seats[seat].colour], r.points[seat], fmtWins(r.wins[seat]), f ? `${f.kind} at move ${f.ply}` : ''];
+    });
+    const box = $('result');
+    clear(box);
+    box.appendChild(table([
+      { label: 'rank', num: true }, { label: 'seat', num: true }, { label: 'name' }, { label: 'colour' },
+      { label: 'balls', num: true }, { label: 'points', num: true }, { label: 'win', num: true }, { label: 'forfeit' },
+    ], rows));
+    const scores = Object.keys(r.scores).map((c) => `${c} ${r.scores[c]}`).join(', ');
+    box.appendChild(el('div', 'muted', 'balls on the final board: ' + scores));
+  }
+  function drawStandings() {
+    const box = $('standings');
+    clear(box);
+    const m = DATA.matches.find((x) => x.match === game.match && x.table === game.table);
+    if (!m) return;
+    const note = m.whole
+      ? `match ${m.match}${m.table ? ' (table ' + m.table + ')' : ''}: all ${m.rounds} rounds`
+      : `match ${m.match}: the file holds ${m.games.length} of its ${m.rounds} rounds; standings over those only`;
+    box.appendChild(el('div', 'muted', note));
+    box.appendChild(table([
+      { label: 'rank', num: true }, { label: 'seat', num: true }, { label: 'name' }, { label: 'wins', num: true },
+      { label: 'points', num: true }, { label: 'outright', num: true }, { label: 'rounds', num: true }, { label: 'forfeits' },
+    ], m.standings.map((s) => [
+      s.rank, s.seat, s.name, fmtWins(s.wins), s.points, s.outright, s.rounds,
+      Object.keys(s.forfeits).map((k) => `${k} ${s.forfeits[k]}`).join(', ') || '-',
+    ])));
+    const games = el('div', 'muted', 'its rounds in this file: ');
+    for (const g of m.games) {
+      const b = el('button', '', `game ${g}`);
+      b.addEventListener('click', () => select(g));
+      games.appendChild(b);
+      games.appendChild(document.createTextNode(' '));
+    }
+    box.appendChild(games);
+  }
+  function drawFaults() {
+    const box = $('faults');
+    clear(box);
+    if (!game.forfeits.length && !game.faults.length) {
+      box.appendChild(el('div', 'muted', 'none'));
+      return;
+    }
+    for (const f of game.forfeits) {
+      const d = el('div');
+      d.appendChild(el('strong', '', `${seatName(game, f.seat)} forfeited (${f.kind}) at move ${f.ply}: `));
+      d.appendChild(el('span', '', f.detail));
+      if (f.exit) d.appendChild(el('div', 'muted', 'exit: ' + JSON.stringify(f.exit)));
+      if (f.line) { d.appendChild(el('div', 'muted', 'line:')); d.appendChild(el('pre', '', f.line)); }
+      if (f.stderr_tail) { d.appendChild(el('div', 'muted', 'stderr tail:')); d.appendChild(el('pre', '', f.stderr_tail)); }
+      box.appendChild(d);
+    }
+    for (const f of game.faults) {
+      const d = el('div');
+      d.appendChild(el('strong', '', `${seatName(game, f.seat)} ${f.kind}: `));
+      d.appendChild(el('span', '', f.detail));
+      if (f.line) d.appendChild(el('pre', '', f.line));
+      box.appendChild(d);
+    }
+  }
+  function drawLogs() {
+    const box = $('logs');
+    clear(box);
+    if (!game.logs.length) box.appendChild(el('div', 'muted', 'none'));
+    else box.appendChild(table([{ label: 'seat' }, { label: 'after move', num: true }, { label: 'text' }],
+      game.logs.map((l) => [seatName(game, l.seat), l.ply, el('pre', '', l.text)])));
+    const err = $('stderr');
+    clear(err);
+    let any = false;
+    game.stderr.forEach((text, seat) => {
+      if (!text) return;
+      any = true;
+      err.appendChild(el('div', 'muted', seatName(game, seat) + ':'));
+      err.appendChild(el('pre', '', text));
+    });
+    if (!any) err.appendChild(el('div', 'muted', 'nothing'));
+  }
+  function drawAbout() {
+    const box = $('about');
+    clear(box);
+    const s = game.settings;
+    const add = (k, v) => { box.appendChild(el('dt', '', k)); box.appendChild(el('dd', '', v)); };
+    add('game', `${game.game} ${game.size}x${game.size}, ${game.seats.length} players`);
+    add('match', `${game.match}${game.table ? ', table ' + game.table : ''}, round ${game.round} of ${game.rounds}`);
+    add('seeds', `match ${game.match_seed}, round ${game.seed}`);
+    add('clock', `${s.move_ms} ms per move (+${s.margin_ms} ms margin), ${s.startup_ms} ms start-up, ${s.retries} retries`);
+    add('played', `${game.started} to ${game.ended}, arbiter ${game.arbiter}`);
+    game.seats.forEach((seat, i) => add(`seat ${i}`, `${seat.name}: ${seat.command}${seat.bot_author ? ' (by ' + seat.bot_author + ')' : ''}`));
+  }
+
+  // ---- navigation ----
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $('play').textContent = 'play';
+  }
+  function play() {
+    if (timer) return stop();
+    if (ply >= game.moves.length) show(0);
+    $('play').textContent = 'pause';
+    timer = setInterval(() => {
+      if (ply >= game.moves.length) return stop();
+      show(ply + 1);
+    }, parseInt($('speed').value, 10));
+  }
+  function select(index) {
+    stop();
+    game = DATA.games.find((g) => g.index === index) || DATA.games[0];
+    $('game').value = String(game.index);
+    $('slider').max = String(game.moves.length);
+    drawMoves();
+    drawScorePlot();
+    drawTimePlot();
+    drawResult();
+    drawStandings();
+    drawFaults();
+    drawLogs();
+    drawAbout();
+    show(0);
+  }
+
+  function init() {
+    document.title = `${DATA.title} - rollarena replay`;
+    $('file').textContent = DATA.title;
+    const v = DATA.verification;
+    if (v) {
+      $('verdict').textContent = (v.ok ? '✓ ' : '✗ ') + v.text;
+      $('verdict').className = v.ok ? 'ok' : 'bad';
+    }
+    const picker = $('game');
+    for (const g of DATA.games) {
+      const names = g.seats.map((s) => s.name).join(' vs ');
+      const o = el('option', '', `${g.index}: ${g.table ? 'table ' + g.table + ', ' : ''}round ${g.round}/${g.rounds} (${names})`);
+      o.value = String(g.index);
+      picker.appendChild(o);
+    }
+    picker.addEventListener('change', () => select(parseInt(picker.value, 10)));
+    $('first').addEventListener('click', () => { stop(); show(0); });
+    $('back').addEventListener('click', () => { stop(); show(ply - 1); });
+    $('forward').addEventListener('click', () => { stop(); show(ply + 1); });
+    $('last').addEventListener('click', () => { stop(); show(game.moves.length); });
+    $('play').addEventListener('click', play);
+    $('slider').addEventListener('input', () => { stop(); show(parseInt($('slider').value, 10)); });
+    $('speed').addEventListener('change', () => { if (timer) { stop(); play(); } });
+    document.addEventListener('keydown', (e) => {
+      const t = e.target;
+      if (t && (t.tagName === 'SELECT' || (t.tagName === 'INPUT' && t.type === 'range'))) return;
+      if (e.key === 'ArrowRight') { stop(); show(ply + 1); }
+      else if (e.key === 'ArrowLeft') { stop(); show(ply - 1); }
+      else if (e.key === 'Home') { stop(); show(0); }
+      else if (e.key === 'End') { stop(); show(game.moves.length); }
+      else if (e.key === ' ') play();
+      else return;
+      e.preventDefault();
+    });
+    if (!DATA.games.length) {
+      $('status').textContent = 'the record holds no complete round';
+      return;
+    }
+    select(DATA.initial || 1);
+  }
+  init();
+})();
