@@ -12,4 +12,5 @@ pub mod cli;
 pub mod game;
 pub mod record;
 pub mod replay;
+pub mod schema;
 pub mod sandbox;

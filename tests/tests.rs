@@ -6,3 +6,4 @@ mod arbiter;
 mod check;
 mod fuzz;
 mod rolit;
+mod schemas;
