@@ -26,6 +26,7 @@ use serde_json::Value;
 use crate::arbiter::bot::{BotSpec, Limits};
 use crate::arbiter::clock::TimeControl;
 use crate::game::rolit::Rolit;
+use crate::sandbox::Isolation;
 pub use talk::{Cause, Dir, Line, Problem};
 
 /// A checklist item.
@@ -102,6 +103,8 @@ pub struct CheckConfig {
     pub seed: u64,
     /// Leave the legal moves out of `turn`, as a contest with `--hide-legal` does.
     pub hide_legal: bool,
+    /// How the bot is started: as in a contest (the bot user, limits, sandbox level).
+    pub isolation: Isolation,
 }
 
 impl CheckConfig {

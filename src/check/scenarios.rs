@@ -139,7 +139,15 @@ impl Setup {
 
 /// Starts a conversation; the start-up problems of a later scenario are its own.
 async fn open(config: &CheckConfig, setup: &Setup, seen: &mut Seen) -> Result<Talk, Problem> {
-    match Talk::open(&config.bot, config.limits, config.time, setup.hello(config)).await {
+    match Talk::open(
+        &config.bot,
+        config.limits,
+        &config.isolation,
+        config.time,
+        setup.hello(config),
+    )
+    .await
+    {
         Ok((talk, ready, _)) => {
             seen.ready.get_or_insert(ready);
             Ok(talk)
@@ -174,7 +182,15 @@ async fn handshake(config: &CheckConfig, seen: &mut Seen) -> Verdict {
         rounds: 1,
         tag: 1,
     };
-    match Talk::open(&config.bot, config.limits, config.time, setup.hello(config)).await {
+    match Talk::open(
+        &config.bot,
+        config.limits,
+        &config.isolation,
+        config.time,
+        setup.hello(config),
+    )
+    .await
+    {
         Ok((talk, ready, ms)) => {
             let detail = format!(
                 "ready from {:?} version {:?} in {ms:.0} ms (budget {} ms)",
@@ -387,6 +403,11 @@ async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
         return Err(p);
     }
     game.end(&mut talk, 1);
+    // A bot that leaves after `end` has not waited for `bye`: give it the time to show it.
+    if let Err(p) = talk.settle().await {
+        close(talk, seen).await;
+        return Err(p);
+    }
     seen.received += talk.received;
     seen.junk.merge(std::mem::take(&mut talk.junk));
     let (exit, ms) = talk.bye(BYE_GRACE).await?;
@@ -623,5 +644,7 @@ pub fn options(config: &CheckConfig) -> Value {
         "move_ms": config.time.per_move.as_millis() as u64,
         "legal": !config.hide_legal,
         "seed": config.seed,
+        "sandbox": config.isolation.level.name(),
+        "user": config.isolation.user.as_ref().map(|u| u.name.clone()),
     })
 }

@@ -29,6 +29,7 @@ use crate::arbiter::fault::ForfeitKind;
 use crate::arbiter::protocol::{
     Bye, FromBot, Hello, Illegal, Incoming, Log, Ready, ToBot, Turn, parse_line, to_line,
 };
+use crate::sandbox::Isolation;
 
 /// Lines of the transcript a problem shows.
 const TRANSCRIPT: usize = 8;
@@ -179,10 +180,11 @@ impl Talk {
     pub async fn open(
         spec: &BotSpec,
         limits: Limits,
+        isolation: &Isolation,
         time: TimeControl,
         hello: Hello,
     ) -> Result<(Talk, Ready, f64), (Problem, Junk)> {
-        let bot = Bot::spawn(spec, limits).map_err(|e| {
+        let bot = Bot::spawn_isolated(spec, limits, isolation).map_err(|e| {
             let problem = Problem {
                 cause: Cause::CannotStart,
                 what: format!("cannot start the bot: {e}"),

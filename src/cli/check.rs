@@ -37,8 +37,11 @@ use crate::check::{CheckConfig, Dir, ItemResult, Report, Status, run_check};
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py"
 ///   rollarena check "java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
 ///
+/// The bot is started as a contest starts it: as the bot user (nobody) when run as root, in a
+/// scratch directory, with a cleared environment and the sandbox level of --sandbox.
+///
 /// Exit codes: 0 every item passed; 1 an item failed or was skipped; 2 bad usage (a command
-/// that cannot be found, options the rules do not allow).
+/// that cannot be found or run by the bot user, options the rules do not allow).
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct CheckArgs {
@@ -70,6 +73,8 @@ pub struct CheckArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    isolation: super::isolation::IsolationArgs,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -79,11 +84,19 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         .build()?;
     if !args.json {
         println!(
-            "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move",
+            "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move, \
+             sandbox {}{}",
             config.bot.command_line(),
             players_text(&config.players),
             config.time.startup.as_millis(),
             config.time.per_move.as_millis(),
+            config.isolation.level.name(),
+            config
+                .isolation
+                .user
+                .as_ref()
+                .map(|u| format!(" as {}", u.name))
+                .unwrap_or_default(),
             size = config.size,
         );
     }
@@ -117,8 +130,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
+    let isolation = args.isolation.isolation()?;
     let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError)?;
     resolve_program(&bot.argv[0])
+        .and_then(|_| super::isolation::check_reachable(&isolation, &bot.argv))
         .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
     bot.name = super::matches::default_name(&bot.argv);
     let players = if args.players.is_empty() {
@@ -140,6 +155,7 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
         limits: Limits::default(),
         seed: args.seed,
         hide_legal: args.hide_legal,
+        isolation,
     };
     if let Err(e) = config.validate() {
         return usage(e);
