@@ -7,4 +7,3 @@ mod check;
 mod fuzz;
 mod rolit;
 mod schemas;
-mod check;
