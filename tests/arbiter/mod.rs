@@ -23,6 +23,7 @@ use std::fs::File;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -30,8 +31,34 @@ use rollarena::arbiter::fault::{Forfeit, ForfeitKind};
 use rollarena::record::{RoundRecord, read_records};
 use serde_json::Value;
 
-/// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_rollarena");
+/// The binary under test, through a hard link of its own made once per test process: a
+/// `cargo build` running meanwhile replaces the file at `CARGO_BIN_EXE_rollarena`, while the
+/// sandbox re-executes the arbiter's own binary for every bot it starts.
+pub fn rollarena() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let original = PathBuf::from(env!("CARGO_BIN_EXE_rollarena"));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        const PREFIX: &str = "arbiter-tests-bin-";
+        // Links left by test processes that are over are removed.
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if let Some(pid) = name.strip_prefix(PREFIX)
+                    && !Path::new("/proc").join(pid).exists()
+                {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        let link = dir.join(format!("{PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_file(&link);
+        match std::fs::hard_link(&original, &link) {
+            Ok(()) => link,
+            Err(_) => original,
+        }
+    })
+}
 /// The interpreter bots are run with (the system one: bots may run as `nobody`).
 pub const PYTHON: &str = "/usr/bin/python3";
 /// How long an arbiter run may take before the test kills it and fails.
@@ -147,7 +174,7 @@ impl Arena {
         let record = self.dir.path().join("record.jsonl");
         let out = self.dir.path().join("stdout.txt");
         let err = self.dir.path().join("stderr.txt");
-        Command::new(BIN)
+        Command::new(rollarena())
             .args(self.argv(&record))
             .stdin(Stdio::null())
             .stdout(File::create(&out).unwrap())

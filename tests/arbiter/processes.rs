@@ -163,7 +163,7 @@ fn bad_usage_exits_2() {
         (vec![&zoo, "'unterminated"], "cannot split"),
     ];
     for (args, message) in cases {
-        let out = Command::new(BIN)
+        let out = Command::new(rollarena())
             .args(["match", "--record", &record_arg])
             .args(&args)
             .stdin(Stdio::null())

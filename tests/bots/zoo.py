@@ -62,6 +62,7 @@ Behaviours (ply-free names, as the tests use them):
   fork-child          on turn N forks a child that keeps stdout open and sleeps forever, then
                       plays on.
   fork-crash          on turn N forks such a child, then exits with status --code (default 3).
+  exit-on-end         exits with status --code (default 0) when it reads `end`.
   setsid-child        on turn N forks a child that leaves the process group (setsid) and
                       sleeps forever, then plays on: only a PID namespace or a cgroup can
                       reach it.
@@ -90,7 +91,7 @@ BEHAVIOURS = [
     "empty-line", "bad-utf8", "unknown-type", "occupied", "off-board", "no-capture",
     "illegal-once", "always-illegal", "twice", "early", "late-turn-id", "ready-again",
     "close-stdout", "long-line", "flood-stdout", "log", "log-flood", "burn-between-turns",
-    "stderr", "fork-child", "fork-crash", "setsid-child",
+    "stderr", "fork-child", "fork-crash", "setsid-child", "exit-on-end",
 ]
 STARTUP = {"exit-at-once", "crash-before-ready", "hang-before-ready"}
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -416,6 +417,11 @@ class Zoo:
             return send({"type": "move", "move": self.board.occupied()})
         return self.answer()
 
+    def on_end(self, msg):
+        if self.b == "exit-on-end" and self.active_round():
+            stderr("zoo: exit-on-end after round %d\n" % self.round)
+            sys.exit(0 if ARGS.code is None else ARGS.code)
+
     def on_bye(self, msg):
         if ARGS.dir is not None:
             path = os.path.join(ARGS.dir, "bye-%s" % self.seat)
@@ -429,6 +435,7 @@ class Zoo:
             "start": self.on_start,
             "turn": self.on_turn,
             "illegal": self.on_illegal,
+            "end": self.on_end,
             "bye": self.on_bye,
         }
         while True:
