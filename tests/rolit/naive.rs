@@ -314,18 +314,24 @@ impl Naive {
         })
     }
 
-    /// Perft: leaves at exactly `depth` moves from here.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+    /// Perft at every depth up to `max` in one walk: `counts[d]` is the number of move
+    /// sequences of exactly `d` moves.
+    pub fn perft_counts(&self, max: u32) -> Vec<u64> {
+        let mut counts = vec![0; max as usize + 1];
+        self.count_into(0, max, &mut counts);
+        counts
+    }
+
+    fn count_into(&self, depth: u32, max: u32, counts: &mut [u64]) {
+        counts[depth as usize] += 1;
+        if depth == max {
+            return;
         }
-        let mut total = 0;
         for sq in self.legal() {
             let mut next = self.clone();
             next.play(sq).expect("a legal move plays");
-            total += next.perft(depth - 1);
+            next.count_into(depth + 1, max, counts);
         }
-        total
     }
 
     /// Perft with statistics about the moves played at the last ply (see [`Stats`]).

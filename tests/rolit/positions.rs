@@ -555,6 +555,8 @@ fn the_rules_document_matches_the_engine() {
     }
     let variant = Rolit::new(4, 3).unwrap_err().0;
     assert!(doc.contains(&format!("(\"{variant}\")")), "{variant}");
-    assert_eq!(Square::parse("d03", 8).unwrap().to_string(), "d3");
+    for strict in ["d+3", "d03", "d3 ", " d3"] {
+        assert!(Square::parse(strict, 8).is_err(), "{strict:?}");
+    }
     assert_eq!(Square::parse("D3", 8).unwrap().to_string(), "d3");
 }
