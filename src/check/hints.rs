@@ -118,8 +118,9 @@ pub fn no_exit(grace_ms: u128) -> String {
 }
 
 /// The bot exited after `bye` with a failure status.
-pub const BAD_EXIT: &str = "The bot exited after bye, but not cleanly: exit with status 0 (return \
-from main) once you read bye. Its stderr (below) may say why.";
+pub const BAD_EXIT: &str = "The bot exited after bye, but not cleanly. The arbiter does not judge \
+the status, but a failure status or a signal at bye usually means the bot crashed on it: exit \
+with status 0 (return from main) once you read bye. Its stderr (below) may say why.";
 
 /// Context added when a problem appears in the second round or later.
 pub const ROUNDS: &str = "A match has several rounds in one process: after end comes start: \

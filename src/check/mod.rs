@@ -105,6 +105,8 @@ pub struct CheckConfig {
     pub hide_legal: bool,
     /// How the bot is started: as in a contest (the bot user, limits, sandbox level).
     pub isolation: Isolation,
+    /// Freeze the bot while nothing is asked of it, as a match does by default.
+    pub freeze: bool,
 }
 
 impl CheckConfig {

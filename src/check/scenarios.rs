@@ -144,6 +144,7 @@ async fn open(config: &CheckConfig, setup: &Setup, seen: &mut Seen) -> Result<Ta
         config.limits,
         &config.isolation,
         config.time,
+        config.freeze,
         setup.hello(config),
     )
     .await
@@ -187,6 +188,7 @@ async fn handshake(config: &CheckConfig, seen: &mut Seen) -> Verdict {
         config.limits,
         &config.isolation,
         config.time,
+        config.freeze,
         setup.hello(config),
     )
     .await
@@ -644,6 +646,7 @@ pub fn options(config: &CheckConfig) -> Value {
         "move_ms": config.time.per_move.as_millis() as u64,
         "legal": !config.hide_legal,
         "seed": config.seed,
+        "freeze": config.freeze,
         "sandbox": config.isolation.level.name(),
         "user": config.isolation.user.as_ref().map(|u| u.name.clone()),
     })

@@ -173,6 +173,8 @@ pub struct Talk {
     moves: u32,
     /// The type of the last message sent.
     last_sent: &'static str,
+    /// Freeze the bot while nothing is asked of it, as a match does.
+    freeze: bool,
 }
 
 impl Talk {
@@ -182,6 +184,7 @@ impl Talk {
         limits: Limits,
         isolation: &Isolation,
         time: TimeControl,
+        freeze: bool,
         hello: Hello,
     ) -> Result<(Talk, Ready, f64), (Problem, Junk)> {
         let bot = Bot::spawn_isolated(spec, limits, isolation).map_err(|e| {
@@ -203,9 +206,11 @@ impl Talk {
             received: 0,
             moves: 0,
             last_sent: "nothing",
+            freeze,
         };
         talk.send(&ToBot::Hello(hello));
-        let clock = Clock::start(time.startup, time.margin);
+        // As in a match, start-up has no latency margin.
+        let clock = Clock::start(time.startup, Duration::ZERO);
         match talk.bot.await_ready(clock.deadline(), time.startup).await {
             Ok(()) => {}
             Err(f) => {
@@ -248,6 +253,17 @@ impl Talk {
         let line = to_line(msg);
         self.note(Dir::Sent, &line[..line.len() - 1]);
         self.bot.send(Arc::from(line));
+        // A match freezes every bot after `start`; it thaws the one it asks for a move.
+        if matches!(msg, ToBot::Start(_)) {
+            self.pause();
+        }
+    }
+
+    /// Freezes the bot (SIGSTOP to its group) if the check freezes idle bots.
+    fn pause(&self) {
+        if self.freeze {
+            self.bot.freeze();
+        }
     }
 
     /// Asks for a move: sends `turn` and waits for the answer within the move limit.
@@ -256,6 +272,7 @@ impl Talk {
         state: Value,
         legal: Option<Vec<Value>>,
     ) -> Result<Answer, Problem> {
+        self.bot.thaw();
         self.drain().await?;
         self.turn_id += 1;
         let limit = self.time.per_move;
@@ -273,6 +290,7 @@ impl Talk {
     /// Refuses the last answer with `reason` (on purpose) and waits for another, on the same
     /// clock, as the arbiter does.
     pub async fn refuse(&mut self, reason: String, clock: &Clock) -> Result<Answer, Problem> {
+        self.bot.thaw();
         self.send(&ToBot::Illegal(Illegal {
             turn_id: self.turn_id,
             reason,
@@ -286,8 +304,11 @@ impl Talk {
     /// Gives the bot a moment to digest messages that need no answer, then looks for what it
     /// did meanwhile: died, or sent something nobody asked for.
     pub async fn settle(&mut self) -> Result<(), Problem> {
+        self.bot.thaw();
         tokio::time::sleep(SETTLE).await;
-        self.drain().await
+        let result = self.drain().await;
+        self.pause();
+        result
     }
 
     /// Sends `bye` and waits up to `grace` for the process to exit by itself. Returns its exit
@@ -298,6 +319,7 @@ impl Talk {
             return Err(p);
         }
         self.send(&ToBot::Bye(Bye { standings: vec![] }));
+        self.bot.thaw();
         let clock = Clock::start(grace, Duration::ZERO);
         let result = loop {
             match self.bot.reply(u64::MAX, clock.deadline(), grace).await {
@@ -398,6 +420,8 @@ impl Talk {
         loop {
             match self.bot.reply(id, clock.deadline(), limit).await {
                 Reply::Move { mv, line } => {
+                    // Frozen as soon as it answered, as in a match (an `illegal` thaws it).
+                    self.pause();
                     self.notes()?;
                     self.note(Dir::Received, &line);
                     self.moves += 1;
@@ -630,6 +654,23 @@ impl Talk {
         for ex in examples {
             self.note(Dir::Received, ex.line.as_bytes());
             match parse_line(ex.line.as_bytes()) {
+                Err(reason) if !is_junk(ex.line.as_bytes()) => {
+                    if found.is_none() {
+                        let ready = ex.line.contains("\"ready\"");
+                        found = Some(
+                            self.problem(
+                                Cause::BadMessage,
+                                format!("a message the protocol refuses ({reason})"),
+                                if ready {
+                                    hints::BAD_READY
+                                } else {
+                                    hints::BAD_MOVE
+                                }
+                                .into(),
+                            ),
+                        );
+                    }
+                }
                 Err(reason) => self.junk_found(&reason),
                 Ok(Incoming::Other { kind, .. }) => {
                     self.junk_found(&format!("unknown message type {kind:?}"))

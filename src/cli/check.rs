@@ -70,6 +70,9 @@ pub struct CheckArgs {
     /// Leave the legal moves out of turn messages, as a contest with --hide-legal does.
     #[arg(long)]
     hide_legal: bool,
+    /// Do not freeze the bot between its turns, as a contest with --no-freeze does.
+    #[arg(long)]
+    no_freeze: bool,
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
@@ -83,9 +86,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     if !args.json {
-        println!(
+        out(&format!(
             "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move, \
-             sandbox {}{}",
+             sandbox {}{}\n",
             config.bot.command_line(),
             players_text(&config.players),
             config.time.startup.as_millis(),
@@ -98,12 +101,12 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .map(|u| format!(" as {}", u.name))
                 .unwrap_or_default(),
             size = config.size,
-        );
+        ));
     }
     let json = args.json;
     let mut progress = |item: &ItemResult| {
         if !json {
-            print!("{}", item_text(item));
+            out(&item_text(item));
         }
     };
     let report = runtime.block_on(async {
@@ -118,15 +121,24 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        out(&format!("{}\n", serde_json::to_string_pretty(&report)?));
     } else {
-        println!("\n{}", summary(&report));
+        out(&format!("\n{}\n", summary(&report)));
     }
     Ok(if report.passed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_VERDICT)
     })
+}
+
+/// Writes to stdout; a reader that went away (`| head`) is not an error of the check.
+fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
 }
 
 fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
@@ -156,6 +168,7 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
         seed: args.seed,
         hide_legal: args.hide_legal,
         isolation,
+        freeze: !args.no_freeze,
     };
     if let Err(e) = config.validate() {
         return usage(e);

@@ -128,6 +128,14 @@ const CASES: &[Case] = &[
         flags: QUICK,
     },
     Case {
+        bot: "ready_without_name",
+        item: "handshake",
+        causes: &["bad_message"],
+        says: "\"name\" is a non-empty string",
+        also: &[],
+        flags: QUICK,
+    },
+    Case {
         bot: "illegal_move",
         item: "turn",
         causes: &["illegal"],
@@ -256,10 +264,11 @@ fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
             case.item, case.causes
         ));
     }
-    let text = format!(
-        "{} {} {}",
-        problem["what"], problem["hint"], problem["stderr"]
-    );
+    let text: Vec<&str> = ["what", "hint", "stderr"]
+        .iter()
+        .filter_map(|k| problem[*k].as_str())
+        .collect();
+    let text = text.join("\n");
     if !text.contains(case.says) {
         return Some(format!(
             "{}: {:?} not found in {text}",
