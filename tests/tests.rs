@@ -7,3 +7,4 @@ mod check;
 mod fuzz;
 mod rolit;
 mod schemas;
+mod kits;

@@ -1,0 +1,317 @@
+//! The starter kits of `examples/`, each built with the machine's own toolchain (gcc, g++,
+//! javac, node, python3, cargo), put through `rollarena check` (every item must pass), and
+//! played in matches against the built-in bots: 8x8 with four players and the legal moves
+//! hidden (so the kit's own rules engine chooses every move), and 6x6 with two. The records
+//! are read back: the kit's seat must have no refused attempt, no forfeit and no fault.
+//!
+//! Kits are built in a world-readable temporary directory and interpreters are named by their
+//! system paths, since bots run as the unprivileged bot user when the tests run as root. A
+//! missing toolchain skips its kit loudly, or fails the test when `CI` is set.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rollarena::record::{RoundRecord, read_records};
+
+use crate::check::{PYTHON, check, items_with, rollarena, shared_tempdir};
+
+/// The kit's sources.
+fn kit_dir(kit: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(kit)
+}
+
+/// A program by absolute path or found in PATH.
+fn find(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Path::new(program).is_file().then(|| PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Whether every tool is there; a missing one skips the kit, loudly (fails under CI).
+fn tools(kit: &str, programs: &[&str]) -> bool {
+    let missing: Vec<&str> = programs
+        .iter()
+        .copied()
+        .filter(|p| find(p).is_none())
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let message = format!(
+        "the {kit} kit needs {} to build or run, and it is missing",
+        missing.join(", ")
+    );
+    assert!(std::env::var_os("CI").is_none(), "{message} (CI is set)");
+    eprintln!("\n!!!!!!!! SKIP: {message} !!!!!!!!\n");
+    false
+}
+
+/// Copies files of a kit into `to`, readable by everyone.
+fn copy(kit: &str, files: &[&str], to: &Path) {
+    for file in files {
+        let target = to.join(file);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).expect("make a directory");
+            std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod a directory");
+        }
+        std::fs::copy(kit_dir(kit).join(file), &target).expect("copy a kit file");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644))
+            .expect("chmod a kit file");
+    }
+}
+
+/// Runs a build step; panics with its output if it fails.
+fn run(what: &str, command: &mut Command) {
+    let output = command.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Makes everything under `dir` readable (and directories enterable) by everyone.
+fn open_up(dir: &Path) {
+    for entry in std::fs::read_dir(dir).expect("read a directory").flatten() {
+        let path = entry.path();
+        let mode = if path.is_dir() { 0o755 } else { 0o644 };
+        let keep_exec = std::fs::metadata(&path)
+            .map(|m| m.permissions().mode() & 0o100 != 0)
+            .unwrap_or(false);
+        let mode = if keep_exec { 0o755 } else { mode };
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        if path.is_dir() {
+            open_up(&path);
+        }
+    }
+}
+
+/// Builds a kit in `dir`; returns the command that runs it, or `None` when it is skipped.
+fn build(kit: &str, dir: &Path) -> Option<String> {
+    match kit {
+        "python" => {
+            tools(kit, &[PYTHON]).then_some(())?;
+            copy(kit, &["bot.py"], dir);
+            Some(format!("{PYTHON} {}/bot.py", dir.display()))
+        }
+        "javascript" => {
+            tools(kit, &["/usr/bin/node"]).then_some(())?;
+            copy(kit, &["bot.js"], dir);
+            Some(format!("/usr/bin/node {}/bot.js", dir.display()))
+        }
+        "c" => {
+            tools(kit, &["gcc"]).then_some(())?;
+            copy(kit, &["bot.c", "json.h"], dir);
+            run(
+                "gcc",
+                Command::new("gcc")
+                    .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o", "bot", "bot.c"])
+                    .current_dir(dir),
+            );
+            Some(format!("{}/bot", dir.display()))
+        }
+        "cpp" => {
+            tools(kit, &["g++"]).then_some(())?;
+            copy(kit, &["bot.cpp", "json.hpp"], dir);
+            run(
+                "g++",
+                Command::new("g++")
+                    .args(["-O2", "-std=c++17", "-Wall", "-Wextra", "-Werror"])
+                    .args(["-o", "bot", "bot.cpp"])
+                    .current_dir(dir),
+            );
+            Some(format!("{}/bot", dir.display()))
+        }
+        "java" => {
+            tools(kit, &["javac", "/usr/bin/java"]).then_some(())?;
+            copy(kit, &["RolitBot.java", "Json.java"], dir);
+            run(
+                "javac",
+                Command::new("javac")
+                    .args(["-Xlint:all", "-Werror", "-d", "classes"])
+                    .args(["RolitBot.java", "Json.java"])
+                    .current_dir(dir),
+            );
+            open_up(dir);
+            Some(format!(
+                "/usr/bin/java -cp {}/classes RolitBot",
+                dir.display()
+            ))
+        }
+        "rust" => {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            tools(kit, &[&cargo]).then_some(())?;
+            copy(kit, &["Cargo.toml", "Cargo.lock", "src/main.rs"], dir);
+            run(
+                "cargo build",
+                Command::new(&cargo)
+                    .args(["build", "--release", "--locked", "--quiet"])
+                    .arg("--target-dir")
+                    .arg(dir.join("target"))
+                    .current_dir(dir)
+                    .env_remove("CARGO_TARGET_DIR")
+                    .env_remove("RUSTFLAGS"),
+            );
+            open_up(dir);
+            Some(format!("{}/target/release/starter-rust", dir.display()))
+        }
+        _ => panic!("no kit {kit}"),
+    }
+}
+
+/// Plays a match of the kit (seat 0) against built-in bots and returns its rounds.
+fn play(kit: &str, command: &str, dir: &Path, name: &str, flags: &[&str]) -> Vec<RoundRecord> {
+    let record = dir.join(format!("{name}.jsonl"));
+    let output = Command::new(rollarena())
+        .arg("match")
+        .arg(command)
+        .args(flags)
+        .arg("--record")
+        .arg(&record)
+        .args(["--seed", "7", "--time", "10s"])
+        .output()
+        .expect("run rollarena match");
+    assert!(
+        output.status.success(),
+        "{kit}: the {name} match failed ({}):\n{}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (rounds, torn) = read_records(&record).expect("read the record");
+    assert!(!torn, "{kit}: a torn record");
+    rounds
+}
+
+/// The kit's seat (0) played every move itself, none refused, no forfeit, no fault.
+fn clean(kit: &str, match_name: &str, rounds: &[RoundRecord], expected_rounds: usize) {
+    assert_eq!(
+        rounds.len(),
+        expected_rounds,
+        "{kit}: rounds of the {match_name} match"
+    );
+    for r in rounds {
+        let at = format!("{kit}, {match_name} match, round {}", r.round);
+        assert!(
+            r.forfeits.iter().all(|f| f.seat != 0),
+            "{at}: forfeits {:?}\nstderr: {}",
+            r.forfeits,
+            r.stderr[0]
+        );
+        assert!(
+            r.faults.iter().all(|f| f.seat != 0),
+            "{at}: faults {:?}",
+            r.faults
+        );
+        let mine: Vec<_> = r.moves.iter().filter(|m| m.seat == 0).collect();
+        assert!(!mine.is_empty(), "{at}: the kit made no move");
+        for m in mine {
+            assert!(
+                m.refused.is_empty() && !m.by_arbiter,
+                "{at}: move {} {:?}: refused {:?}",
+                m.ply,
+                m.mv,
+                m.refused
+            );
+        }
+    }
+}
+
+/// Builds the kit, checks it, plays it.
+fn kit(kit: &str) {
+    let dir = shared_tempdir(&format!("rollarena-kit-{kit}-"));
+    let Some(command) = build(kit, dir.path()) else {
+        return;
+    };
+    let (code, report, output) = check(&command, &[]);
+    assert_eq!(
+        code,
+        0,
+        "{kit}: rollarena check failed (items {:?}):\n{}\n{}",
+        items_with(&report, "fail"),
+        serde_json::to_string_pretty(&report).unwrap_or_default(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
+    let four = play(
+        kit,
+        &command,
+        dir.path(),
+        "four",
+        &[
+            "rollarena bot greedy",
+            "rollarena bot positional",
+            "rollarena bot random",
+            "--hide-legal",
+        ],
+    );
+    clean(kit, "four", &four, 4);
+    let two = play(
+        kit,
+        &command,
+        dir.path(),
+        "two",
+        &["rollarena bot positional --depth 2", "--size", "6"],
+    );
+    clean(kit, "two", &two, 2);
+}
+
+#[test]
+fn python_kit() {
+    kit("python");
+}
+
+#[test]
+fn javascript_kit() {
+    kit("javascript");
+}
+
+#[test]
+fn c_kit() {
+    kit("c");
+}
+
+#[test]
+fn cpp_kit() {
+    kit("cpp");
+}
+
+#[test]
+fn java_kit() {
+    kit("java");
+}
+
+#[test]
+fn rust_kit() {
+    kit("rust");
+}
+
+#[test]
+fn the_readmes_link_every_kit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let index =
+        std::fs::read_to_string(root.join("examples/README.md")).expect("examples/README.md");
+    let front = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for kit in ["python", "javascript", "c", "cpp", "java", "rust"] {
+        let readme = kit_dir(kit).join("README.md");
+        assert!(readme.is_file(), "{} is missing", readme.display());
+        assert!(
+            index.contains(&format!("({kit}/)")),
+            "examples/README.md does not link {kit}/"
+        );
+        assert!(
+            front.contains(&format!("(examples/{kit}/)")),
+            "README.md does not link examples/{kit}/"
+        );
+    }
+}
