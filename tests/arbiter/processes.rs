@@ -6,8 +6,10 @@ use super::*;
 use rollarena::arbiter::fault::ForfeitKind;
 
 /// A bot burning the CPU in a background thread gets (almost) none between its turns when
-/// idle bots are frozen, and plenty with `--no-freeze`. The bot measures it itself (CPU and
-/// wall time from its answer to its next turn), while a slow opponent gives it idle time.
+/// idle bots are frozen, and its share of a core with `--no-freeze`. The bot measures it
+/// itself (CPU and wall time from its answer to its next turn), while a slow opponent gives
+/// it idle time. On a loaded machine that share can be small (15% seen with two other busy
+/// processes on two cores), so the bounds compare the two runs rather than trust a number.
 #[test]
 fn idle_bots_are_frozen() {
     let _timing = timing_lock();
@@ -18,7 +20,7 @@ fn idle_bots_are_frozen() {
         }
         let run = Arena::new(if freeze { "burn-frozen" } else { "burn-free" })
             .flags(&flags)
-            .zoo("--behaviour slow --delay 0.3")
+            .zoo("--behaviour slow --delay 0.4")
             .zoo("--behaviour burn-between-turns")
             .run();
         let r = &run.ok(1)[0];
@@ -40,7 +42,7 @@ fn idle_bots_are_frozen() {
     let (cpu, wall) = burn(false);
     let free = cpu / wall;
     assert!(
-        free > 0.2 && free > 3.0 * frozen,
+        free > 0.05 && free > 3.0 * frozen,
         "not frozen: {cpu:.0} ms of CPU in {wall:.0} ms between turns (frozen: {frozen:.3})"
     );
 }
