@@ -259,7 +259,7 @@ async fn colours(config: &CheckConfig, seen: &mut Seen) -> Verdict {
             let played = with_talk!(config, setup, seen, |talk| {
                 let mut game = Play::new(config, &setup, round, &colours);
                 game.start(&mut talk, 1);
-                let n = game.to_end(&mut talk).await?;
+                let n = game.play_out(&mut talk).await?;
                 game.end(&mut talk, 1);
                 Ok(n.to_string())
             })
@@ -292,9 +292,7 @@ async fn illegal(config: &CheckConfig, seen: &mut Seen) -> Verdict {
             "rollarena check: this refusal is a test, not a verdict: {sq} is legal; send a \
              move again (any legal move, {sq} included)"
         );
-        if let Err(p) = game.check_legal(&mut talk, &first.mv) {
-            return Err(p);
-        }
+        game.check_legal(&mut talk, &first.mv)?;
         let again = talk
             .refuse(reason, &first.clock)
             .await
@@ -364,7 +362,7 @@ async fn rounds(config: &CheckConfig, seen: &mut Seen) -> Verdict {
             game.round_seed = round_seed(match_seed, 0, r);
             game.rng = ChaCha8Rng::seed_from_u64(mix(game.round_seed));
             game.start(&mut talk, r + 1);
-            let result = game.to_end(&mut talk).await;
+            let result = game.play_out(&mut talk).await;
             if let Err(p) = result {
                 return Err(if r == 0 {
                     p
@@ -400,7 +398,7 @@ async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let mut talk = open(config, &setup, seen).await?;
     let mut game = Play::new(config, &setup, round, &colours);
     game.start(&mut talk, 1);
-    if let Err(p) = game.to_end(&mut talk).await {
+    if let Err(p) = game.play_out(&mut talk).await {
         close(talk, seen).await;
         return Err(p);
     }
@@ -623,7 +621,7 @@ impl<'a> Play<'a> {
     }
 
     /// Plays the round to its end. Returns the bot's moves.
-    async fn to_end(&mut self, talk: &mut Talk) -> Result<u32, Problem> {
+    async fn play_out(&mut self, talk: &mut Talk) -> Result<u32, Problem> {
         self.moves(talk, u32::MAX).await
     }
 }
