@@ -8,3 +8,4 @@ mod fuzz;
 mod rolit;
 mod schemas;
 mod kits;
+mod replay;

@@ -231,9 +231,8 @@ fn run_text(
 ) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let terminal = stdout.is_terminal();
-    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let style = Style {
-        colour: terminal && !no_colour,
+        colour: text::colour_wanted(terminal, std::env::var_os("NO_COLOR").as_deref()),
         clear: terminal && args.delay.is_some(),
     };
     let pace = Pace {

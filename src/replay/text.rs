@@ -34,6 +34,12 @@ pub struct Pace {
 
 const NAMES: [&str; 4] = ["red", "yellow", "green", "blue"];
 
+/// Whether to colour the output: only on a terminal, and never when `NO_COLOR` is set to
+/// anything but the empty string (<https://no-color.org>).
+pub fn colour_wanted(terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
 /// A bot's text with control characters escaped (no escape sequences reach the terminal).
 pub fn clean(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -368,4 +374,32 @@ fn wait_key(input: &mut dyn BufRead, prompt: &mut dyn Write) -> io::Result<Next>
     } else {
         Next::Go
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(colour_wanted(true, None));
+        assert!(colour_wanted(true, Some(OsStr::new(""))));
+        assert!(!colour_wanted(true, Some(OsStr::new("1"))));
+        assert!(!colour_wanted(false, None));
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(clean("a\u{1b}[31mb\n"), "a\\u{1b}[31mb\\n");
+        assert_eq!(clean("<img> é"), "<img> é");
+    }
+
+    #[test]
+    fn times_read_well() {
+        assert_eq!(format_ms(0.1564), "0.156 ms");
+        assert_eq!(format_ms(12.34), "12.3 ms");
+        assert_eq!(format_ms(845.2), "845 ms");
+        assert_eq!(format_ms(1240.0), "1.24 s");
+    }
 }

@@ -629,10 +629,8 @@ fn same_match(a: &RoundRecord, b: &RoundRecord) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arbiter::fault::{Forfeit, ForfeitKind};
     use crate::game::Game;
     use crate::game::rolit::{RULES_VERSION, Rolit};
-    use crate::record::{MoveRecord, SeatRecord, Settings};
     use serde_json::json;
 
     /// A round played in memory as the arbiter would record it: bots pick moves by a fixed
@@ -665,75 +663,60 @@ mod tests {
                 legal[(ply as usize * 7) % legal.len()].clone()
             };
             let applied = r.play(seat, &mv).unwrap();
-            moves.push(MoveRecord {
-                ply,
-                seat,
-                colour: applied.colour,
-                mv: applied.notation,
-                effects: applied.effects.into_iter().collect(),
-                ms: if by_arbiter { 0.0 } else { 1.5 },
-                cpu_ms: None,
-                refused: vec![],
-                by_arbiter,
+            // Built from JSON, as a reader sees it, so fields added later keep their defaults.
+            let mut m = json!({
+                "ply": ply,
+                "seat": seat,
+                "colour": applied.colour,
+                "move": applied.notation,
+                "ms": if by_arbiter { 0.0 } else { 1.5 },
+                "by_arbiter": by_arbiter,
             });
+            for (k, v) in applied.effects {
+                m[k] = v;
+            }
+            moves.push(m);
         }
         let forfeited: Vec<bool> = (0..players)
             .map(|s| forfeit.is_some_and(|(f, _)| f == s))
             .collect();
         let raw = r.outcome().unwrap();
-        RoundRecord {
-            format: FORMAT_VERSION,
-            arbiter: "test".into(),
-            game: "rolit".into(),
-            rules: RULES_VERSION,
-            options: game.options(),
-            match_id: "m".into(),
-            table: None,
-            round: round_no,
-            rounds,
-            match_seed,
-            seed,
-            settings: Settings {
-                move_ms: 1000,
-                startup_ms: 1000,
-                margin_ms: 100,
-                retries: 2,
-                freeze: true,
-                legal: true,
-            },
-            seats: (0..players)
-                .map(|s| SeatRecord {
-                    name: format!("bot{s}"),
-                    command: format!("bot{s}"),
-                    bot_name: None,
-                    bot_version: None,
-                    bot_author: None,
-                    files: Default::default(),
-                })
-                .collect(),
-            colours: r.colours(),
-            first: r.first(),
-            moves,
-            forfeits: forfeit
-                .map(|(seat, ply)| Forfeit {
-                    seat,
-                    kind: ForfeitKind::Timeout,
-                    ply,
-                    detail: "no answer".into(),
-                    line: None,
-                    exit: None,
-                    stderr_tail: String::new(),
-                })
-                .into_iter()
-                .collect(),
-            faults: vec![],
-            logs: vec![],
-            stderr: vec![String::new(); players],
-            result: Outcome::new(raw.scores, &raw.points, &forfeited),
-            board: r.public_view(),
-            started: String::new(),
-            ended: String::new(),
-        }
+        let forfeits: Vec<Value> = forfeit
+            .map(|(seat, ply)| {
+                json!({"seat": seat, "kind": "timeout", "ply": ply, "detail": "no answer"})
+            })
+            .into_iter()
+            .collect();
+        let seats: Vec<Value> = (0..players)
+            .map(|s| json!({"name": format!("bot{s}"), "command": format!("bot{s}")}))
+            .collect();
+        serde_json::from_value(json!({
+            "format": FORMAT_VERSION,
+            "arbiter": "test",
+            "game": "rolit",
+            "rules": RULES_VERSION,
+            "options": game.options(),
+            "match": "m",
+            "round": round_no,
+            "rounds": rounds,
+            "match_seed": match_seed,
+            "seed": seed,
+            "settings": {"move_ms": 1000, "startup_ms": 1000, "margin_ms": 100, "retries": 2,
+                         "freeze": true, "legal": true},
+            "seats": seats,
+            "colours": r.colours(),
+            "first": r.first(),
+            "moves": moves,
+            "forfeits": forfeits,
+            "faults": [],
+            "logs": [],
+            "stderr": vec![""; players],
+            "result": Outcome::new(raw.scores, &raw.points, &forfeited),
+            "board": r.public_view(),
+            "started": "",
+            "ended": "",
+        }))
+        .expect("a valid round record")
     }
 
     /// A whole 2-round 4x4 match whose second round has a forfeit at move 5.

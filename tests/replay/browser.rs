@@ -1,0 +1,179 @@
+//! The HTML viewer in a real browser: headless Chromium (Debian's `/usr/bin/chromium`) driven
+//! by `playwright-core` from npm (`tests/browser/viewer.mjs`), both installed by `.ci/run`.
+//!
+//! For every round of an 8x8 record and of a record whose seats have hostile names, the script
+//! steps to the end and checks the board and scores shown against the record, checks both
+//! plots, the keyboard and the slider; it checks that the hostile names show as text and that
+//! nothing runs (no dialog, no img element, no script error, no network request), and saves a
+//! screenshot (`target/tmp/replay-viewer.png`; also to `$ROLLARENA_SCREENSHOT` when set, which
+//! is how `docs/replay.png` is made).
+//!
+//! Without Chromium or playwright-core the test prints a loud SKIP, unless `CI` is set: then
+//! it fails (DESIGN.md §9).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{HOSTILE, lines, records, rollarena, text};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+/// How long the browser script may take before it is killed.
+const LIMIT: Duration = Duration::from_secs(180);
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// Whether the browser test can run here. Prints a loud SKIP when it cannot, and panics
+/// instead in CI.
+fn ready() -> bool {
+    let mut missing = Vec::new();
+    if !Path::new(CHROMIUM).exists() {
+        missing.push(format!("{CHROMIUM} (apt-get install chromium)"));
+    }
+    if !browser_dir().join("node_modules/playwright-core").is_dir() {
+        missing.push("tests/browser/node_modules/playwright-core (npm ci in tests/browser)".into());
+    }
+    let node = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !node.is_ok_and(|s| s.success()) {
+        missing.push("node".into());
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let what = missing.join(", ");
+    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
+        panic!("CI is set but the browser test cannot run: missing {what}; .ci/run installs them");
+    }
+    eprintln!(
+        "\n{bar}\nSKIP: the HTML viewer's browser test did not run: missing {what}.\n\
+         .ci/run installs them (as root); in CI this test fails instead.\n{bar}\n",
+        bar = "*".repeat(78)
+    );
+    false
+}
+
+/// What the script checks for each round of a record: moves, final board, scores, names.
+fn expected_games(record: &Path) -> Vec<Value> {
+    lines(record)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let board: String = r["board"]["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|row| row.as_str().unwrap())
+                .collect();
+            let names: Vec<&Value> = r["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| &s["name"])
+                .collect();
+            json!({
+                "index": i + 1,
+                "moves": r["moves"].as_array().unwrap().len(),
+                "board": board,
+                "scores": r["result"]["scores"],
+                "names": names,
+            })
+        })
+        .collect()
+}
+
+/// Writes the viewer of a record; returns its path.
+fn viewer(record: &Path, name: &str) -> PathBuf {
+    let out = records().path(name);
+    let run = rollarena(
+        &[
+            "replay",
+            record.to_str().unwrap(),
+            "--html",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    out
+}
+
+/// Runs the browser script on one expectation file; panics with its output on failure.
+fn run_script(expect: &Value, name: &str) {
+    let path = records().path(name);
+    std::fs::write(&path, serde_json::to_vec_pretty(expect).unwrap()).unwrap();
+    let mut child = Command::new("node")
+        .arg(browser_dir().join("viewer.mjs"))
+        .arg(&path)
+        .current_dir(browser_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node runs");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the browser script took more than {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    println!("{stdout}");
+    assert!(
+        status.success(),
+        "the browser test failed:\n{stdout}\n{stderr}"
+    );
+}
+
+#[test]
+fn the_viewer_in_chromium() {
+    if !ready() {
+        return;
+    }
+    let r = records();
+    let shot_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let shot = shot_dir.join("replay-viewer.png");
+    let _ = std::fs::remove_file(&shot);
+
+    // 8x8, four rounds: step every one to its end; a screenshot in the middle of round 1.
+    let big = viewer(&r.big, "big.html");
+    run_script(
+        &json!({
+            "html": big,
+            "screenshot": shot,
+            "games": expected_games(&r.big),
+            "shot": {"game": 1, "ply": 33},
+        }),
+        "expect-big.json",
+    );
+    let png = std::fs::read(&shot).expect("the screenshot was saved");
+    assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
+    if let Some(copy) = std::env::var_os("ROLLARENA_SCREENSHOT") {
+        std::fs::write(&copy, &png).unwrap();
+    }
+
+    // Hostile seat names: shown as text, and nothing runs.
+    let hostile = viewer(&r.hostile, "hostile-browser.html");
+    run_script(
+        &json!({
+            "html": hostile,
+            "games": expected_games(&r.hostile),
+            "hostile": {"game": 1, "names": HOSTILE},
+        }),
+        "expect-hostile.json",
+    );
+}
