@@ -14,6 +14,7 @@ fn main() -> ExitCode {
     if args.nth(1).as_deref() == Some(rollarena::sandbox::launch::WRAPPER_ARG) {
         rollarena::sandbox::launch::run(&args.next().unwrap_or_default());
     }
+    quiet_on_broken_stdout();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -31,4 +32,26 @@ fn main() -> ExitCode {
     };
     rollarena::sandbox::cleanup();
     code
+}
+
+/// `rollarena match ... | head` closes stdout early. The arbiter must keep ignoring SIGPIPE (a
+/// bot that exits would otherwise kill it through its stdin pipe), so a print to the closed
+/// stdout fails and `println!` panics. End as a piped Unix tool would instead: quietly, with
+/// every bot killed and the records written so far kept, status 141 (128 + SIGPIPE).
+fn quiet_on_broken_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
+            rollarena::arbiter::process::kill_all();
+            rollarena::sandbox::cleanup();
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }

@@ -63,7 +63,7 @@ impl std::fmt::Display for ExitInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.code, self.signal) {
             (Some(c), _) => write!(f, "exited with status {c}"),
-            (None, Some(s)) => write!(f, "killed by signal {s} ({})", signal_name(s)),
+            (None, Some(s)) => write!(f, "was killed by signal {s} ({})", signal_name(s)),
             (None, None) => f.write_str("ended"),
         }
     }
