@@ -37,29 +37,40 @@ pub fn render(
     initial: usize,
     verdict: Option<&Verdict>,
 ) -> Result<String, super::Discrepancy> {
-    let mut games = Vec::with_capacity(records.len());
+    // Each round is serialised as soon as it is replayed: a file of thousands of rounds never
+    // holds their JSON trees all at once.
+    let mut games = String::from("[");
     for (i, r) in records.iter().enumerate() {
         let replayed = replay(i + 1, r)?;
-        games.push(game_json(i + 1, r, &replayed));
+        if i > 0 {
+            games.push(',');
+        }
+        games.push_str(&embed(&game_json(i + 1, r, &replayed)));
     }
-    let data = json!({
+    games.push(']');
+    let meta = json!({
         "title": title,
         "arbiter": env!("CARGO_PKG_VERSION"),
         "initial": initial,
         "verification": verdict.map(|v| json!({"ok": v.ok, "text": v.text})),
-        "games": games,
         "matches": matches_json(records),
     });
+    let meta = embed(&meta);
+    let data = format!(
+        "{},\"games\":{games}}}",
+        meta.strip_suffix('}').expect("an object")
+    );
     Ok(page(&data))
 }
 
-/// The page for given data: the template with the data, the script and its CSP hash.
-pub fn page(data: &Value) -> String {
+/// The page for given data (JSON already [`embed`]ded): the template with the data, the
+/// script and its CSP hash. The data goes in last, so nothing in it is taken for a marker.
+fn page(data: &str) -> String {
     let hash = base64(&Sha256::digest(SCRIPT.as_bytes()));
     TEMPLATE
         .replace("{{SCRIPT_HASH}}", &format!("sha256-{hash}"))
         .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &embed(data))
+        .replace("{{DATA}}", data)
 }
 
 /// JSON safe to put inside a `<script>` element: no `<`, `>` or `&` (escaped in strings, the only

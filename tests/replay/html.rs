@@ -127,7 +127,7 @@ fn base64(bytes: &[u8]) -> String {
     for b in bytes {
         bits.push_str(&format!("{b:08b}"));
     }
-    while bits.len() % 6 != 0 {
+    while !bits.len().is_multiple_of(6) {
         bits.push('0');
     }
     let mut out: String = bits
@@ -137,7 +137,7 @@ fn base64(bytes: &[u8]) -> String {
             alphabet[usize::from_str_radix(std::str::from_utf8(c).unwrap(), 2).unwrap()] as char
         })
         .collect();
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push('=');
     }
     out
