@@ -35,7 +35,7 @@ use crate::check::{CheckConfig, Dir, ItemResult, Report, Status, run_check};
 /// skipped.
 ///
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py"
-///   rollarena check "java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
+///   rollarena check "/usr/bin/java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
 ///
 /// The bot is started as a contest starts it: as the bot user (nobody) when run as root, in a
 /// scratch directory, with a cleared environment and the sandbox level of --sandbox.
