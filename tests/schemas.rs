@@ -222,11 +222,12 @@ fn the_validators_reject_what_they_must() {
     assert!(!errors(&state, &json!({"board": ["...."], "ply": 1})).is_empty());
 }
 
-/// Runs `rollarena match` with the given arguments and a fresh record file; returns its lines.
-fn play(args: &[&str]) -> Vec<Value> {
+/// Runs `rollarena match` (the binary `exe`) with the given arguments and a fresh record file;
+/// returns its lines.
+fn play(exe: &Path, args: &[&str]) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("record.jsonl");
-    let out = Command::new(env!("CARGO_BIN_EXE_rollarena"))
+    let out = Command::new(exe)
         .args(["--quiet", "match"])
         .args(args)
         .arg("--record")
@@ -262,7 +263,12 @@ const MATCH: &[&str] = &[
 
 #[test]
 fn a_real_record_validates_and_differs_only_in_timing() {
-    let first = play(MATCH);
+    // A private copy of the binary, so that both runs hash the same file (`seats[].files`)
+    // even if the build directory's binary is replaced meanwhile.
+    let bin = tempfile::tempdir().expect("a temporary directory");
+    let exe = bin.path().join("rollarena");
+    std::fs::copy(env!("CARGO_BIN_EXE_rollarena"), &exe).expect("copy the rollarena binary");
+    let first = play(&exe, MATCH);
     assert_eq!(first.len(), 2, "one line per round");
     let record = validator("record.json");
     let state = validator("rolit-state.json");
@@ -289,10 +295,40 @@ fn a_real_record_validates_and_differs_only_in_timing() {
     }
     // A second run with the same seed and deterministic bots: the same record once the fields
     // RECORD.md names as run-dependent are taken out.
-    let second = play(MATCH);
-    let redact = |lines: &[Value]| -> Vec<Value> { lines.iter().map(without_run_fields).collect() };
-    assert_eq!(redact(&first), redact(&second));
+    let second = play(&exe, MATCH);
+    assert_eq!(second.len(), first.len(), "both runs record every round");
+    for (i, (a, b)) in first.iter().zip(&second).enumerate() {
+        if let Some(diff) = difference(&without_run_fields(a), &without_run_fields(b), "") {
+            panic!(
+                "round {} of two runs with the same seed differs outside the timing fields: {diff}",
+                i + 1
+            );
+        }
+    }
     assert_ne!(first, second, "timings differ between runs");
+}
+
+/// Where two JSON values first differ, as a path and both values.
+fn difference(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let here = format!("{path}.{k}");
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => difference(p, q, &here),
+                    (p, q) => Some(format!("{here}: {p:?} vs {q:?}")),
+                }
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| difference(p, q, &format!("{path}[{i}]"))),
+        _ if a == b => None,
+        _ => Some(format!("{path}: {a} vs {b}")),
+    }
 }
 
 /// A record line without the fields that differ between runs: `ms`, `cpu_ms`, `started`,
