@@ -3,14 +3,15 @@
 //
 //   node viewer.mjs EXPECT.json
 //
-// EXPECT.json (written by the Rust test tests/replay/browser.rs):
-//   { "html": "/abs/viewer.html", "screenshot": "/abs/out.png",
-//     "games": [{ "index": 1, "moves": 60, "board": "....RY..", "scores": {"red": 30, ...},
-//                 "names": ["seat name", ...] }],
-//     "hostile": { "game": 5, "names": ["<img src=x onerror=alert(1)>", ...] },
-//     "shot": { "game": 1, "ply": 30 } }
+// EXPECT.json (written by the Rust test tests/replay/browser.rs) lists viewers to check in
+// one browser session, and where to take the screenshot:
+//   { "pages": [{ "html": "/abs/viewer.html",
+//                 "games": [{ "index": 1, "moves": 60, "board": "....RY..",
+//                             "scores": {"red": 30, ...}, "names": ["seat name", ...] }],
+//                 "hostile": { "game": 5, "names": ["<img src=x onerror=alert(1)>", ...] } }],
+//     "screenshot": "/abs/out.png", "shot": { "page": 0, "game": 1, "ply": 30 } }
 //
-// Checks, for each game: stepping with the forward button to the end shows the record's final
+// Checks, for each viewer and game: stepping with the forward button to the end shows the record's final
 // board and scores; End, Home and the slider move the board; both plots exist with one point
 // per move. For the hostile game: the names show literally, no <img> exists in the seat list
 // (nor anywhere), no dialog opens, no script error happens. No request leaves the file. Prints
@@ -22,6 +23,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const CHROMIUM = process.env.ROLLARENA_CHROMIUM || '/usr/bin/chromium';
+const t0 = Date.now();
+const stamp = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(2)} s: ${what}`);
 const expect = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 
 function check(cond, what) {
@@ -47,111 +50,125 @@ try {
     viewport: { width: 1280, height: 900 },
     deviceScaleFactor: 1,
   });
-  const page = context.pages()[0] || (await context.newPage());
-  const dialogs = [];
-  const errors = [];
-  const requests = [];
-  page.on('dialog', async (d) => {
-    dialogs.push(d.message());
-    await d.dismiss();
-  });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:')) requests.push(r.url());
-  });
-  await page.goto(pathToFileURL(expect.html).href);
-  await page.waitForSelector('#board circle.ball');
-  check(errors.length === 0, `script errors on load: ${errors.join('; ')}`);
+  const pages = [];
+  // Checks one viewer in a page of its own; returns the page.
+  async function checkViewer(view) {
+    const page = await context.newPage();
+    const dialogs = [];
+    const errors = [];
+    const requests = [];
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
+    await page.goto(pathToFileURL(view.html).href);
+    await page.waitForSelector('#board circle.ball');
+    check(errors.length === 0, `script errors on load: ${errors.join('; ')}`);
 
-  const ply = async () => Number(await page.getAttribute('#board', 'data-ply'));
-  const shownBoard = () => page.getAttribute('#board', 'data-board');
+    const ply = async () => Number(await page.getAttribute('#board', 'data-ply'));
+    const shownBoard = () => page.getAttribute('#board', 'data-board');
 
-  for (const g of expect.games) {
-    await page.selectOption('#game', String(g.index));
-    await page.click('#first');
-    check((await ply()) === 0, `game ${g.index}: first goes to the start`);
-    // Step to the end with the forward button, one move at a time.
-    for (let i = 1; i <= g.moves; i++) {
+    for (const g of view.games) {
+      await page.selectOption('#game', String(g.index));
+      await page.click('#first');
+      check((await ply()) === 0, `game ${g.index}: first goes to the start`);
+      // Step to the end with the forward button, one move at a time: the first step with a
+      // real mouse click, the rest clicked in the page (no round trip per move).
       await page.click('#forward');
-      const p = await ply();
-      check(p === i, `game ${g.index}: forward shows move ${i}, not ${p}`);
+      check((await ply()) === 1, `game ${g.index}: forward shows move 1`);
+      const seen = await page.evaluate((n) => {
+        const plies = [];
+        for (let i = 2; i <= n; i++) {
+          document.getElementById('forward').click();
+          plies.push(Number(document.getElementById('board').getAttribute('data-ply')));
+        }
+        return plies;
+      }, g.moves);
+      seen.forEach((p, k) => check(p === k + 2, `game ${g.index}: forward shows move ${k + 2}, not ${p}`));
+      await page.click('#forward');
+      check((await ply()) === g.moves, `game ${g.index}: forward stops at the last move`);
+      check((await shownBoard()) === g.board, `game ${g.index}: the final board shown is ${await shownBoard()}, the record's is ${g.board}`);
+      // The balls drawn agree with the board and the scores with the record.
+      const drawn = await page.$$eval('#board circle.ball', (cs) => {
+        const n = { red: 0, yellow: 0, green: 0, blue: 0 };
+        for (const c of cs) n[c.getAttribute('data-colour')] += 1;
+        return n;
+      });
+      const shown = await page.$$eval('#scores .score', (ss) => {
+        const n = {};
+        for (const s of ss) n[s.getAttribute('data-colour')] = Number(s.querySelector('.n').textContent);
+        return n;
+      });
+      for (const [colour, want] of Object.entries(g.scores)) {
+        check(drawn[colour] === want, `game ${g.index}: ${drawn[colour]} ${colour} balls drawn, the record scores ${want}`);
+        check(shown[colour] === want, `game ${g.index}: ${colour} score shown ${shown[colour]}, the record's ${want}`);
+      }
+      const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
+      check(JSON.stringify(names) === JSON.stringify(g.names), `game ${g.index}: seat names ${JSON.stringify(names)}`);
+      // Plots: four score lines of moves+1 points each, one time bar per move.
+      const lines = await page.$$eval('#score-plot polyline.series', (ls) => ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
+      check(lines.length === 4 && lines.every((n) => n === g.moves + 1), `game ${g.index}: score plot lines ${JSON.stringify(lines)}`);
+      const bars = await page.$$eval('#time-plot rect.bar', (bs) => bs.length);
+      check(bars === g.moves, `game ${g.index}: ${bars} time bars for ${g.moves} moves`);
+      // Keyboard and slider.
+      await page.focus('body');
+      await page.keyboard.press('Home');
+      check((await ply()) === 0, `game ${g.index}: Home goes to the start`);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      check((await ply()) === 2, `game ${g.index}: two right arrows show move 2`);
+      await page.keyboard.press('ArrowLeft');
+      check((await ply()) === 1, `game ${g.index}: left arrow goes back`);
+      await page.keyboard.press('End');
+      check((await ply()) === g.moves, `game ${g.index}: End goes to the last move`);
+      await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, Math.floor(g.moves / 2));
+      check((await ply()) === Math.floor(g.moves / 2), `game ${g.index}: the slider moves the board`);
+      stamp(`ok: game ${g.index}: ${g.moves} moves stepped, final board and scores match the record, plots drawn`);
     }
-    await page.click('#forward');
-    check((await ply()) === g.moves, `game ${g.index}: forward stops at the last move`);
-    check((await shownBoard()) === g.board, `game ${g.index}: the final board shown is ${await shownBoard()}, the record's is ${g.board}`);
-    // The balls drawn agree with the board and the scores with the record.
-    const drawn = await page.$$eval('#board circle.ball', (cs) => {
-      const n = { red: 0, yellow: 0, green: 0, blue: 0 };
-      for (const c of cs) n[c.getAttribute('data-colour')] += 1;
-      return n;
-    });
-    const shown = await page.$$eval('#scores .score', (ss) => {
-      const n = {};
-      for (const s of ss) n[s.getAttribute('data-colour')] = Number(s.querySelector('.n').textContent);
-      return n;
-    });
-    for (const [colour, want] of Object.entries(g.scores)) {
-      check(drawn[colour] === want, `game ${g.index}: ${drawn[colour]} ${colour} balls drawn, the record scores ${want}`);
-      check(shown[colour] === want, `game ${g.index}: ${colour} score shown ${shown[colour]}, the record's ${want}`);
-    }
-    const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
-    check(JSON.stringify(names) === JSON.stringify(g.names), `game ${g.index}: seat names ${JSON.stringify(names)}`);
-    // Plots: four score lines of moves+1 points each, one time bar per move.
-    const lines = await page.$$eval('#score-plot polyline.series', (ls) => ls.map((l) => l.getAttribute('points').trim().split(/\s+/).length));
-    check(lines.length === 4 && lines.every((n) => n === g.moves + 1), `game ${g.index}: score plot lines ${JSON.stringify(lines)}`);
-    const bars = await page.$$eval('#time-plot rect.bar', (bs) => bs.length);
-    check(bars === g.moves, `game ${g.index}: ${bars} time bars for ${g.moves} moves`);
-    // Keyboard and slider.
-    await page.focus('body');
-    await page.keyboard.press('Home');
-    check((await ply()) === 0, `game ${g.index}: Home goes to the start`);
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    check((await ply()) === 2, `game ${g.index}: two right arrows show move 2`);
-    await page.keyboard.press('ArrowLeft');
-    check((await ply()) === 1, `game ${g.index}: left arrow goes back`);
-    await page.keyboard.press('End');
-    check((await ply()) === g.moves, `game ${g.index}: End goes to the last move`);
-    await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, Math.floor(g.moves / 2));
-    check((await ply()) === Math.floor(g.moves / 2), `game ${g.index}: the slider moves the board`);
-    console.log(`ok: game ${g.index}: ${g.moves} moves stepped, final board and scores match the record, plots drawn`);
-  }
 
-  if (expect.hostile) {
-    const h = expect.hostile;
-    await page.selectOption('#game', String(h.game));
-    await page.keyboard.press('End');
-    const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
-    for (const want of h.names) {
-      check(names.includes(want), `the hostile name ${JSON.stringify(want)} is not shown as text: ${JSON.stringify(names)}`);
+    if (view.hostile) {
+      const h = view.hostile;
+      await page.selectOption('#game', String(h.game));
+      await page.keyboard.press('End');
+      const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
+      for (const want of h.names) {
+        check(names.includes(want), `the hostile name ${JSON.stringify(want)} is not shown as text: ${JSON.stringify(names)}`);
+      }
+      check((await page.$$('#seats img')).length === 0, 'an img element exists in the seat list');
+      check((await page.$$('img')).length === 0, 'an img element exists in the page');
+      check((await page.$$('script')).length === 2, 'a script element was added to the page');
+      // Play a little, so every panel has been drawn with the hostile names.
+      await page.click('#play');
+      await page.waitForTimeout(600);
+      await page.click('#play');
+      const seen = await page.evaluate(() => document.body.innerText);
+      for (const want of h.names) check(seen.includes(want), `the page text lacks ${JSON.stringify(want)}`);
+      stamp(`ok: hostile names shown as text, no img element`);
     }
-    check((await page.$$('#seats img')).length === 0, 'an img element exists in the seat list');
-    check((await page.$$('img')).length === 0, 'an img element exists in the page');
-    check((await page.$$('script')).length === 2, 'a script element was added to the page');
-    // Play a little, so every panel has been drawn with the hostile names.
-    await page.click('#play');
-    await page.waitForTimeout(600);
-    await page.click('#play');
-    const seen = await page.evaluate(() => document.body.innerText);
-    for (const want of h.names) check(seen.includes(want), `the page text lacks ${JSON.stringify(want)}`);
-    console.log(`ok: hostile names shown as text, no img element, no dialog`);
-  }
 
-  check(dialogs.length === 0, `dialogs opened: ${JSON.stringify(dialogs)}`);
-  check(errors.length === 0, `script errors: ${errors.join('; ')}`);
-  check(requests.length === 0, `network requests: ${JSON.stringify(requests)}`);
+    check(dialogs.length === 0, `dialogs opened: ${JSON.stringify(dialogs)}`);
+    check(errors.length === 0, `script errors: ${errors.join('; ')}`);
+    check(requests.length === 0, `network requests: ${JSON.stringify(requests)}`);
+    stamp(`ok: ${view.html}: no dialog, no script error, no network request`);
+    return page;
+  }
+  for (const view of expect.pages) pages.push(await checkViewer(view));
 
   if (expect.screenshot) {
-    const shot = expect.shot || { game: expect.games[0].index, ply: 30 };
+    const shot = expect.shot || { page: 0, game: 1, ply: 30 };
+    const page = pages[shot.page || 0];
     await page.selectOption('#game', String(shot.game));
     await page.focus('body');
-    await page.keyboard.press('Home');
-    for (let i = 0; i < shot.ply; i++) await page.keyboard.press('ArrowRight');
+    await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
     await page.screenshot({ path: expect.screenshot });
-    console.log(`ok: screenshot ${expect.screenshot}`);
+    stamp(`ok: screenshot ${expect.screenshot}`);
   }
 } catch (e) {
   failed = true;

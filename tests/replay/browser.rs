@@ -149,31 +149,28 @@ fn the_viewer_in_chromium() {
     let shot = shot_dir.join("replay-viewer.png");
     let _ = std::fs::remove_file(&shot);
 
-    // 8x8, four rounds: step every one to its end; a screenshot in the middle of round 1.
+    // One browser session: the 8x8 record (four rounds, each stepped to its end) and the
+    // record with hostile seat names; a screenshot in the middle of the 8x8 round 1.
     let big = viewer(&r.big, "big.html");
+    let hostile = viewer(&r.hostile, "hostile-browser.html");
     run_script(
         &json!({
-            "html": big,
+            "pages": [
+                {"html": big, "games": expected_games(&r.big)},
+                {
+                    "html": hostile,
+                    "games": expected_games(&r.hostile),
+                    "hostile": {"game": 1, "names": HOSTILE},
+                },
+            ],
             "screenshot": shot,
-            "games": expected_games(&r.big),
-            "shot": {"game": 1, "ply": 33},
+            "shot": {"page": 0, "game": 1, "ply": 33},
         }),
-        "expect-big.json",
+        "expect.json",
     );
     let png = std::fs::read(&shot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
     if let Some(copy) = std::env::var_os("ROLLARENA_SCREENSHOT") {
         std::fs::write(&copy, &png).unwrap();
     }
-
-    // Hostile seat names: shown as text, and nothing runs.
-    let hostile = viewer(&r.hostile, "hostile-browser.html");
-    run_script(
-        &json!({
-            "html": hostile,
-            "games": expected_games(&r.hostile),
-            "hostile": {"game": 1, "names": HOSTILE},
-        }),
-        "expect-hostile.json",
-    );
 }
