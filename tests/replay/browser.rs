@@ -11,6 +11,7 @@
 //! Without Chromium or playwright-core the test prints a loud SKIP, unless `CI` is set: then
 //! it fails (DESIGN.md §9).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -52,7 +53,10 @@ fn ready() -> bool {
     if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
         panic!("CI is set but the browser test cannot run: missing {what}; .ci/run installs them");
     }
-    eprintln!(
+    // Straight to the process's stderr: libtest hides what a passing test prints with
+    // eprintln!, and this must be seen.
+    let _ = writeln!(
+        std::io::stderr(),
         "\n{bar}\nSKIP: the HTML viewer's browser test did not run: missing {what}.\n\
          .ci/run installs them (as root); in CI this test fails instead.\n{bar}\n",
         bar = "*".repeat(78)
