@@ -195,6 +195,13 @@ impl Position {
             }
             seen |= b;
         }
+        if seen.count_ones() < 4 {
+            return Err(BadPosition(format!(
+                "the board holds {} balls; a Rolit board always holds at least the 4 balls of \
+                 the start position",
+                seen.count_ones()
+            )));
+        }
         let turn = colours.iter().position(|&c| c == to_move).ok_or_else(|| {
             BadPosition(format!(
                 "to_move is {to_move}, which is not one of the colours in play ({})",
