@@ -45,6 +45,9 @@ pub struct BotSpec {
     pub cwd: Option<PathBuf>,
     /// A file that receives the bot's stderr (appended).
     pub log: Option<PathBuf>,
+    /// Resource limits for this bot only, in place of the match's (tournaments give each bot
+    /// its own, e.g. more memory for a JVM bot).
+    pub resources: Option<crate::sandbox::ResourceLimits>,
 }
 
 impl BotSpec {
@@ -60,6 +63,7 @@ impl BotSpec {
             argv,
             cwd: None,
             log: None,
+            resources: None,
         })
     }
 
@@ -176,6 +180,17 @@ impl Bot {
     /// Starts the bot in its own process group with its three pipes served, isolated as
     /// `iso` says (through the launch wrapper unless nothing needs setting up).
     pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, String> {
+        let own;
+        let iso = match spec.resources {
+            Some(resources) => {
+                own = Isolation {
+                    limits: resources,
+                    ..iso.clone()
+                };
+                &own
+            }
+            None => iso,
+        };
         let log = match &spec.log {
             Some(path) => Some(
                 std::fs::OpenOptions::new()

@@ -46,6 +46,12 @@ pub struct MatchConfig {
     pub match_id: String,
     /// Index of the table in a tournament, from 1.
     pub table: Option<u32>,
+    /// Opening moves per round (index 0 is round 1), in the game's notation. The arbiter
+    /// plays them through the rules before any bot is asked for a move, announces them as
+    /// `played` with `by_arbiter: true`, and records them with `opening: true`. Tournaments
+    /// use them so that deterministic bots do not replay the same rounds forever. A round
+    /// past the end of the list has no opening.
+    pub openings: Vec<Vec<serde_json::Value>>,
 }
 
 impl MatchConfig {
@@ -112,6 +118,9 @@ pub async fn run_match(
             session.forfeit(seat, failure).await?;
         }
         session.start(seed);
+        if let Some(opening) = config.openings.get(r as usize) {
+            session.play_opening(opening)?;
+        }
         session.run().await?;
         session.finish().await?;
         let raw = session

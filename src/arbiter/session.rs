@@ -187,6 +187,28 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Plays the round's set opening: each move for the seat the rules say is to act, through
+    /// [`Round::play`], announced and recorded as the arbiter's. An opening the rules refuse
+    /// is the arbiter failing (openings are drawn from legal moves), not a bot's fault.
+    pub fn play_opening(&mut self, moves: &[Value]) -> std::io::Result<()> {
+        for mv in moves {
+            let ToAct::Seat(seat, Request::Turn) = self.round.to_act() else {
+                return Err(std::io::Error::other(format!(
+                    "the opening move {} comes when no seat is to move",
+                    crate::game::short_json(mv)
+                )));
+            };
+            let applied = self.round.play(seat, mv).map_err(|e| {
+                std::io::Error::other(format!(
+                    "the opening move {} is refused by the rules: {e}",
+                    crate::game::short_json(mv)
+                ))
+            })?;
+            self.record_move(applied, 0.0, None, Vec::new(), true, true)?;
+        }
+        Ok(())
+    }
+
     /// Plays the round to its end.
     pub async fn run(&mut self) -> std::io::Result<()> {
         loop {
@@ -212,7 +234,7 @@ impl<'a> Session<'a> {
                         Ok((a, ms, cpu, refused)) => (a, ms, cpu, refused, false),
                         Err(refused) => (self.fallback_move(seat), 0.0, None, refused, true),
                     };
-                    self.record_move(applied, ms, cpu, refused, by_arbiter)?;
+                    self.record_move(applied, ms, cpu, refused, by_arbiter, false)?;
                 }
                 ToAct::Seat(_, Request::Prove) | ToAct::Seats(_) => {
                     return Err(std::io::Error::other(format!(
@@ -241,6 +263,7 @@ impl<'a> Session<'a> {
         cpu_ms: Option<f64>,
         refused: Vec<Refused>,
         by_arbiter: bool,
+        opening: bool,
     ) -> std::io::Result<()> {
         let effects: BTreeMap<String, Value> = applied.effects.into_iter().collect();
         let mv = MoveRecord {
@@ -253,6 +276,7 @@ impl<'a> Session<'a> {
             cpu_ms: cpu_ms.map(round_ms),
             refused,
             by_arbiter,
+            opening,
         };
         self.broadcast(|_| {
             ToBot::Played(Played {

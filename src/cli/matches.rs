@@ -253,6 +253,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         seed,
         match_id: format!("{seed:x}-{started}"),
         table: None,
+        openings: Vec::new(),
     })
 }
 

@@ -135,8 +135,16 @@ pub struct MoveRecord {
     /// Attempts refused before this move, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<Refused>,
-    /// The arbiter played this move for a forfeited seat.
+    /// The arbiter played this move for a forfeited seat, or as part of the round's opening.
     pub by_arbiter: bool,
+    /// The arbiter played this move as part of a set opening (tournaments with
+    /// `--opening-plies`), before any bot was asked. Serialized only when true.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub opening: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A fault that did not forfeit the round.

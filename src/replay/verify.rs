@@ -242,6 +242,7 @@ fn verify_round(game: usize, r: &RoundRecord) -> Result<Counts, Discrepancy> {
 
     let mut fallback: Vec<_> = (0..n).map(|s| fallback_rng(r.seed, s)).collect();
     let mut fallbacks_of = vec![0usize; n];
+    let mut in_opening = true;
     for (i, m) in r.moves.iter().enumerate() {
         let ply = i as u32 + 1;
         let fail = at(ply);
@@ -273,62 +274,74 @@ fn verify_round(game: usize, r: &RoundRecord) -> Result<Counts, Discrepancy> {
                 m.colour.as_deref().unwrap_or("no colour")
             )));
         }
-        let forfeited = forfeit_ply[seat].is_some_and(|p| ply >= p);
-        if m.by_arbiter && !forfeited {
-            return Err(fail(format!(
-                "the arbiter played for seat {seat}, which had not forfeited"
-            )));
-        }
-        if !m.by_arbiter && forfeited {
-            return Err(fail(format!(
-                "seat {seat} forfeited at move {}, yet its bot is recorded as playing this move",
-                forfeit_ply[seat].unwrap_or(0)
-            )));
-        }
-        if m.by_arbiter {
-            if !m.refused.is_empty() || m.ms != 0.0 || m.cpu_ms.is_some() {
+        if m.opening {
+            // A set opening (tournaments): the arbiter's moves before any bot was asked.
+            if !in_opening || !m.by_arbiter || !m.refused.is_empty() || m.ms != 0.0 {
                 return Err(fail(
-                    "a move the arbiter played has refused attempts or bot timings".into(),
+                    "an opening move must come before every bot's move, be played by the \
+                     arbiter and carry no refused attempts or timings"
+                        .into(),
                 ));
             }
-            let rng = &mut fallback[seat];
-            let expected = round.fallback(seat, &mut |k| rng.random_range(0..k));
-            fallbacks_of[seat] += 1;
-            if m.mv != expected {
-                return Err(fail(format!(
-                    "the arbiter's move for forfeited seat {seat} is recorded as {}, but its \
-                     seeded fallback (draw {} of fallback_rng(round seed, seat {seat})) plays {}",
-                    short_json(&m.mv),
-                    fallbacks_of[seat],
-                    short_json(&expected)
-                )));
-            }
-            counts.fallback_moves += 1;
         } else {
-            check_timing(m.ms, m.cpu_ms).map_err(fail)?;
-            if m.refused.len() > r.settings.retries as usize {
+            in_opening = false;
+            let forfeited = forfeit_ply[seat].is_some_and(|p| ply >= p);
+            if m.by_arbiter && !forfeited {
                 return Err(fail(format!(
-                    "{} refused attempts, but {} retries were allowed: the seat would have \
-                     forfeited",
-                    m.refused.len(),
-                    r.settings.retries
+                    "the arbiter played for seat {seat}, which had not forfeited"
                 )));
             }
-            let mut last_ms = 0.0;
-            for (k, attempt) in m.refused.iter().enumerate() {
-                let what = format!("refused attempt {} ({})", k + 1, cut_line(&attempt.line));
-                if !(attempt.ms >= last_ms && attempt.ms <= m.ms) {
+            if !m.by_arbiter && forfeited {
+                return Err(fail(format!(
+                    "seat {seat} forfeited at move {}, yet its bot is recorded as playing this move",
+                    forfeit_ply[seat].unwrap_or(0)
+                )));
+            }
+            if m.by_arbiter {
+                if !m.refused.is_empty() || m.ms != 0.0 || m.cpu_ms.is_some() {
+                    return Err(fail(
+                        "a move the arbiter played has refused attempts or bot timings".into(),
+                    ));
+                }
+                let rng = &mut fallback[seat];
+                let expected = round.fallback(seat, &mut |k| rng.random_range(0..k));
+                fallbacks_of[seat] += 1;
+                if m.mv != expected {
                     return Err(fail(format!(
-                        "{what} is timed at {} ms, out of order with the attempts and the move \
-                         ({} ms)",
-                        attempt.ms, m.ms
+                        "the arbiter's move for forfeited seat {seat} is recorded as {}, but its \
+                         seeded fallback (draw {} of fallback_rng(round seed, seat {seat})) plays {}",
+                        short_json(&m.mv),
+                        fallbacks_of[seat],
+                        short_json(&expected)
                     )));
                 }
-                last_ms = attempt.ms;
-                match rejudge(&mut *round, seat, attempt) {
-                    Ok(true) => counts.refused += 1,
-                    Ok(false) => counts.refused_unjudged += 1,
-                    Err(reason) => return Err(fail(format!("{what} {reason}"))),
+                counts.fallback_moves += 1;
+            } else {
+                check_timing(m.ms, m.cpu_ms).map_err(fail)?;
+                if m.refused.len() > r.settings.retries as usize {
+                    return Err(fail(format!(
+                        "{} refused attempts, but {} retries were allowed: the seat would have \
+                         forfeited",
+                        m.refused.len(),
+                        r.settings.retries
+                    )));
+                }
+                let mut last_ms = 0.0;
+                for (k, attempt) in m.refused.iter().enumerate() {
+                    let what = format!("refused attempt {} ({})", k + 1, cut_line(&attempt.line));
+                    if !(attempt.ms >= last_ms && attempt.ms <= m.ms) {
+                        return Err(fail(format!(
+                            "{what} is timed at {} ms, out of order with the attempts and the move \
+                             ({} ms)",
+                            attempt.ms, m.ms
+                        )));
+                    }
+                    last_ms = attempt.ms;
+                    match rejudge(&mut *round, seat, attempt) {
+                        Ok(true) => counts.refused += 1,
+                        Ok(false) => counts.refused_unjudged += 1,
+                        Err(reason) => return Err(fail(format!("{what} {reason}"))),
+                    }
                 }
             }
         }
