@@ -323,6 +323,14 @@ impl Bot {
             .0
     }
 
+    /// The last bytes of stderr as text, cleared so the next round's tail is its own.
+    pub fn take_stderr_tail(&self) -> String {
+        let mut tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        let text = tail.text().0;
+        tail.clear();
+        text
+    }
+
     /// Clears the per-round counters and returns what they held.
     pub fn take_round_notes(&mut self) -> (u32, Vec<Unasked>, Vec<String>) {
         self.log_bytes = 0;

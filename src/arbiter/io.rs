@@ -187,6 +187,11 @@ impl Tail {
         self.bytes.extend(chunk);
     }
 
+    /// Forgets the bytes kept (the total written stays).
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
     /// The tail as text (invalid UTF-8 replaced), and the total bytes written.
     pub fn text(&self) -> (String, u64) {
         let (a, b) = self.bytes.as_slices();

@@ -95,7 +95,8 @@ pub async fn run_match(
         for (seat, bot) in bots.iter().enumerate() {
             if let Some(ready) = bot.as_ref().and_then(|b| b.ready.as_ref()) {
                 seat_records[seat].bot_name = Some(ready.name.clone());
-                seat_records[seat].bot_version = Some(ready.version.clone());
+                seat_records[seat].bot_version =
+                    Some(ready.version.clone()).filter(|v| !v.is_empty());
                 seat_records[seat].bot_author = ready.author.clone();
             }
         }
@@ -238,7 +239,8 @@ async fn start_bots(
             )),
         }
     }
-    let deadline = Instant::now() + config.time.startup;
+    // The latency margin applies to start-up as to moves: a slow pipe never costs a bot.
+    let deadline = Instant::now() + config.time.startup + config.time.margin;
     for seat in fresh {
         let bot = bots[seat].as_mut().expect("just started");
         if let Err(f) = bot.await_ready(deadline, config.time.startup).await {

@@ -359,7 +359,10 @@ impl<'a> Session<'a> {
             if used > config.retries {
                 let failure = Failure {
                     kind: super::fault::ForfeitKind::Retries,
-                    detail: format!("{used} attempts refused; the last: {reason}",),
+                    detail: format!(
+                        "{used} attempt{} refused; the last: {reason}",
+                        if used == 1 { "" } else { "s" }
+                    ),
                     line: Some(evidence(&line, REFUSED_EVIDENCE)),
                     exit: None,
                 };
@@ -388,7 +391,7 @@ impl<'a> Session<'a> {
         for seat in 0..self.bots.len() {
             if let Some(mut bot) = self.bots[seat].take() {
                 self.collect_notes(seat, &mut bot);
-                self.play.stderr[seat] = bot.stderr_tail();
+                self.play.stderr[seat] = bot.take_stderr_tail();
                 self.bots[seat] = Some(bot);
             }
         }
@@ -411,6 +414,10 @@ impl<'a> Session<'a> {
         let line: Arc<[u8]> = Arc::from(to_line(&end));
         for bot in self.bots.iter().flatten() {
             bot.send(line.clone());
+            // Between rounds nobody thinks on another's time: every bot may read `end` now
+            // (a bot that leaves after it is then found dead before the next round starts,
+            // and is restarted, rather than forfeiting the next round at its first turn).
+            bot.thaw();
         }
     }
 }

@@ -227,6 +227,13 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         }
     }
     let seed = args.seed.unwrap_or_else(random_seed);
+    if seed > crate::arbiter::seed::SEED_MASK {
+        return usage(format!(
+            "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \
+             JavaScript's included, reads them exactly",
+            crate::arbiter::seed::SEED_MASK + 1
+        ));
+    }
     let started = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())

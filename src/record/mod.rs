@@ -129,7 +129,9 @@ pub struct MoveRecord {
     pub effects: BTreeMap<String, Value>,
     /// Wall time from the request to the accepted answer, in ms (0 for the arbiter's moves).
     pub ms: f64,
-    /// CPU time the bot used for the move, in ms, where the OS tells (10 ms resolution).
+    /// CPU time the bot used for the move, in ms, where the OS tells: its whole process tree
+    /// from its cgroup (exact) where the arbiter can make one, else the bot process from /proc
+    /// (in clock ticks, usually 10 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<f64>,
     /// Attempts refused before this move, in order.
