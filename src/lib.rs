@@ -14,3 +14,4 @@ pub mod record;
 pub mod replay;
 pub mod schema;
 pub mod sandbox;
+pub mod tournament;

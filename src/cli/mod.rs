@@ -7,8 +7,10 @@ mod bot;
 mod check;
 mod isolation;
 mod matches;
+mod merge;
 mod perft;
 mod replay;
+mod tournament;
 
 use std::process::ExitCode;
 
@@ -76,6 +78,8 @@ enum Command {
     Bot(bot::BotArgs),
     Perft(perft::PerftArgs),
     Replay(replay::ReplayArgs),
+    Tournament(tournament::TournamentArgs),
+    Merge(merge::MergeArgs),
 }
 
 impl Cli {
@@ -96,6 +100,8 @@ impl Cli {
             Command::Bot(args) => bot::run(args),
             Command::Perft(args) => perft::run(args),
             Command::Replay(args) => replay::run(args),
+            Command::Tournament(args) => tournament::run(args),
+            Command::Merge(args) => merge::run(args),
         }
     }
 }

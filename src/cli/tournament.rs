@@ -1,0 +1,266 @@
+//! `rollarena tournament FILE.toml`: runs (or resumes, or runs one shard of) a tournament
+//! described in a TOML file, with command-line overrides, and prints its standings.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::UsageError;
+use crate::arbiter::clock::parse_duration;
+use crate::arbiter::process::resolve_program;
+use crate::sandbox::{Isolation, Level};
+use crate::tournament::config::{self, Overrides};
+use crate::tournament::output::{self, Shard};
+use crate::tournament::runner::{self, Finished, RunError, RunOptions};
+use crate::tournament::sprt::{EloModel, Sprt};
+
+/// Run a tournament described in a TOML file (see README, "Tournaments").
+///
+/// Tables (matches of a multiple of the players' rounds, so seats and the first move rotate
+/// fully) are played concurrently; every round is appended to OUTPUT/results.jsonl as it ends;
+/// the standings (OUTPUT/standings.json, standings.csv) and ratings are computed from the
+/// records in schedule order, so an interrupted run continued with --resume, or shards merged
+/// with `rollarena merge`, give the same results as one uninterrupted run.
+///
+/// Exit codes: 0 the tournament was played; 2 bad file or usage; 3 the arbiter failed;
+/// 130 interrupted (finished rounds are kept: continue with --resume).
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The tournament file (TOML).
+    #[arg(value_name = "FILE.toml")]
+    file: PathBuf,
+    /// Output directory (default: the file's `output`, else `<file stem>-out` next to it).
+    #[arg(long, short, value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Tables played at once (default: the file's `jobs`, else the number of cores).
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Continue an interrupted tournament in its output directory: finished tables are kept,
+    /// unfinished ones are played again from their first round.
+    #[arg(long)]
+    resume: bool,
+    /// Play only part i of n of the schedule (tables whose number is i modulo n); combine the
+    /// parts with `rollarena merge`.
+    #[arg(long, value_name = "i/n", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Tournament seed (overrides the file's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Bots per table (overrides the file's `players`).
+    #[arg(long)]
+    players: Option<usize>,
+    /// Rounds per table, a multiple of the players (overrides the file's `rounds`).
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// Board size (overrides the file's options.size).
+    #[arg(long)]
+    size: Option<u8>,
+    /// Time per move (overrides the file's `time`).
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<Duration>,
+    /// Time from hello to ready (overrides the file's `startup`).
+    #[arg(long, value_parser = parse_duration)]
+    startup: Option<Duration>,
+    /// Latency margin (overrides the file's `margin`).
+    #[arg(long, value_parser = parse_duration)]
+    margin: Option<Duration>,
+    /// Refused attempts allowed per move beyond the first (overrides the file's `retries`).
+    #[arg(long)]
+    retries: Option<u32>,
+    /// Plies of seeded random opening at the start of each rotation cycle (overrides the
+    /// file's `opening_plies`).
+    #[arg(long, value_name = "N")]
+    opening_plies: Option<u32>,
+    /// Play the whole schedule this many times (overrides the file's `repeat`).
+    #[arg(long, value_name = "N")]
+    repeat: Option<u32>,
+    /// Sequential test for a two-bot event: elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05); the
+    /// event stops when it decides.
+    #[arg(long, value_name = "elo0,elo1,alpha,beta")]
+    sprt: Option<String>,
+    /// The Elo model of the SPRT bounds.
+    #[arg(long, value_enum, default_value = "normalized")]
+    sprt_model: EloModel,
+    /// Sandbox level (overrides the file's sandbox.level).
+    #[arg(long, value_enum)]
+    sandbox: Option<Level>,
+    /// The user bots run as when the arbiter is root (overrides the file's sandbox.user).
+    #[arg(long, value_name = "USER")]
+    bot_user: Option<String>,
+    /// Keep each bot's stderr in OUTPUT/logs/table-<T>-seat-<S>-<name>.log.
+    #[arg(long)]
+    bot_logs: bool,
+    /// Print the standings as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|s| Sprt::parse(s, args.sprt_model))
+        .transpose()
+        .map_err(UsageError)?;
+    let overrides = Overrides {
+        seed: args.seed,
+        players: args.players,
+        rounds: args.rounds,
+        time: args.time,
+        startup: args.startup,
+        margin: args.margin,
+        retries: args.retries,
+        opening_plies: args.opening_plies,
+        repeat: args.repeat,
+        size: args.size,
+        sprt,
+    };
+    let loaded = config::load(&args.file, &overrides).map_err(|e| UsageError(e.to_string()))?;
+    let mut t = loaded.tournament;
+    if let Some(level) = args.sandbox {
+        t.sandbox.level = level;
+    }
+    if let Some(user) = &args.bot_user {
+        t.sandbox.user = user.clone();
+    }
+    let isolation =
+        Isolation::new(t.sandbox.level, &t.sandbox.user, t.sandbox.limits).map_err(UsageError)?;
+    isolation.probe().map_err(UsageError)?;
+    for b in &t.bots {
+        let mut argv = shell_words::split(&b.command).map_err(|e| UsageError(e.to_string()))?;
+        if let Some(cwd) = &b.cwd
+            && argv[0].contains('/')
+            && std::path::Path::new(&argv[0]).is_relative()
+        {
+            argv[0] = cwd.join(&argv[0]).display().to_string();
+        }
+        resolve_program(&argv[0])
+            .and_then(|_| super::isolation::check_reachable(&isolation, &argv))
+            .map_err(|e| UsageError(format!("bot {:?} ({}): {e}", b.name, b.command)))?;
+    }
+    let output = args
+        .output
+        .clone()
+        .or(loaded.run.output)
+        .unwrap_or_else(|| {
+            let stem = args
+                .file
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_else(|| "tournament".into());
+            let dir = args.file.parent().unwrap_or(std::path::Path::new("."));
+            dir.join(format!("{stem}-out"))
+        });
+    let output = match args.shard {
+        // Each shard gets its own directory unless told otherwise.
+        Some(s) if args.output.is_none() => {
+            output.join(format!("shard-{}-of-{}", s.index, s.count))
+        }
+        _ => output,
+    };
+    let jobs = args
+        .jobs
+        .or(loaded.run.jobs)
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let opts = RunOptions {
+        output: output.clone(),
+        jobs,
+        resume: args.resume,
+        shard: args.shard,
+        isolation,
+        bot_logs: args.bot_logs,
+        quiet: args.json,
+        file: args.file.display().to_string(),
+        file_sha256: loaded.file_sha256,
+    };
+    let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
+    if !args.json {
+        eprintln!(
+            "{}: {} bots, {} schedule, {tables} tables of {} players x {} rounds{}, {jobs} at \
+             once -> {}",
+            t.name,
+            t.bots.len(),
+            t.schedule.name(),
+            t.players,
+            t.rounds,
+            args.shard
+                .map(|s| format!(" (shard {s})"))
+                .unwrap_or_default(),
+            output.display()
+        );
+    }
+    let finished = match runner::run(&t, opts) {
+        Ok(f) => f,
+        Err(RunError::Usage(m)) => return Err(UsageError(m).into()),
+        Err(RunError::Failed(m)) => return Err(anyhow::anyhow!(m)),
+    };
+    let summary = match finished {
+        Finished::Interrupted => {
+            eprintln!(
+                "interrupted: every bot was killed; finished rounds are in {}. Continue with:\n  {}",
+                output.join(output::RESULTS).display(),
+                resume_command()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        Finished::Done(s) => s,
+    };
+    let s = &summary.standings;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(s)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let secs = summary.elapsed.as_secs_f64().max(1e-9);
+    println!("{}", output::people_table(s));
+    if let Some(h2h) = output::head_to_head_table(s) {
+        println!("\nhead to head (row against column, wins-draws-losses):\n{h2h}");
+    }
+    if let Some(report) = &s.sprt {
+        println!(
+            "\nSPRT [{}, {}] ({:?}): LLR {:.2} ({:.2}, {:.2}), W-D-L {}-{}-{}: {}",
+            report.test.elo0,
+            report.test.elo1,
+            report.test.model,
+            report.llr,
+            report.lower,
+            report.upper,
+            report.wdl.wins,
+            report.wdl.draws,
+            report.wdl.losses,
+            match report.verdict {
+                crate::tournament::sprt::Verdict::H0 => "H0 accepted",
+                crate::tournament::sprt::Verdict::H1 => "H1 accepted",
+                crate::tournament::sprt::Verdict::Continue => "undecided",
+            }
+        );
+    }
+    println!(
+        "\n{} rounds played in {:.1}s ({:.1} rounds/s){}; results in {}",
+        summary.rounds_played,
+        secs,
+        summary.rounds_played as f64 / secs,
+        if summary.rounds_kept > 0 {
+            format!(", {} kept from before", summary.rounds_kept)
+        } else {
+            String::new()
+        },
+        output::shown(&output).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The command line that resumes this run: the same words, plus `--resume`.
+fn resume_command() -> String {
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--resume")
+        .collect();
+    format!("rollarena {} --resume", shell_words::join(words))
+}

@@ -1,0 +1,127 @@
+//! `rollarena merge`: shard outputs combined into one results file and standings, identical to
+//! a run on one machine.
+//!
+//! Every directory must hold a shard of the same tournament (same id: same resolved
+//! configuration), the set must be complete (every index from 1 to n, once), and every shard
+//! must have finished all its tables. The merged `results.jsonl` is in schedule order; the
+//! standings and ratings are computed from it exactly as a single run computes them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::aggregate::{Standings, compute, schedule_order};
+use super::output::{self, Meta};
+use super::runner::{scheduled_tables, shard_tables};
+
+/// What a merge produced.
+#[derive(Debug)]
+pub struct Merged {
+    pub standings: Standings,
+    pub rounds: usize,
+    pub shards: u32,
+}
+
+/// Merges shard directories into `out` (which must be empty or missing).
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
+    if dirs.is_empty() {
+        return Err("name the shard output directories to merge".into());
+    }
+    let metas: Vec<(PathBuf, Meta)> = dirs
+        .iter()
+        .map(|d| output::read_meta(d).map(|m| (d.clone(), m)))
+        .collect::<Result<_, _>>()?;
+    let (first_dir, first) = &metas[0];
+    for (dir, m) in &metas[1..] {
+        if m.id != first.id {
+            return Err(format!(
+                "{} and {} are of different tournaments (ids {} and {}): merge only the shards \
+                 of one tournament, run from the same file with the same options",
+                first_dir.display(),
+                dir.display(),
+                &first.id[..12],
+                &m.id[..12]
+            ));
+        }
+    }
+    let count = first.shard.map_or(1, |s| s.count);
+    let mut by_index: BTreeMap<u32, &PathBuf> = BTreeMap::new();
+    for (dir, m) in &metas {
+        let shard = m.shard.unwrap_or(output::Shard { index: 1, count: 1 });
+        if shard.count != count {
+            return Err(format!(
+                "{} is shard {shard} but {} is a shard of {count}: the shard counts differ",
+                dir.display(),
+                first_dir.display()
+            ));
+        }
+        if let Some(other) = by_index.insert(shard.index, dir) {
+            return Err(format!(
+                "shard {shard} is given twice: {} and {}",
+                other.display(),
+                dir.display()
+            ));
+        }
+    }
+    let missing: Vec<String> = (1..=count)
+        .filter(|i| !by_index.contains_key(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the set of shards is incomplete: shard{} {} {} missing (have {} of {count})",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", "),
+            if missing.len() > 1 { "are" } else { "is" },
+            by_index.len()
+        ));
+    }
+    let t = &first.tournament;
+    let mut all = Vec::new();
+    for (dir, m) in &metas {
+        let tables = shard_tables(t, m.shard)?
+            .ok_or_else(|| "a Swiss event is not sharded; there is nothing to merge".to_string())?;
+        let records = output::load_results(dir)?;
+        let complete = output::complete_tables(&records, t.rounds);
+        let unfinished: Vec<u32> = tables
+            .iter()
+            .map(|tb| tb.index)
+            .filter(|i| !complete.contains(i))
+            .collect();
+        if !unfinished.is_empty() && t.sprt.is_none() {
+            return Err(format!(
+                "shard {} ({}) is incomplete: {} of its {} tables are unfinished (first: table \
+                 {}); run it again with --resume, then merge",
+                m.shard.map_or("1/1".into(), |s| s.to_string()),
+                dir.display(),
+                unfinished.len(),
+                tables.len(),
+                unfinished[0]
+            ));
+        }
+        all.extend(output::keep_complete(records, t.rounds));
+    }
+    schedule_order(&mut all);
+    if !output::is_empty_dir(out) {
+        return Err(format!(
+            "the output directory {} is not empty: choose another --output",
+            out.display()
+        ));
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("cannot create the output directory {}: {e}", out.display()))?;
+    let meta = Meta {
+        shard: None,
+        merged_from: metas.iter().map(|(d, _)| d.display().to_string()).collect(),
+        ..first.clone()
+    };
+    output::write_meta(out, &meta).map_err(|e| format!("cannot write tournament.json: {e}"))?;
+    output::rewrite_results(out, &all).map_err(|e| format!("cannot write the results: {e}"))?;
+    let standings = compute(t, &all, Some(scheduled_tables(t)?));
+    output::write_standings(out, &standings)
+        .map_err(|e| format!("cannot write the standings: {e}"))?;
+    Ok(Merged {
+        standings,
+        rounds: all.len(),
+        shards: count,
+    })
+}

@@ -1,0 +1,26 @@
+//! Tournaments: many bots, many tables, in parallel, with a fair schedule, a trustworthy
+//! table and nothing lost when something breaks.
+//!
+//! - [`config`]: the TOML tournament file, parsed and validated into a [`Tournament`];
+//! - [`schedule`]: round robin, gauntlet, balanced random and Swiss, pure functions of the
+//!   tournament and its seed;
+//! - [`openings`]: seeded random openings, one per rotation cycle of a table;
+//! - [`runner`]: tables at once, the results file, resume, shards, Ctrl-C;
+//! - [`aggregate`]: standings and ratings from records in schedule order;
+//! - [`elo`], [`sprt`], [`wenglin`]: the statistics;
+//! - [`output`]: the output directory's files;
+//! - [`merge`]: shard outputs combined into one;
+//! - [`progress`]: the progress bar.
+pub mod aggregate;
+pub mod config;
+pub mod elo;
+pub mod merge;
+pub mod openings;
+pub mod output;
+pub mod progress;
+pub mod runner;
+pub mod schedule;
+pub mod sprt;
+pub mod wenglin;
+
+pub use config::Tournament;

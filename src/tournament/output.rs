@@ -1,0 +1,390 @@
+//! The output directory of a tournament (or of one shard of it):
+//!
+//! - `tournament.json`: the resolved configuration, the tournament file's SHA-256, the
+//!   tournament's id (hash of the resolved configuration) and the shard;
+//! - `results.jsonl`: one round per line in the record format, written as each round ends
+//!   (completion order: everything computed from it sorts first);
+//! - `standings.json`, `standings.csv`: the standings and ratings, written at the end;
+//! - `logs/` (with `--bot-logs`): each bot's stderr per table.
+//!
+//! A run refuses a non-empty directory unless it resumes, and a resume refuses a directory of
+//! a different tournament (another file, other overrides, another shard).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::aggregate::Standings;
+use super::config::Tournament;
+use crate::record::RoundRecord;
+use crate::record::reader::parse_records;
+
+pub const META: &str = "tournament.json";
+pub const RESULTS: &str = "results.jsonl";
+pub const STANDINGS_JSON: &str = "standings.json";
+pub const STANDINGS_CSV: &str = "standings.csv";
+
+/// Version of the output directory's layout.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// A shard: `index` of `count`, both from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Parses `i/n`.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard {s:?}: write i/n with 1 <= i <= n, e.g. 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    pub fn pair(self) -> (u32, u32) {
+        (self.index, self.count)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// `tournament.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    pub layout: u32,
+    /// SHA-256 of the resolved configuration: the tournament's identity.
+    pub id: String,
+    /// The tournament file as given, and the SHA-256 of its bytes.
+    pub file: String,
+    pub file_sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Output directories merged into this one (`rollarena merge`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+    pub tournament: Tournament,
+}
+
+/// Reads `tournament.json` of a directory.
+pub fn read_meta(dir: &Path) -> Result<Meta, String> {
+    let path = dir.join(META);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{} is not a tournament output directory (cannot read {}: {e})",
+            dir.display(),
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| format!("{} is not valid: {e}", path.display()))
+}
+
+/// Writes a file whole: to a temporary name, synced, then renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+pub fn write_meta(dir: &Path, meta: &Meta) -> std::io::Result<()> {
+    let mut text = serde_json::to_vec_pretty(meta).map_err(std::io::Error::other)?;
+    text.push(b'\n');
+    write_atomic(&dir.join(META), &text)
+}
+
+/// True when the directory is missing or holds nothing.
+pub fn is_empty_dir(dir: &Path) -> bool {
+    match std::fs::read_dir(dir) {
+        Ok(mut it) => it.next().is_none(),
+        Err(_) => true,
+    }
+}
+
+/// Checks that `dir` may receive this tournament: empty, or (`resume`) a directory of the
+/// same tournament, file and shard. Creates it and writes `tournament.json` when new. Returns
+/// true when there was something to resume.
+pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
+    if is_empty_dir(dir) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
+        write_meta(dir, meta).map_err(|e| format!("cannot write {META}: {e}"))?;
+        return Ok(false);
+    }
+    if !resume {
+        return Err(format!(
+            "the output directory {} is not empty: add --resume to continue the tournament it \
+             holds, or choose another --output",
+            dir.display()
+        ));
+    }
+    let old = read_meta(dir)?;
+    if old.file_sha256 != meta.file_sha256 {
+        return Err(format!(
+            "cannot resume: {} holds a tournament from a different file (SHA-256 {} there, {} \
+             for {} now); use another --output",
+            dir.display(),
+            &old.file_sha256[..12],
+            &meta.file_sha256[..12],
+            meta.file
+        ));
+    }
+    if old.id != meta.id {
+        return Err(format!(
+            "cannot resume: {} holds the same file run with other settings (command-line \
+             overrides differ: the resolved configurations hash to {} there and {} now); resume \
+             with the same options",
+            dir.display(),
+            &old.id[..12],
+            &meta.id[..12]
+        ));
+    }
+    if old.shard != meta.shard {
+        return Err(format!(
+            "cannot resume: {} holds shard {} but shard {} was asked for",
+            dir.display(),
+            old.shard.map_or("(none)".into(), |s| s.to_string()),
+            meta.shard.map_or("(none)".into(), |s| s.to_string())
+        ));
+    }
+    Ok(true)
+}
+
+/// The rounds in `results.jsonl` (missing: none). A torn last line (the run was killed while
+/// writing it) is cut off the file.
+pub fn load_results(dir: &Path) -> Result<Vec<RoundRecord>, String> {
+    let path = dir.join(RESULTS);
+    let mut bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    if let Some(last) = bytes.iter().rposition(|&b| b == b'\n') {
+        if last + 1 != bytes.len() {
+            bytes.truncate(last + 1);
+            truncate(&path, bytes.len() as u64)?;
+        }
+    } else if !bytes.is_empty() {
+        bytes.clear();
+        truncate(&path, 0)?;
+    }
+    let (records, _) = parse_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(records)
+}
+
+fn truncate(path: &Path, len: u64) -> Result<(), String> {
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    f.set_len(len)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| format!("cannot cut the torn last line of {}: {e}", path.display()))
+}
+
+/// The tables (by number) whose every round, 1 to `rounds`, is present.
+pub fn complete_tables(records: &[RoundRecord], rounds: u32) -> BTreeSet<u32> {
+    let mut seen: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for r in records {
+        if let Some(t) = r.table {
+            seen.entry(t).or_default().insert(r.round);
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, rs)| (1..=rounds).all(|r| rs.contains(&r)))
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// Keeps the rounds of complete tables (once each), drops the rest, in schedule order.
+pub fn keep_complete(records: Vec<RoundRecord>, rounds: u32) -> Vec<RoundRecord> {
+    let complete = complete_tables(&records, rounds);
+    let mut seen = BTreeSet::new();
+    let mut kept: Vec<RoundRecord> = records
+        .into_iter()
+        .filter(|r| r.table.is_some_and(|t| complete.contains(&t)))
+        .filter(|r| seen.insert((r.table, r.round)))
+        .collect();
+    super::aggregate::schedule_order(&mut kept);
+    kept
+}
+
+/// Rewrites `results.jsonl` with exactly these rounds (atomically).
+pub fn rewrite_results(dir: &Path, records: &[RoundRecord]) -> std::io::Result<()> {
+    let mut bytes = Vec::new();
+    for r in records {
+        serde_json::to_writer(&mut bytes, r).map_err(std::io::Error::other)?;
+        bytes.push(b'\n');
+    }
+    write_atomic(&dir.join(RESULTS), &bytes)
+}
+
+/// Writes `standings.json` and `standings.csv`.
+pub fn write_standings(dir: &Path, s: &Standings) -> std::io::Result<()> {
+    let mut json = serde_json::to_vec_pretty(s).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomic(&dir.join(STANDINGS_JSON), &json)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "rank",
+        "bot",
+        "tables",
+        "rounds",
+        "wins",
+        "points",
+        "outright",
+        "avg_points",
+        "win_pct",
+        "forfeits",
+        "moves",
+        "avg_ms",
+        "rating_mu",
+        "rating_sigma",
+        "rating_ordinal",
+        "elo",
+        "elo_error",
+        "los",
+    ])?;
+    for r in &s.standings {
+        let forfeits = r
+            .forfeits
+            .iter()
+            .map(|(k, n)| format!("{k}:{n}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let opt = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+        w.write_record([
+            r.rank.to_string(),
+            r.bot.clone(),
+            r.tables.to_string(),
+            r.rounds.to_string(),
+            r.wins.to_string(),
+            r.points.to_string(),
+            r.outright.to_string(),
+            r.avg_points.to_string(),
+            r.win_pct.to_string(),
+            forfeits,
+            r.moves.to_string(),
+            opt(r.avg_ms),
+            format!("{:.3}", r.rating.mu),
+            format!("{:.3}", r.rating.sigma),
+            format!("{:.3}", r.rating.ordinal),
+            opt(r.elo.as_ref().map(|e| e.estimate.elo)),
+            opt(r.elo.as_ref().map(|e| e.estimate.error)),
+            opt(r.elo.as_ref().map(|e| e.estimate.los)),
+        ])?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    write_atomic(&dir.join(STANDINGS_CSV), &bytes)
+}
+
+/// The standings as a table for people.
+pub fn people_table(s: &Standings) -> comfy_table::Table {
+    let two = s.standings.iter().any(|r| r.elo.is_some());
+    let mut table = comfy_table::Table::new();
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    let mut header = vec![
+        "rank",
+        "bot",
+        "tables",
+        "rounds",
+        "wins",
+        "points",
+        "avg balls",
+        "win %",
+        "forfeits",
+        "ms/move",
+        "rating",
+    ];
+    if two {
+        header.extend(["elo", "LOS"]);
+    }
+    table.set_header(header);
+    for r in &s.standings {
+        let forfeits = if r.forfeits.is_empty() {
+            "-".to_string()
+        } else {
+            r.forfeits
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut row = vec![
+            r.rank.to_string(),
+            r.bot.clone(),
+            r.tables.to_string(),
+            r.rounds.to_string(),
+            if r.wins.fract() == 0.0 {
+                format!("{:.0}", r.wins)
+            } else {
+                format!("{:.2}", r.wins)
+            },
+            r.points.to_string(),
+            format!("{:.1}", r.avg_points),
+            format!("{:.1}", r.win_pct),
+            forfeits,
+            r.avg_ms.map_or("-".into(), |m| format!("{m:.1}")),
+            format!("{:.1} ±{:.1}", r.rating.mu, r.rating.sigma),
+        ];
+        if two {
+            match &r.elo {
+                Some(e) => {
+                    row.push(format!("{:+.0} ±{:.0}", e.estimate.elo, e.estimate.error));
+                    row.push(format!("{:.1}%", 100.0 * e.estimate.los));
+                }
+                None => row.extend(["-".to_string(), "-".to_string()]),
+            }
+        }
+        table.add_row(row);
+    }
+    table
+}
+
+/// The head-to-head table for people (2-player events): row against column, W-D-L.
+pub fn head_to_head_table(s: &Standings) -> Option<comfy_table::Table> {
+    if s.head_to_head.is_empty() || s.standings.len() > 16 {
+        return None;
+    }
+    let names: Vec<&str> = s.standings.iter().map(|r| r.bot.as_str()).collect();
+    let mut table = comfy_table::Table::new();
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    let mut header = vec![String::from("W-D-L")];
+    header.extend(names.iter().map(|n| n.to_string()));
+    table.set_header(header);
+    for a in &names {
+        let mut row = vec![a.to_string()];
+        for b in &names {
+            let cell = s
+                .head_to_head
+                .iter()
+                .find(|h| h.bot == *a && h.opponent == *b)
+                .map(|h| format!("{}-{}-{}", h.wdl.wins, h.wdl.draws, h.wdl.losses))
+                .unwrap_or_else(|| "".into());
+            row.push(cell);
+        }
+        table.add_row(row);
+    }
+    Some(table)
+}
+
+/// The directory's path made absolute for messages.
+pub fn shown(dir: &Path) -> PathBuf {
+    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+}

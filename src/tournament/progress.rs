@@ -1,0 +1,68 @@
+//! The progress display: one bar on stderr with rounds done, the rate and the time left, and
+//! a line per forfeit as it happens. Hidden when stderr is not a terminal (CI logs, files);
+//! forfeits are then printed as plain lines.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Progress of a tournament, shared by every table.
+pub struct Progress {
+    bar: ProgressBar,
+    visible: bool,
+}
+
+impl Progress {
+    /// A bar over `total` rounds of which `done` were finished before (a resumed run).
+    pub fn new(total: u64, done: u64, quiet: bool) -> Progress {
+        let visible = !quiet && std::io::stderr().is_terminal();
+        let bar = if visible {
+            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} rounds  {per_sec}  ETA {eta}  {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_position(done);
+        bar.reset_eta();
+        if visible {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        Progress { bar, visible }
+    }
+
+    pub fn round_done(&self) {
+        self.bar.inc(1);
+    }
+
+    /// How many tables are playing now.
+    pub fn running(&self, tables: usize) {
+        self.bar.set_message(format!("{tables} tables playing"));
+    }
+
+    /// A line above the bar (or on stderr when the bar is hidden).
+    pub fn note(&self, line: &str) {
+        if self.visible {
+            self.bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    pub fn finish(&self) {
+        if self.visible {
+            self.bar.finish_and_clear();
+        }
+    }
+
+    /// Seconds since the bar started, and rounds played in this run.
+    pub fn elapsed(&self) -> Duration {
+        self.bar.elapsed()
+    }
+}
