@@ -195,12 +195,12 @@ impl Position {
             }
             seen |= b;
         }
-        if seen.count_ones() < 4 {
-            return Err(BadPosition(format!(
-                "the board holds {} balls; a Rolit board always holds at least the 4 balls of \
-                 the start position",
-                seen.count_ones()
-            )));
+        if seen == 0 {
+            return Err(BadPosition(
+                "the board is empty: a ball must be placed next to a ball, so a Rolit board \
+                 always holds at least one"
+                    .into(),
+            ));
         }
         let turn = colours.iter().position(|&c| c == to_move).ok_or_else(|| {
             BadPosition(format!(
@@ -244,9 +244,10 @@ impl Position {
     pub fn to_move(&self) -> Colour {
         self.order[self.turn as usize]
     }
-    /// The number of the move to be played next, from 1 (balls placed so far + 1).
+    /// The number of the move to be played next, from 1 (balls placed so far + 1). Positions
+    /// built by hand with fewer than the 4 start balls count from 1 too.
     pub fn ply(&self) -> u32 {
-        self.occupied().count_ones() - 3
+        self.occupied().count_ones().saturating_sub(3).max(1)
     }
     /// The round is over when the board is full.
     pub fn is_over(&self) -> bool {
