@@ -209,8 +209,8 @@ impl Talk {
             freeze,
         };
         talk.send(&ToBot::Hello(hello));
-        // As in a match, start-up has no latency margin.
-        let clock = Clock::start(time.startup, Duration::ZERO);
+        // As in a match, start-up has the latency margin too.
+        let clock = Clock::start(time.startup, time.margin);
         match talk.bot.await_ready(clock.deadline(), time.startup).await {
             Ok(()) => {}
             Err(f) => {
@@ -253,9 +253,12 @@ impl Talk {
         let line = to_line(msg);
         self.note(Dir::Sent, &line[..line.len() - 1]);
         self.bot.send(Arc::from(line));
-        // A match freezes every bot after `start`; it thaws the one it asks for a move.
-        if matches!(msg, ToBot::Start(_)) {
-            self.pause();
+        // A match freezes every bot after `start` and thaws the one it asks for a move; it
+        // thaws every bot after `end`, so each reads the result between rounds.
+        match msg {
+            ToBot::Start(_) => self.pause(),
+            ToBot::End(_) => self.bot.thaw(),
+            _ => {}
         }
     }
 
