@@ -9,3 +9,4 @@ mod rolit;
 mod schemas;
 mod kits;
 mod replay;
+mod tournament;

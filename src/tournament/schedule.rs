@@ -180,10 +180,12 @@ fn next_fit(n: usize, k: usize, t: u32, up: bool) -> Option<u32> {
         .find(|&x| (n * x as usize).is_multiple_of(k))
 }
 
-/// Seeded hill climbing on the sum of squared pair counts (lowest when pairs meet equally
-/// often): swap two bots between two tables when neither sits at the other's table already
-/// and the swap lowers the sum. Tables per bot never change. Stops when pair counts are within
-/// one of each other or after a bounded number of proposals.
+/// Seeded simulated annealing on the sum of squared pair counts (lowest, for a fixed number
+/// of meetings, exactly when pair counts are within one of each other): swap two bots between
+/// two tables when neither sits at the other's table already, accepting a worse sum with a
+/// probability that falls as the search cools. Tables per bot never change. Stops when pair
+/// counts are within one of each other or after a bounded number of proposals, keeping the
+/// best schedule seen.
 fn improve_pairs(
     tables: &mut [Vec<usize>],
     pairs: &mut [Vec<i64>],
@@ -201,10 +203,14 @@ fn improve_pairs(
         let (lo, hi) = counts.fold((i64::MAX, i64::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
         hi - lo
     };
+    let cost =
+        |pairs: &[Vec<i64>]| -> i64 { pairs.iter().flatten().map(|c| c * c).sum::<i64>() / 2 };
     let k = tables[0].len();
-    let budget = 50_000 + 5_000 * tables.len();
+    let budget = 100_000 + 10_000 * tables.len();
+    let mut current = cost(pairs);
+    let mut best = (current, tables.to_vec());
     for step in 0..budget {
-        if step % 256 == 0 && spread(pairs) <= 1 {
+        if step % 512 == 0 && spread(pairs) <= 1 {
             return;
         }
         let ta = rng.random_range(0..tables.len());
@@ -219,8 +225,8 @@ fn improve_pairs(
         if tables[tb].contains(&x) || tables[ta].contains(&y) {
             continue;
         }
-        // x leaves A for B, y leaves B for A. Change of sum of squares, pair by pair
-        // (the two tables share no pair that changes twice, since x is not in B nor y in A).
+        // x leaves A for B, y leaves B for A. Change of the sum of squares, pair by pair
+        // (no pair changes twice, since x is not in B nor y in A).
         let mut delta = 0i64;
         let mut change = |p: i64, d: i64| delta += (p + d) * (p + d) - p * p;
         for &a in tables[ta].iter().filter(|&&a| a != x) {
@@ -231,23 +237,32 @@ fn improve_pairs(
             change(pairs[y][b], -1);
             change(pairs[x][b], 1);
         }
-        // Accept improvements, and sideways moves now and then to leave plateaus.
-        if delta < 0 || (delta == 0 && rng.random_range(0..4) == 0) {
-            for &a in tables[ta].iter().filter(|&&a| a != x) {
-                pairs[x][a] -= 1;
-                pairs[a][x] -= 1;
-                pairs[y][a] += 1;
-                pairs[a][y] += 1;
-            }
-            for &b in tables[tb].iter().filter(|&&b| b != y) {
-                pairs[y][b] -= 1;
-                pairs[b][y] -= 1;
-                pairs[x][b] += 1;
-                pairs[b][x] += 1;
-            }
-            tables[ta][i] = y;
-            tables[tb][j] = x;
+        let temperature = 0.7 * (1.0 - step as f64 / budget as f64) + 0.05;
+        let accept = delta <= 0 || rng.random::<f64>() < (-(delta as f64) / temperature).exp();
+        if !accept {
+            continue;
         }
+        for &a in tables[ta].iter().filter(|&&a| a != x) {
+            pairs[x][a] -= 1;
+            pairs[a][x] -= 1;
+            pairs[y][a] += 1;
+            pairs[a][y] += 1;
+        }
+        for &b in tables[tb].iter().filter(|&&b| b != y) {
+            pairs[y][b] -= 1;
+            pairs[b][y] -= 1;
+            pairs[x][b] += 1;
+            pairs[b][x] += 1;
+        }
+        tables[ta][i] = y;
+        tables[tb][j] = x;
+        current += delta;
+        if current < best.0 {
+            best = (current, tables.to_vec());
+        }
+    }
+    if best.0 < current {
+        tables.clone_from_slice(&best.1);
     }
 }
 
