@@ -24,9 +24,15 @@ impl Progress {
         };
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} rounds  {per_sec}  ETA {eta}  {msg}",
+                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} rounds  {rate}  ETA {eta}  {msg}",
             )
             .expect("a valid template")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} rounds/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
         );
         bar.set_position(done);
