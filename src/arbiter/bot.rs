@@ -221,9 +221,7 @@ impl Bot {
                 .map(|c| c.procs_files())
                 .unwrap_or_default();
             let launch = LaunchSpec::new(iso, argv, cwd, procs);
-            let exe = std::env::current_exe()
-                .map_err(|e| format!("cannot find the rollarena binary itself: {e}"))?;
-            let mut cmd = tokio::process::Command::new(exe);
+            let mut cmd = tokio::process::Command::new(crate::sandbox::self_exe());
             cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
             // W, then I when there is a PID namespace, then the bot.
             let depth = if iso.level == Level::None { 1 } else { 2 };

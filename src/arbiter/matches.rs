@@ -289,7 +289,12 @@ fn file_hashes(spec: &BotSpec) -> BTreeMap<String, String> {
         .chain(spec.argv[1..].iter().map(|a| base.join(a)));
     for path in paths {
         if let Some(hex) = sha256_file(&path) {
-            out.insert(path.display().to_string(), hex);
+            // This binary runs as /proc/self/exe; name it by the path it was started from.
+            let name = match std::env::current_exe() {
+                Ok(exe) if path == crate::sandbox::self_exe() => exe,
+                _ => path,
+            };
+            out.insert(name.display().to_string(), hex);
         }
     }
     out

@@ -170,8 +170,7 @@ pub fn peak_rss_kib() -> Option<u64> {
 /// word without a slash is looked up in PATH. Errors name what is wrong.
 pub fn resolve_program(word: &str) -> Result<PathBuf, String> {
     if word == "rollarena" {
-        return std::env::current_exe()
-            .map_err(|e| format!("cannot find the rollarena binary itself: {e}"));
+        return Ok(crate::sandbox::self_exe());
     }
     if word.contains('/') {
         let path = PathBuf::from(word);

@@ -51,7 +51,8 @@ pub struct MatchArgs {
     /// Board size: 8, 6 or 4 (4x4 is for 2 players).
     #[arg(long, default_value_t = 8)]
     size: u8,
-    /// Number of players: 2, 3 or 4. Defaults to the number of BOTs (4 for the demo).
+    /// Number of players: 2, 3 or 4. Defaults to the number of BOTs (for the demo: 4, or 2 on
+    /// a 4x4 board).
     #[arg(long)]
     players: Option<usize>,
     /// Rounds to play. Defaults to the number of players, one full rotation of colours.
@@ -181,6 +182,8 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         }
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
+        // 4x4 is for 2 players only.
+        (None, true) if args.size == 4 => 2,
         (None, true) => DEMO.len(),
     };
     let game = Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?;

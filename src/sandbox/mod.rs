@@ -137,6 +137,19 @@ pub struct Isolation {
     pub cgroups: bool,
 }
 
+/// This very binary, to run again (the launch wrapper, the built-in bots): `/proc/self/exe`,
+/// which names the running binary's own file even after it was replaced on disk (a rebuild, an
+/// upgrade in the middle of a tournament), where the path it was started from would then name
+/// another program or none.
+pub fn self_exe() -> PathBuf {
+    let proc = PathBuf::from("/proc/self/exe");
+    if proc.exists() {
+        proc
+    } else {
+        std::env::current_exe().unwrap_or(proc)
+    }
+}
+
 /// True when the arbiter runs as root.
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -183,7 +196,7 @@ impl Isolation {
         if !self.wraps() {
             return Ok(());
         }
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
+        let exe = self_exe();
         let tmp = tempdir_for_probe(&self.scratch_root, self.user.as_ref())?;
         let spec = launch::LaunchSpec::new(
             self,

@@ -83,7 +83,9 @@ pub fn exe_for(user: &BotUser) -> io::Result<PathBuf> {
     static COPY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let exe = std::env::current_exe()?;
     if reachable(&exe, user, true) {
-        return Ok(exe);
+        // Reachable: the bot process runs its own copy of the image through /proc/self/exe,
+        // which stays valid even if the file at `exe` is replaced meanwhile.
+        return Ok(super::self_exe());
     }
     COPY.get_or_init(|| {
         let dir = copy_dir();
@@ -91,7 +93,7 @@ pub fn exe_for(user: &BotUser) -> io::Result<PathBuf> {
         (|| -> io::Result<PathBuf> {
             std::fs::create_dir_all(&dir)?;
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))?;
-            std::fs::copy(&exe, &copy)?;
+            std::fs::copy(super::self_exe(), &copy)?;
             std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))?;
             Ok(copy)
         })()
