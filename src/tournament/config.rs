@@ -194,7 +194,7 @@ impl std::fmt::Display for ConfigError {
         match self.at {
             Some((line, col)) => write!(
                 f,
-                "{}:{line}:{col}: {} (line {line})",
+                "{}: line {line}, column {col}: {}",
                 self.file, self.message
             ),
             None => write!(f, "{}: {}", self.file, self.message),

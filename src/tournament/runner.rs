@@ -191,13 +191,24 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     if kept.len() != before {
         output::rewrite_results(&dir, &kept)
             .map_err(|e| RunError::Failed(format!("cannot rewrite the results: {e}")))?;
-        tracing::info!(
-            "dropped {} rounds of unfinished tables: they are played again from their first round",
-            before - kept.len()
-        );
     }
     let complete = output::complete_tables(&kept, t.rounds);
     let rounds_kept = kept.len() as u64;
+    if resuming && !opts.quiet {
+        eprintln!(
+            "resuming: {} finished tables kept ({rounds_kept} rounds){}",
+            complete.len(),
+            if kept.len() != before {
+                format!(
+                    "; {} rounds of unfinished tables dropped (those tables are played again \
+                     from their first round)",
+                    before - kept.len()
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
 
     let total_tables = match &fixed {
         Some(tables) => tables.len() as u64,

@@ -103,7 +103,7 @@ fn mistakes_name_their_line() {
             msg.contains(expected),
             "{to:?}: expected {expected:?} in the error, got: {msg}"
         );
-        assert!(msg.starts_with("t.toml:"), "names the file: {msg}");
+        assert!(msg.starts_with("t.toml: line "), "names the file: {msg}");
     }
 }
 
