@@ -346,7 +346,12 @@ pub fn people_table(s: &Standings) -> comfy_table::Table {
         if two {
             match &r.elo {
                 Some(e) => {
-                    row.push(format!("{:+.0} ±{:.0}", e.estimate.elo, e.estimate.error));
+                    // + 0.0 turns -0.0 into 0.0, so an even score reads +0.
+                    row.push(format!(
+                        "{:+.0} ±{:.0}",
+                        e.estimate.elo + 0.0,
+                        e.estimate.error
+                    ));
                     row.push(format!("{:.1}%", 100.0 * e.estimate.los));
                 }
                 None => row.extend(["-".to_string(), "-".to_string()]),
