@@ -241,7 +241,8 @@ impl Bot {
             .process_group(0)
             .kill_on_drop(true);
         // The wrapper's parent-death signal fires when the *thread* that forked it exits: this
-        // runs on a runtime worker thread, which lives as long as the match.
+        // runs on a runtime thread (a worker, or the thread of a current-thread runtime), which
+        // lives as long as the match.
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", spec.argv[0]))?;
@@ -267,7 +268,10 @@ impl Bot {
             }
         });
         Ok(Bot {
-            cpu: CpuMeter::open(group.pid(), depth),
+            cpu: match &cgroups {
+                Some(c) => CpuMeter::cgroup(c.cpu_usage_file()),
+                None => CpuMeter::open(group.pid(), depth),
+            },
             group,
             events,
             writer,
@@ -306,10 +310,7 @@ impl Bot {
     /// CPU time used so far, in ms, where the OS tells: the whole process tree from its
     /// cgroup where there is one, else the bot process itself.
     pub fn cpu_ms(&mut self) -> Option<f64> {
-        match &self.cgroups {
-            Some(c) => c.cpu_ms(),
-            None => self.cpu.read(),
-        }
+        self.cpu.read()
     }
 
     /// The last bytes of stderr as text.
@@ -421,6 +422,17 @@ impl Bot {
                 Some(BotEvent::Exited(info)) => return Reply::Fault(self.crashed(info)),
             }
         }
+    }
+
+    /// [`Bot::drain`] before a request to a bot that may be frozen: when its stdout is found
+    /// closed, it is resumed before the arbiter watches it exit (a frozen bot could not), so a
+    /// crash is told from a closed stdout as if it had been resumed first. The usual case,
+    /// nothing wrong, costs no signal: the request is written before the bot is resumed.
+    pub async fn drain_before_request(&mut self) -> Result<(), Failure> {
+        if self.eof || !self.events.is_empty() {
+            self.thaw();
+        }
+        self.drain().await
     }
 
     /// Takes every line that arrived while nothing was asked (without waiting): logs are kept,
@@ -561,6 +573,7 @@ impl Bot {
             .expect("four tasks");
         reader.abort();
         writer.abort();
+        self.writer.close();
         // Nobody reads events any more: a waiter blocked on a full channel gives up at once.
         self.events.close();
         // A child that escaped the group can hold stderr open: wait briefly, then stop reading.

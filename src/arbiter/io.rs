@@ -3,9 +3,12 @@
 //! - stdout: a bounded line reader. A line longer than the limit is reported (with its head)
 //!   and reading stops, so an endless line costs at most the limit in memory. Lines go into a
 //!   bounded channel: a bot that floods while nobody drains blocks on its own pipe.
-//! - stdin: a writer task fed by an unbounded queue of shared lines. A bot that never reads its
-//!   stdin fills the pipe (64 KiB on Linux) and then blocks only this task; the arbiter goes on
-//!   and the bot times out on its next turn. Lines are `Arc`ed so a broadcast is one buffer.
+//! - stdin: a line is written straight into the pipe (non-blocking) when nothing is queued
+//!   before it, which is almost always: one system call, no task hop. Whatever the pipe does not
+//!   take at once (a bot that does not read its stdin fills the pipe, 64 KiB on Linux) waits in
+//!   an unbounded queue of shared lines that a writer task drains as the pipe makes room, so a
+//!   full pipe blocks only that task; the arbiter goes on and the bot times out on its next
+//!   turn. Lines are `Arc`ed so a broadcast is one buffer.
 //! - stderr: drained continuously (a bot blocked on a full stderr pipe would look hung) into a
 //!   bounded tail kept for the record, and optionally into a log file with a size cap.
 //!
@@ -14,12 +17,13 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::sync::{Arc, Mutex};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 
 /// Bytes of an over-long line kept as evidence.
@@ -133,33 +137,146 @@ where
     })
 }
 
-/// The sending side of a bot's stdin.
+/// The sending side of a bot's stdin. Cheap to clone; every clone feeds the same pipe.
 #[derive(Clone, Debug)]
 pub struct Writer {
-    tx: mpsc::UnboundedSender<Arc<[u8]>>,
+    shared: Arc<WriterShared>,
 }
 
-impl Writer {
-    /// Queues a line; never blocks. Lines to a dead bot are dropped.
-    pub fn send(&self, line: Arc<[u8]>) {
-        let _ = self.tx.send(line);
+#[derive(Debug)]
+struct WriterShared {
+    state: Mutex<WriterState>,
+    /// Wakes the writer task when lines are queued.
+    wake: Notify,
+}
+
+#[derive(Debug)]
+struct WriterState {
+    /// A second descriptor of the pipe (the task owns the first), for direct writes. It shares
+    /// the pipe's non-blocking mode. `None` once the pipe failed or the writer was closed.
+    fd: Option<OwnedFd>,
+    /// Lines not yet written, in order; the first may be partly written already.
+    queue: VecDeque<Arc<[u8]>>,
+    /// Bytes of `queue[0]` already written.
+    written: usize,
+}
+
+impl WriterState {
+    /// Stops writing for good: the bot is dead or gone. Queued lines are dropped.
+    fn close(&mut self) {
+        self.fd = None;
+        self.queue.clear();
+        self.written = 0;
     }
 }
 
-/// Writes queued lines to the bot's stdin until it closes or the queue is dropped.
+impl Writer {
+    /// Sends a line; never blocks. Written at once when nothing waits before it and the pipe
+    /// has room, else queued for the writer task. Lines to a dead bot are dropped.
+    pub fn send(&self, line: Arc<[u8]>) {
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(fd) = state.fd.as_ref() else {
+            return;
+        };
+        if !state.queue.is_empty() {
+            // The task is on it; the line waits its turn.
+            state.queue.push_back(line);
+            return;
+        }
+        let written = match write_now(fd.as_raw_fd(), &line) {
+            Ok(n) if n == line.len() => return,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+            Err(_) => {
+                state.close();
+                return;
+            }
+        };
+        state.queue.push_back(line);
+        state.written = written;
+        drop(state);
+        self.shared.wake.notify_one();
+    }
+
+    /// Stops writing and releases this side's descriptor of the pipe.
+    pub fn close(&self) {
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .close();
+    }
+}
+
+/// One non-blocking `write` (retried on EINTR).
+fn write_now(fd: RawFd, buf: &[u8]) -> std::io::Result<usize> {
+    loop {
+        // SAFETY: writing from a valid buffer to a descriptor the caller keeps open.
+        let n = unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// Serves a bot's stdin: returns the [`Writer`] and the task that writes whatever the pipe
+/// could not take at once, until the pipe fails or the writer is closed.
 pub fn spawn_writer<W>(mut stdin: W) -> (Writer, JoinHandle<()>)
 where
-    W: AsyncWrite + Unpin + Send + 'static,
+    W: AsyncWrite + AsFd + Unpin + Send + 'static,
 {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Arc<[u8]>>();
+    // The pipe was set non-blocking by tokio; a duplicate descriptor shares that mode. If the
+    // duplicate cannot be made, every line goes through the task.
+    let fd = stdin.as_fd().try_clone_to_owned().ok();
+    let shared = Arc::new(WriterShared {
+        state: Mutex::new(WriterState {
+            fd,
+            queue: VecDeque::new(),
+            written: 0,
+        }),
+        wake: Notify::new(),
+    });
+    let task_shared = shared.clone();
     let task = tokio::spawn(async move {
-        while let Some(line) = rx.recv().await {
-            if stdin.write_all(&line).await.is_err() {
-                break;
+        let shared = task_shared;
+        loop {
+            let next = {
+                let state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
+                match state.queue.front() {
+                    Some(line) => Some((line.clone(), state.written)),
+                    None if state.fd.is_none() => return,
+                    None => None,
+                }
+            };
+            let Some((line, from)) = next else {
+                // Nothing queued: sleep until `send` queues something (a notification sent
+                // before this wait is kept, so none is missed).
+                shared.wake.notified().await;
+                continue;
+            };
+            // The line stays first in the queue while it is written, so `send` queues behind it.
+            let result = stdin.write(&line[from..]).await;
+            let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
+            match result {
+                Ok(n) if n > 0 && state.fd.is_some() => {
+                    state.written += n;
+                    if state.written == line.len() {
+                        state.queue.pop_front();
+                        state.written = 0;
+                    }
+                }
+                _ => {
+                    state.close();
+                    return;
+                }
             }
         }
     });
-    (Writer { tx }, task)
+    (Writer { shared }, task)
 }
 
 /// The last bytes a bot wrote to stderr, and how many it wrote in all.

@@ -7,7 +7,6 @@
 //! the bot is killed at once and the arbiter plays the seat's remaining moves with a seeded
 //! fallback, so the other bots' round is finished.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -93,6 +92,14 @@ impl<'a> Session<'a> {
             if let Some(bot) = bot {
                 bot.send(Arc::from(to_line(&make(seat))));
             }
+        }
+    }
+
+    /// Sends the same message to every live bot of the round: encoded once, one shared buffer.
+    fn broadcast_same(&self, msg: &ToBot) {
+        let line: Arc<[u8]> = Arc::from(to_line(msg));
+        for bot in self.bots.iter().flatten() {
+            bot.send(line.clone());
         }
     }
 
@@ -265,28 +272,29 @@ impl<'a> Session<'a> {
         by_arbiter: bool,
         opening: bool,
     ) -> std::io::Result<()> {
-        let effects: BTreeMap<String, Value> = applied.effects.into_iter().collect();
+        let played = ToBot::Played(Played {
+            seat: applied.seat,
+            colour: applied.colour,
+            mv: applied.notation,
+            effects: applied.effects.into_iter().collect(),
+            by_arbiter,
+        });
+        self.broadcast_same(&played);
+        let ToBot::Played(played) = played else {
+            unreachable!("built above")
+        };
         let mv = MoveRecord {
             ply: self.ply(),
-            seat: applied.seat,
-            colour: applied.colour.clone(),
-            mv: applied.notation.clone(),
-            effects: effects.clone(),
+            seat: played.seat,
+            colour: played.colour,
+            mv: played.mv,
+            effects: played.effects,
             ms: round_ms(ms),
             cpu_ms: cpu_ms.map(round_ms),
             refused,
             by_arbiter,
             opening,
         };
-        self.broadcast(|_| {
-            ToBot::Played(Played {
-                seat: applied.seat,
-                colour: applied.colour.clone(),
-                mv: applied.notation.clone(),
-                effects: effects.clone(),
-                by_arbiter,
-            })
-        });
         self.observer.on_event(&Event::Moved {
             round: self.round_no,
             mv: &mv,
@@ -304,8 +312,9 @@ impl<'a> Session<'a> {
     ) -> Result<(Applied, f64, Option<f64>, Vec<Refused>), (Failure, Vec<Refused>)> {
         let config = self.config;
         let bot = self.bots[seat].as_mut().expect("asked seats have a bot");
-        bot.thaw();
-        bot.drain().await.map_err(|f| (f, Vec::new()))?;
+        bot.drain_before_request()
+            .await
+            .map_err(|f| (f, Vec::new()))?;
         *self.turn_id += 1;
         let turn_id = *self.turn_id;
         let limit = config.time.per_move;
@@ -321,8 +330,11 @@ impl<'a> Session<'a> {
         });
         let line = Arc::from(to_line(&turn));
         let cpu_before = bot.cpu_ms();
-        let clock = Clock::start(limit, config.time.margin);
+        // The request goes into the pipe before the bot is resumed, so that it wakes once, to
+        // a line to read; the clock starts once both are done.
         bot.send(line);
+        bot.thaw();
+        let clock = Clock::start(limit, config.time.margin);
         let mut refused = Vec::new();
         loop {
             let (reason, line) = match bot.reply(turn_id, clock.deadline(), limit).await {

@@ -118,6 +118,12 @@ impl BotCgroups {
         self.dirs.iter().map(|d| d.join("cgroup.procs")).collect()
     }
 
+    /// The file that holds the whole tree's CPU time in ns (`cpuacct.usage`), for a reader
+    /// that keeps it open ([`crate::arbiter::process::CpuMeter`]).
+    pub fn cpu_usage_file(&self) -> PathBuf {
+        self.dir("cpuacct").join("cpuacct.usage")
+    }
+
     /// CPU time of the whole tree, in ms.
     pub fn cpu_ms(&self) -> Option<f64> {
         self.read_u64("cpuacct", "cpuacct.usage")
