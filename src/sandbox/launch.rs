@@ -1,12 +1,21 @@
 //! The launch wrapper: `rollarena __launch SPEC` sets a bot up and runs it.
 //!
 //! It runs as a fresh single-threaded process started by the arbiter, so it may do what a
-//! threaded program must not do between `fork` and `exec`. Three processes, all in the bot's
-//! process group (so SIGSTOP freezes and SIGKILL kills them together):
+//! threaded program must not do between `fork` and `exec`. Three processes:
 //!
 //! ```text
 //! arbiter ─ wrapper W ─ init I (PID 1 of the bot's PID namespace) ─ bot B (exec'd command)
 //! ```
+//!
+//! The arbiter starts W in a new process group, the bot's group, whose id is W's pid: the one
+//! the arbiter signals to freeze (SIGSTOP), resume and kill (SIGKILL) the bot and every process
+//! it started. Once B is forked, I and W leave that group for one of their own (I makes it, W
+//! joins it when I says so through a pipe), so the group holds the bot's processes only: the
+//! freezing at every move of a match then stops and resumes the bot alone, not two idle helpers
+//! as well (each would be woken twice per move for nothing). They still die with the bot: I
+//! when B ends, W when I ends; and with the arbiter (parent-death signals), the cgroups and the
+//! namespace as before. Without a PID namespace W stays in the group (there is no other group
+//! for it to join but the arbiter's, where terminal signals would reach it).
 //!
 //! - W arms a parent-death signal (SIGKILL when the arbiter dies, even by SIGKILL), joins the
 //!   bot's cgroups, unshares the namespaces, sets the rlimits, forks I, closes its own stdio
@@ -150,24 +159,33 @@ pub fn run(arg: &str) -> ! {
         }
     }
     set_rlimits(&spec.limits, spec.cgroups.is_empty());
+    let sigchld = quiet_sigchld();
     let (read_fd, write_fd) = status_pipe();
+    let (left_read, left_write) = status_pipe();
     // SAFETY: fork in a single-threaded process.
     let child = unsafe { libc::fork() };
     check(child, "fork");
     if child == 0 {
-        // SAFETY: closing our copy of the pipe's read end.
-        unsafe { libc::close(read_fd) };
+        // SAFETY: closing our copies of the pipes' read ends.
+        unsafe {
+            libc::close(read_fd);
+            libc::close(left_read);
+        }
         if spec.level == Level::None {
             bot(&spec);
         }
-        init(&spec, write_fd);
+        init(&spec, write_fd, left_write, &sigchld);
     }
     // SAFETY: the wrapper keeps nothing of the bot's pipes, so the bot's EOF is the arbiter's.
     unsafe {
         libc::close(write_fd);
+        libc::close(left_write);
         detach_stdio();
     }
-    let status = wait_for(child);
+    if spec.level != Level::None {
+        leave_bot_group(left_read, child);
+    }
+    let status = wait_for(child, &sigchld);
     let reported = read_status(read_fd);
     end_like(reported.unwrap_or(status));
 }
@@ -250,17 +268,79 @@ unsafe fn detach_stdio() {
     }
 }
 
-/// Waits for `pid`, retrying on EINTR; returns its raw wait status.
-fn wait_for(pid: libc::pid_t) -> libc::c_int {
+/// Makes SIGCHLD mean "a child ended" only, and holds it for [`sleep_until_sigchld`].
+///
+/// The arbiter freezes a bot between its moves by stopping its whole process group, the
+/// wrapper and init included, and resumes it for the next move. A parent sleeping in `waitpid`
+/// is woken by every stop and every resumption of its child, only to sleep again: two useless
+/// wake-ups per move for the wrapper and two for init. With SA_NOCLDSTOP no SIGCHLD is sent for
+/// those, and a parent that sleeps in `sigwaitinfo` for SIGCHLD (blocked, so none is lost
+/// between a `waitpid` that found nothing and the sleep) is woken only when a child ends.
+/// Inherited by init (fork); the bot gets default signals and an empty mask back before exec.
+fn quiet_sigchld() -> libc::sigset_t {
+    extern "C" fn nothing(_: libc::c_int) {}
+    // SAFETY: installing a handler that does nothing, and blocking one signal, in this
+    // single-threaded process.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = nothing as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_NOCLDSTOP | libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        check(
+            libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut()),
+            "SIGCHLD action",
+        );
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGCHLD);
+        check(
+            libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()),
+            "blocking SIGCHLD",
+        );
+        set
+    }
+}
+
+/// Sleeps until a child ends (SIGCHLD, held by [`quiet_sigchld`]), or another signal comes.
+fn sleep_until_sigchld(sigchld: &libc::sigset_t) {
+    // SAFETY: sigwaitinfo on a valid set; the info is not wanted.
+    unsafe { libc::sigwaitinfo(sigchld, std::ptr::null_mut()) };
+}
+
+/// W's side of leaving the bot's process group (see the module header): waits until init has
+/// forked the bot and made a group of its own, then joins that group. If init never says so
+/// (it died first), W stays where it is, which is only slower.
+fn leave_bot_group(left: libc::c_int, init_pid: libc::pid_t) {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: reading one byte into a local.
+        let n = unsafe { libc::read(left, (&mut byte as *mut u8).cast(), 1) };
+        if n == 1 {
+            // SAFETY: setpgid on ourselves; a failure leaves us in the bot's group.
+            unsafe { libc::setpgid(0, init_pid) };
+        }
+        if n != -1 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            break;
+        }
+    }
+    // SAFETY: closing our own descriptor.
+    unsafe { libc::close(left) };
+}
+
+/// Waits for `pid`; returns its raw wait status.
+fn wait_for(pid: libc::pid_t, sigchld: &libc::sigset_t) -> libc::c_int {
     let mut status = 0;
     loop {
         // SAFETY: waitpid with a valid out pointer.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
         if r == pid {
             return status;
         }
         if r == -1 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
             return status;
+        }
+        if r == 0 {
+            sleep_until_sigchld(sigchld);
         }
     }
 }
@@ -292,8 +372,9 @@ fn end_like(status: libc::c_int) -> ! {
     unsafe { libc::_exit(libc::WEXITSTATUS(status)) }
 }
 
-/// PID 1 of the bot's namespace: forks the bot, reaps everything, reports the bot's status.
-fn init(spec: &LaunchSpec, report: libc::c_int) -> ! {
+/// PID 1 of the bot's namespace: forks the bot, leaves the bot's process group (telling W
+/// through `left`, so that W follows), reaps everything, reports the bot's status.
+fn init(spec: &LaunchSpec, report: libc::c_int, left: libc::c_int, sigchld: &libc::sigset_t) -> ! {
     // SAFETY: plain system calls in the single-threaded child.
     unsafe {
         check(
@@ -304,12 +385,22 @@ fn init(spec: &LaunchSpec, report: libc::c_int) -> ! {
         check(bot_pid, "fork");
         if bot_pid == 0 {
             libc::close(report);
+            libc::close(left);
             bot(spec);
         }
         detach_stdio();
+        // The bot is in the bot's group for good: I and then W may leave it.
+        if libc::setpgid(0, 0) == 0 {
+            libc::write(left, [1u8].as_ptr().cast(), 1);
+        }
+        libc::close(left);
         loop {
             let mut status = 0;
-            let r = libc::waitpid(-1, &mut status, 0);
+            let r = libc::waitpid(-1, &mut status, libc::WNOHANG);
+            if r == 0 {
+                sleep_until_sigchld(sigchld);
+                continue;
+            }
             if r == bot_pid {
                 let bytes = status.to_ne_bytes();
                 libc::write(report, bytes.as_ptr().cast(), 4);
@@ -344,12 +435,12 @@ fn bot(spec: &LaunchSpec) -> ! {
     if std::env::set_current_dir(&spec.cwd).is_err() {
         fail(&format!("entering {}", spec.cwd.display()));
     }
-    if spec.level == Level::Strict {
-        if let Err(e) = restrict_filesystem(&spec.cwd) {
-            let _ = writeln!(std::io::stderr(), "rollarena sandbox: landlock: {e}");
-            // SAFETY: _exit is always safe.
-            unsafe { libc::_exit(SETUP_FAILED) };
-        }
+    if spec.level == Level::Strict
+        && let Err(e) = restrict_filesystem(&spec.cwd)
+    {
+        let _ = writeln!(std::io::stderr(), "rollarena sandbox: landlock: {e}");
+        // SAFETY: _exit is always safe.
+        unsafe { libc::_exit(SETUP_FAILED) };
     }
     // SAFETY: restoring default dispositions (Rust ignores SIGPIPE; exec keeps ignored ones)
     // and an empty signal mask before exec.
