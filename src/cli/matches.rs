@@ -122,7 +122,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             names: config.bots.iter().map(|b| b.name.clone()).collect(),
         }));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let outcome = runtime.block_on(async {
