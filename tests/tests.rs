@@ -9,4 +9,5 @@ mod rolit;
 mod schemas;
 mod kits;
 mod replay;
+mod hostile;
 mod tournament;

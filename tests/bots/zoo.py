@@ -66,6 +66,29 @@ Behaviours (ply-free names, as the tests use them):
   setsid-child        on turn N forks a child that leaves the process group (setsid) and
                       sleeps forever, then plays on: only a PID namespace or a cgroup can
                       reach it.
+  no-read             answers hello with ready, then never reads its stdin again and sleeps:
+                      it never sees a `turn` (the arbiter must not block writing to it).
+  huge-line           writes --length bytes (default 100 MiB) in 1 MiB chunks with no newline
+                      on turn N, then sleeps forever (blocked on the pipe once the arbiter
+                      stops reading).
+  stderr-flood        writes --count bytes (default 300 MiB) to stderr in 1 MiB chunks on
+                      turn N, then the line "zoo-stderr-end", logs {"stderr_flood": {"bytes":
+                      .., "ms": ..}}, then answers and plays on.
+  fork-bomb           on turn N forks children until fork fails (or --count children, default
+                      128, a safety net if no limit held); every child keeps trying to fork a
+                      grandchild every 10 ms until it has one. Logs {"fork_bomb": {"forked":
+                      .., "failed": .., "error": ..}}, then answers and plays on (its children
+                      are frozen with it between turns).
+  memory-hog          on turn N allocates and fills 16 MiB blocks without end; the safety net
+                      --cap-mb (default 1024) stops it there, logs, and sleeps (a timeout,
+                      not the crash a working memory limit gives).
+  write-outside       on turn N tries to write DIR/zoo-outside-<seat> (DIR from --outside,
+                      default /tmp) and zoo-scratch-<seat> in its working directory, logs
+                      {"write": {"outside": {..}, "scratch": {..}}} ("ok" or the error of
+                      each), then plays on.
+  network             on turn N tries to connect to 127.0.0.1:--port (2 s timeout) and send
+                      "zoo-network <tag>", logs {"network": {"ok": .., "error": ..}}, then
+                      plays on.
 
 Other options:
   --log-messages  log every message received as JSON: {"got": type, ...some fields}.
@@ -74,6 +97,9 @@ Other options:
                   process starts.
   --tag T         ignored; lets the tests find every process of a test in /proc.
   --name NAME     the name sent in `ready` (default zoo-<behaviour>).
+  --outside DIR   write-outside: the directory outside the scratch directory to write in.
+  --port P        network: the TCP port on 127.0.0.1 to connect to.
+  --cap-mb M      memory-hog: stop (and hang) after M MiB, should no limit stop it first.
 """
 
 import argparse
@@ -81,6 +107,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import sys
 import threading
 import time
@@ -91,7 +118,8 @@ BEHAVIOURS = [
     "empty-line", "bad-utf8", "unknown-type", "occupied", "off-board", "no-capture",
     "illegal-once", "always-illegal", "twice", "early", "late-turn-id", "ready-again",
     "close-stdout", "long-line", "flood-stdout", "log", "log-flood", "burn-between-turns",
-    "stderr", "fork-child", "fork-crash", "setsid-child", "exit-on-end",
+    "stderr", "fork-child", "fork-crash", "setsid-child", "exit-on-end", "no-read",
+    "huge-line", "stderr-flood", "fork-bomb", "memory-hog", "write-outside", "network",
 ]
 STARTUP = {"exit-at-once", "crash-before-ready", "hang-before-ready"}
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -106,13 +134,16 @@ def parse_args():
     p.add_argument("--signal", default="SEGV", choices=["SEGV", "KILL"])
     p.add_argument("--delay", type=float, default=0.5)
     p.add_argument("--pause", type=float, default=0.0)
-    p.add_argument("--length", type=int, default=100000)
+    p.add_argument("--length", type=int, default=None)
     p.add_argument("--count", type=int, default=None)
     p.add_argument("--when", default="ready", choices=["ready", "start"])
     p.add_argument("--dir", default=None)
     p.add_argument("--tag", default=None)
     p.add_argument("--name", default=None)
     p.add_argument("--log-messages", action="store_true")
+    p.add_argument("--outside", default="/tmp")
+    p.add_argument("--port", type=int, default=None)
+    p.add_argument("--cap-mb", type=int, default=1024)
     return p.parse_args()
 
 
@@ -282,6 +313,9 @@ class Zoo:
         if self.b == "early" and ARGS.when == "ready":
             ready += line({"type": "move", "move": "a1"})
         send_raw(ready)
+        if self.b == "no-read":
+            # Never reads its stdin again: whatever the arbiter writes stays in the pipe.
+            sleep_forever()
 
     def startup_fires(self):
         if ARGS.round == 0:
@@ -378,8 +412,36 @@ class Zoo:
             os.close(1)
             sleep_forever()
         if b == "long-line":
-            send_raw(b"x" * ARGS.length)
+            send_raw(b"x" * (100000 if ARGS.length is None else ARGS.length))
             sleep_forever()
+        if b == "huge-line":
+            huge_line(100 << 20 if ARGS.length is None else ARGS.length)
+            sleep_forever()
+        if b == "stderr-flood":
+            n = 300 << 20 if ARGS.count is None else ARGS.count
+            started = time.monotonic()
+            stderr_flood(n)
+            log(json.dumps({"stderr_flood": {
+                "bytes": n, "ms": round((time.monotonic() - started) * 1000),
+            }}))
+            return self.answer()
+        if b == "fork-bomb":
+            log(json.dumps({"fork_bomb": fork_bomb(128 if ARGS.count is None else ARGS.count)}))
+            return self.answer()
+        if b == "memory-hog":
+            memory_hog(ARGS.cap_mb)
+            sleep_forever()
+        if b == "write-outside":
+            outside = os.path.join(ARGS.outside, "zoo-outside-%s" % self.seat)
+            scratch = os.path.join(os.getcwd(), "zoo-scratch-%s" % self.seat)
+            log(json.dumps({"write": {
+                "outside": try_write(outside), "scratch": try_write(scratch),
+                "cwd": os.getcwd(), "scratch_env": os.environ.get("ROLLARENA_SCRATCH"),
+            }}))
+            return self.answer()
+        if b == "network":
+            log(json.dumps({"network": try_connect(ARGS.port)}))
+            return self.answer()
         if b == "flood-stdout":
             n = 50 if ARGS.count is None else ARGS.count
             flood = line({"type": "move", "move": "a1", "turn_id": 0}) * n
@@ -454,6 +516,79 @@ def marker(name):
     if ARGS.dir is not None:
         with open(os.path.join(ARGS.dir, name), "w"):
             pass
+
+
+def huge_line(length):
+    """Writes `length` bytes with no newline, 1 MiB at a time (never all in memory)."""
+    chunk = b"x" * (1 << 20)
+    left = length
+    while left > 0:
+        send_raw(chunk[:min(left, len(chunk))])
+        left -= len(chunk)
+
+
+def stderr_flood(length):
+    """Writes `length` bytes of lines to stderr, 1 MiB at a time, then "zoo-stderr-end"."""
+    chunk = ("e" * 1023 + "\n").encode() * 1024
+    left = length
+    while left > 0:
+        sys.stderr.buffer.write(chunk[:min(left, len(chunk))])
+        left -= len(chunk)
+    sys.stderr.buffer.write(b"zoo-stderr-end\n")
+    sys.stderr.buffer.flush()
+
+
+def fork_bomb(cap):
+    """Forks children until fork fails (or `cap` children, a safety net); every child keeps
+    trying to fork one grandchild every 10 ms until it succeeds, and then sleeps. Returns what
+    the parent saw."""
+    forked, failed, error = 0, 0, None
+    while forked < cap:
+        try:
+            pid = os.fork()
+        except OSError as e:
+            failed += 1
+            error = "%s: %s" % (type(e).__name__, e)
+            break
+        if pid == 0:
+            while True:
+                try:
+                    if os.fork() == 0:
+                        sleep_forever()
+                    sleep_forever()
+                except OSError:
+                    time.sleep(0.01)
+        forked += 1
+    return {"forked": forked, "failed": failed, "error": error}
+
+
+def memory_hog(cap_mb):
+    """Allocates and fills 16 MiB blocks until killed, or until `cap_mb` MiB (a safety net)."""
+    blocks = []
+    while len(blocks) * 16 < cap_mb:
+        blocks.append(b"\xa5" * (16 << 20))
+    log("memory-hog: %d MiB allocated and nothing stopped it" % (len(blocks) * 16))
+    return blocks
+
+
+def try_write(path):
+    """Writes a small file at `path`; returns {"path", "ok", "error"}."""
+    try:
+        with open(path, "w") as f:
+            f.write("written by zoo write-outside\n")
+        return {"path": path, "ok": True, "error": None}
+    except OSError as e:
+        return {"path": path, "ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+
+
+def try_connect(port):
+    """Connects to 127.0.0.1:port and says who it is; returns {"ok", "error"}."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+            sock.sendall(("zoo-network %s\n" % ARGS.tag).encode())
+        return {"ok": True, "error": None}
+    except OSError as e:
+        return {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
 
 
 def burn():
