@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::UsageError;
 use crate::arbiter::clock::parse_duration;
-use crate::sandbox::{Isolation, Level, ResourceLimits, scratch};
+use crate::sandbox::{Isolation, Level, ResourceLimits, parse_size, scratch};
 
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Isolation of bots")]
@@ -84,23 +84,6 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Parses a size such as 512M, 2G, 65536 (bytes) or 64K.
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (num, mult) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&s[..s.len() - 1], 1u64 << 10),
-        Some('M') => (&s[..s.len() - 1], 1 << 20),
-        Some('G') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"))?;
-    n.checked_mul(mult)
-        .filter(|&v| v > 0)
-        .ok_or_else(|| format!("{s:?} is out of range"))
-}
-
 /// Parses a duration, also accepting hours (`1h`).
 fn parse_hours(s: &str) -> Result<Duration, String> {
     match s.trim().strip_suffix('h') {
@@ -109,19 +92,5 @@ fn parse_hours(s: &str) -> Result<Duration, String> {
             .map(|h| Duration::from_secs(h * 3600))
             .map_err(|_| format!("{s:?} is not a duration")),
         None => parse_duration(s),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("2g"), Ok(2 << 30));
-        assert_eq!(parse_size("100"), Ok(100));
-        assert!(parse_size("lots").is_err());
-        assert!(parse_size("0").is_err());
     }
 }

@@ -81,6 +81,24 @@ impl Default for ResourceLimits {
     }
 }
 
+/// Parses a size such as 512M, 2G, 65536 (bytes) or 64K: the command line's `--memory` and
+/// `--max-file-size`, and the same settings in tournament files.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&s[..s.len() - 1], 1u64 << 10),
+        Some('M') => (&s[..s.len() - 1], 1 << 20),
+        Some('G') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"))?;
+    n.checked_mul(mult)
+        .filter(|&v| v > 0)
+        .ok_or_else(|| format!("{s:?} is out of range"))
+}
+
 /// The bot user: who bots run as when the arbiter is root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotUser {
@@ -241,4 +259,18 @@ fn tempdir_for_probe(root: &std::path::Path, user: Option<&BotUser>) -> Result<P
     let dir = root.join("probe");
     scratch::make_private_dir(&dir, user).map_err(|e| format!("{}: {e}", dir.display()))?;
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("0").is_err());
+    }
 }

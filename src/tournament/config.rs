@@ -735,7 +735,8 @@ fn limits_from(
 ) -> Result<ResourceLimits, ConfigError> {
     let mut out = base;
     let size = |v: &String, key: &str| {
-        parse_size(v).map_err(|e| err(Some(span.clone()), format!("{prefix}{key}: {e}")))
+        crate::sandbox::parse_size(v)
+            .map_err(|e| err(Some(span.clone()), format!("{prefix}{key}: {e}")))
     };
     let count = |v: &i64, key: &str| {
         u64::try_from(*v).ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -771,22 +772,6 @@ fn limits_from(
         })?;
     }
     Ok(out)
-}
-
-/// A size such as 512M, 2G, 64K or a number of bytes (as the command line's `--memory`).
-fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (num, mult) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&s[..s.len() - 1], 1u64 << 10),
-        Some('M') => (&s[..s.len() - 1], 1 << 20),
-        Some('G') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    num.parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(mult))
-        .filter(|&v| v > 0)
-        .ok_or_else(|| format!("{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"))
 }
 
 #[cfg(test)]
