@@ -10,4 +10,5 @@ mod schemas;
 mod kits;
 mod replay;
 mod hostile;
+mod slurm;
 mod tournament;
