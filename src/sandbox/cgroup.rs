@@ -40,13 +40,30 @@ fn parents() -> Option<&'static [PathBuf; 3]> {
             }
             let mut out = Vec::new();
             for c in CONTROLLERS {
-                let dir = own_dir(c)?.join(format!("rollarena-{}", std::process::id()));
+                let own = own_dir(c)?;
+                remove_stale(&own);
+                let dir = own.join(format!("rollarena-{}", std::process::id()));
                 std::fs::create_dir_all(&dir).ok()?;
                 out.push(dir);
             }
             out.try_into().ok()
         })
         .as_ref()
+}
+
+/// Removes the empty groups left by arbiters that died without cleaning up (SIGKILL): their
+/// bots are dead (parent-death signal, PID namespaces), so only empty directories remain.
+fn remove_stale(own: &Path) {
+    for (_, dir) in super::stale_entries(own) {
+        if let Ok(children) = std::fs::read_dir(&dir) {
+            for child in children.flatten() {
+                if child.path().is_dir() {
+                    let _ = std::fs::remove_dir(child.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir(&dir);
+    }
 }
 
 /// Whether per-bot cgroups can be made here.
@@ -132,8 +149,21 @@ impl BotCgroups {
 
     /// Whether the memory limit was hit, and the peak use in bytes.
     pub fn memory_report(&self) -> (bool, Option<u64>) {
-        let hit = self.read_u64("memory", "memory.failcnt").unwrap_or(0) > 0;
-        (hit, self.read_u64("memory", "memory.max_usage_in_bytes"))
+        // The OOM killer's own count is the sure sign. `failcnt` alone is not: with the
+        // memory+swap limit set too, that counter fails first and neither is incremented.
+        let oom_kills = std::fs::read_to_string(self.dir("memory").join("memory.oom_control"))
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix("oom_kill "))
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+            })
+            .unwrap_or(0);
+        let failed = self.read_u64("memory", "memory.failcnt").unwrap_or(0) > 0;
+        (
+            oom_kills > 0 || failed,
+            self.read_u64("memory", "memory.max_usage_in_bytes"),
+        )
     }
 
     /// Kills every process in the groups, however it tried to escape, until none is left

@@ -182,6 +182,7 @@ impl Isolation {
         } else {
             None
         };
+        remove_stale_scratch();
         Ok(Isolation {
             level,
             user,
@@ -245,6 +246,31 @@ impl Isolation {
 /// Where this arbiter process makes its bots' scratch directories.
 pub fn scratch_root() -> PathBuf {
     std::env::temp_dir().join(format!("rollarena-{}", std::process::id()))
+}
+
+/// Entries `rollarena-<pid>` and `rollarena-bin-<pid>` of `dir` whose arbiter process is gone.
+pub fn stale_entries(dir: &std::path::Path) -> Vec<(u32, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let rest = name.strip_prefix("rollarena-")?;
+            let pid: u32 = rest.strip_prefix("bin-").unwrap_or(rest).parse().ok()?;
+            let alive = PathBuf::from(format!("/proc/{pid}")).exists();
+            (!alive && pid != std::process::id()).then(|| (pid, e.path()))
+        })
+        .collect()
+}
+
+/// Removes the scratch directories left by arbiters that were killed (SIGKILL gives no chance
+/// to clean up). Called when isolation is set up.
+fn remove_stale_scratch() {
+    for (_, dir) in stale_entries(&std::env::temp_dir()) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Removes what this arbiter process made for its bots (scratch root, binary copy, cgroup

@@ -104,9 +104,6 @@ rows! {
 /// The memory hog's crash says that it reached its memory limit (README: "A bot killed by a
 /// limit forfeits as a crash, and the record says which limit").
 #[test]
-#[ignore = "bug: memory_report reads memory.failcnt, which stays 0 on this kernel (6.18, cgroup \
-            v1) when memory.memsw.limit_in_bytes equals the limit: the memsw counter fails \
-            first and its failcnt is not tracked; memory.oom_control's oom_kill counts the kill"]
 fn memory_hog_names_its_limit() {
     let o = super::run_row("memory-hog-detail", &MEMORY_HOG);
     let f = o.forfeit();
