@@ -10,24 +10,26 @@
 //! without being killed (an early return, a panic) kills its group too: no bot outlives the
 //! arbiter. (SIGKILL of the arbiter itself is covered by the sandbox's parent-death signal.)
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The process groups of every live bot, for [`kill_all`].
-static LIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
+/// Every live bot: its process group and a pidfd of the group's leader (-1 if none), for
+/// [`kill_all`].
+static LIVE: Mutex<Option<HashMap<i32, i32>>> = Mutex::new(None);
 
-fn registry<T>(f: impl FnOnce(&mut HashSet<i32>) -> T) -> T {
+fn registry<T>(f: impl FnOnce(&mut HashMap<i32, i32>) -> T) -> T {
     let mut guard = LIVE.lock().unwrap_or_else(|p| p.into_inner());
-    f(guard.get_or_insert_with(HashSet::new))
+    f(guard.get_or_insert_with(HashMap::new))
 }
 
 /// Kills every live bot group (on Ctrl-C or SIGTERM, before the arbiter exits).
 pub fn kill_all() {
     registry(|live| {
-        for &pgid in live.iter() {
+        for (&pgid, &pidfd) in live.iter() {
             signal_group(pgid, libc::SIGKILL);
+            signal_pidfd(pidfd, libc::SIGKILL);
         }
         live.clear();
     });
@@ -43,20 +45,47 @@ fn signal_group(pgid: i32, sig: i32) -> bool {
     unsafe { libc::killpg(pgid, sig) == 0 }
 }
 
+/// A pidfd for `pid` (Linux 5.3+), or -1. A pidfd names one process for good: a signal sent
+/// through it after the process was reaped fails instead of reaching whoever got its pid next.
+fn open_pidfd(pid: i32) -> i32 {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32 }
+}
+
+fn signal_pidfd(pidfd: i32, sig: i32) {
+    if pidfd >= 0 {
+        // SAFETY: pidfd_send_signal on a descriptor we own; no siginfo.
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                pidfd,
+                sig,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            )
+        };
+    }
+}
+
 /// A bot's process group, killed when dropped.
 #[derive(Debug)]
 pub struct Group {
     pgid: i32,
+    /// The group leader (the process the arbiter started), through a pidfd.
+    pidfd: i32,
     killed: bool,
 }
 
 impl Group {
-    /// Takes ownership of a freshly spawned group leader's group.
+    /// Takes ownership of a freshly spawned group leader's group. Called before the leader can
+    /// have been reaped, so the pidfd names the right process.
     pub fn adopt(pid: u32) -> Group {
         let pgid = pid as i32;
-        registry(|live| live.insert(pgid));
+        let pidfd = open_pidfd(pgid);
+        registry(|live| live.insert(pgid, pidfd));
         Group {
             pgid,
+            pidfd,
             killed: false,
         }
     }
@@ -79,10 +108,14 @@ impl Group {
         }
     }
 
-    /// Kills the whole group at once (SIGKILL). Idempotent.
+    /// Kills the whole group at once (SIGKILL), and its leader wherever it went: under the
+    /// launch wrapper the leader leaves the bot's group, and its death takes init, and with it
+    /// the bot's whole PID namespace, down (parent-death signals), even for a bot that left the
+    /// group itself. Idempotent.
     pub fn kill(&mut self) {
         if !self.killed {
             signal_group(self.pgid, libc::SIGKILL);
+            signal_pidfd(self.pidfd, libc::SIGKILL);
             registry(|live| live.remove(&self.pgid));
             self.killed = true;
         }
@@ -92,6 +125,10 @@ impl Group {
 impl Drop for Group {
     fn drop(&mut self) {
         self.kill();
+        if self.pidfd >= 0 {
+            // SAFETY: closing the descriptor this group owns, once.
+            unsafe { libc::close(self.pidfd) };
+        }
     }
 }
 
