@@ -313,11 +313,18 @@ fn submit(work: &Path, array: &[&str], root: &Path) {
     let merge = repo().join("examples/slurm/merge.sbatch");
     let mut args: Vec<&str> = array.to_vec();
     // One core per task, so that two tasks run at once on a 2-core machine (and a 1-core
-    // machine can run them at all); the script's default is 2.
-    args.extend(["--cpus-per-task=1", s(&shard), "t.toml", s(root)]);
+    // machine can run them at all), and little memory, which any machine has: the scripts'
+    // defaults (2 cores, 2 GB a core; 4 GB for the merge) are for real tournaments.
+    args.extend([
+        "--cpus-per-task=1",
+        "--mem-per-cpu=500M",
+        s(&shard),
+        "t.toml",
+        s(root),
+    ]);
     let shards = sbatch(work, &args);
     let after = format!("--dependency=afterok:{shards}");
-    let merged = sbatch(work, &[&after, s(&merge), "t.toml", s(root)]);
+    let merged = sbatch(work, &[&after, "--mem=500M", s(&merge), "t.toml", s(root)]);
     wait(work, &[&shards, &merged]);
 }
 
