@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::bitboard::{Squares, board_mask, capture_moves, flips, neighbours};
+use super::bitboard::{Squares, board_mask, capture_moves, flips, legal_moves, neighbours};
 use crate::game::Refusal;
 
 /// A Rolit colour, in the clockwise order of the board: red, yellow, green, blue.
@@ -244,6 +244,16 @@ impl Position {
     pub fn to_move(&self) -> Colour {
         self.order[self.turn as usize]
     }
+    /// The colour that moves after the one to move.
+    #[inline]
+    pub fn next_to_move(&self) -> Colour {
+        let next = self.turn as usize + 1;
+        self.order[if next == self.players as usize {
+            0
+        } else {
+            next
+        }]
+    }
     /// The number of the move to be played next, from 1 (balls placed so far + 1). Positions
     /// built by hand with fewer than the 4 start balls count from 1 too.
     pub fn ply(&self) -> u32 {
@@ -265,7 +275,7 @@ impl Position {
     }
 
     /// Squares where the mover captures at least one ball.
-    #[inline]
+    #[inline(always)]
     pub fn capture_moves(&self) -> u64 {
         let own = self.balls[self.turn_colour_index()];
         let occ = self.occupied();
@@ -273,15 +283,10 @@ impl Position {
     }
 
     /// The legal moves: the capturing ones if any, else every empty square touching a ball.
-    #[inline]
+    #[inline(always)]
     pub fn legal_moves(&self) -> u64 {
-        let caps = self.capture_moves();
-        if caps != 0 {
-            caps
-        } else {
-            let occ = self.occupied();
-            neighbours(occ) & self.mask() & !occ
-        }
+        let own = self.balls[self.turn_colour_index()];
+        legal_moves(own, self.occupied(), self.mask())
     }
 
     #[inline(always)]
@@ -290,7 +295,7 @@ impl Position {
     }
 
     /// Places the mover's ball on `sq`, which must be legal; returns the balls turned.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, sq: Square) -> u64 {
         let me = self.turn_colour_index();
         let own = self.balls[me];
@@ -300,7 +305,12 @@ impl Position {
             *b &= !turned;
         }
         self.balls[me] |= turned | sq.bit();
-        self.turn = (self.turn + 1) % self.players;
+        // Not `% players`: a division at every move of a search.
+        self.turn = if self.turn + 1 == self.players {
+            0
+        } else {
+            self.turn + 1
+        };
         turned
     }
 
