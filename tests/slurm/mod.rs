@@ -2,7 +2,8 @@
 //! cluster on localhost started by `tests/slurm/start-cluster.sh` (as root, without systemd)
 //! and always stopped by `stop-cluster.sh` afterwards ([`Cluster`]'s `Drop`).
 //!
-//! The test submits `examples/slurm/shard.sbatch` as a 4-task array and
+//! The test submits `examples/slurm/shard.sbatch` as a 4-task array (a field of built-in bots
+//! and one that crashes at once: its shards still succeed, so the merge runs) and
 //! `examples/slurm/merge.sbatch` with `--dependency=afterok`, exactly as the example's README
 //! says (the files are used as they are; settings go through arguments, the environment and
 //! sbatch options), waits for both (bounded), and checks that the merged results and standings
@@ -23,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use crate::tournament::{comparable_results, comparable_standings, rollarena};
 
-/// 4 built-in bots, 2 per table: C(4,2) = 6 tables, twice, 2 rounds each: 24 rounds on 6x6.
+/// 4 built-in bots and one that crashes at once (`/bin/false`: its shards still succeed, and
+/// the merge runs), 2 per table: C(5,2) = 10 tables, twice, 2 rounds each: 40 rounds on 6x6.
 const FILE: &str = r#"name = "slurm"
 players = 2
 rounds = 2
@@ -45,8 +47,11 @@ command = "rollarena bot greedy --noise 0.3 --seed 3"
 [[bot]]
 name = "positional"
 command = "rollarena bot positional"
+[[bot]]
+name = "crasher"
+command = "/bin/false"
 "#;
-const ROUNDS: usize = 24;
+const ROUNDS: usize = 40;
 const SHARDS: usize = 4;
 /// How long the jobs of one submission may take, queueing included.
 const LIMIT: Duration = Duration::from_secs(300);
@@ -386,8 +391,19 @@ fn shards_as_a_slurm_job_array_merge_into_one_run() {
         .map(|e| std::fs::read_to_string(e.path()).unwrap())
         .collect::<String>();
     assert!(
-        stdout.contains("4 shards, 24 rounds merged"),
+        stdout.contains(&format!("{SHARDS} shards, {ROUNDS} rounds merged")),
         "the merge's output:\n{stdout}"
+    );
+    let standings = &reference.1["standings"];
+    let crasher = standings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["bot"] == "crasher")
+        .expect("the crasher's row");
+    assert_eq!(
+        crasher["forfeits"]["crash"], 16,
+        "every round it sat in: {crasher}"
     );
     eprintln!("array and merge: {:.1} s", started.elapsed().as_secs_f64());
 
