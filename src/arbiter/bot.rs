@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::fault::{ForfeitKind, evidence};
-use super::io::{self, BotEvent, ExitInfo, Tail, Writer};
+use super::io::{self, BotEvent, ExitInfo, Inbox, Tail, Writer};
 use super::process::{CpuMeter, Group, resolve_program};
 use super::protocol::{FromBot, Incoming, Ready, parse_line};
 use crate::sandbox::cgroup::BotCgroups;
@@ -148,7 +148,7 @@ pub struct Unasked {
 #[derive(Debug)]
 pub struct Bot {
     group: Group,
-    events: mpsc::Receiver<BotEvent>,
+    events: Inbox,
     writer: Writer,
     tasks: Vec<JoinHandle<()>>,
     stderr: Arc<Mutex<Tail>>,
@@ -255,16 +255,14 @@ impl Bot {
             child.stdout.take().expect("piped"),
             child.stderr.take().expect("piped"),
         );
-        let (tx, events) = mpsc::channel(256);
+        let (tx, exit) = mpsc::channel(1);
+        let events = Inbox::new(stdout, limits.max_line, exit);
         let tail = Arc::new(Mutex::new(Tail::new(limits.stderr_tail)));
-        let reader = io::spawn_reader(stdout, limits.max_line, tx.clone());
         let (writer, writer_task) = io::spawn_writer(stdin);
         let stderr_task = io::spawn_stderr(stderr, tail.clone(), log, limits.log_file_cap);
         let waiter = tokio::spawn(async move {
             if let Ok(status) = child.wait().await {
-                let _ = tx
-                    .send(BotEvent::Exited(ExitInfo::from_status(status)))
-                    .await;
+                let _ = tx.send(ExitInfo::from_status(status)).await;
             }
         });
         Ok(Bot {
@@ -275,7 +273,7 @@ impl Bot {
             group,
             events,
             writer,
-            tasks: vec![reader, writer_task, stderr_task, waiter],
+            tasks: vec![writer_task, stderr_task, waiter],
             stderr: tail,
             limits,
             cgroups,
@@ -429,16 +427,17 @@ impl Bot {
     /// crash is told from a closed stdout as if it had been resumed first. The usual case,
     /// nothing wrong, costs no signal: the request is written before the bot is resumed.
     pub async fn drain_before_request(&mut self) -> Result<(), Failure> {
-        if self.eof || !self.events.is_empty() {
-            self.thaw();
-        }
-        self.drain().await
+        self.drain_and(true).await
     }
 
     /// Takes every line that arrived while nothing was asked (without waiting): logs are kept,
     /// anything else is counted as unasked. A bot found dead or flooding fails.
     pub async fn drain(&mut self) -> Result<(), Failure> {
-        while let Ok(event) = self.events.try_recv() {
+        self.drain_and(false).await
+    }
+
+    async fn drain_and(&mut self, resume_to_watch: bool) -> Result<(), Failure> {
+        while let Some(event) = self.events.try_recv() {
             match event {
                 BotEvent::Line(line) => match parse_line(&line) {
                     Ok(Incoming::Message(FromBot::Log(log))) => self.log(log.text)?,
@@ -450,6 +449,9 @@ impl Bot {
             }
         }
         if self.eof {
+            if resume_to_watch {
+                self.thaw();
+            }
             let deadline = Instant::now() + EXIT_GRACE;
             return Err(self.died_waiting(deadline).await);
         }
@@ -568,13 +570,12 @@ impl Bot {
         if self.tasks.is_empty() {
             return;
         }
-        let [reader, writer, stderr, waiter]: [JoinHandle<()>; 4] = std::mem::take(&mut self.tasks)
+        let [writer, stderr, waiter]: [JoinHandle<()>; 3] = std::mem::take(&mut self.tasks)
             .try_into()
-            .expect("four tasks");
-        reader.abort();
+            .expect("three tasks");
         writer.abort();
         self.writer.close();
-        // Nobody reads events any more: a waiter blocked on a full channel gives up at once.
+        // Nobody reads events any more: a waiter that reports the exit gives up at once.
         self.events.close();
         // A child that escaped the group can hold stderr open: wait briefly, then stop reading.
         let (waiter_abort, stderr_abort) = (waiter.abort_handle(), stderr.abort_handle());

@@ -1,19 +1,22 @@
-//! The three pipes of a bot, each served by its own task so that no bot can block the arbiter.
+//! The three pipes of a bot. None of them can block the arbiter.
 //!
-//! - stdout: a bounded line reader. A line longer than the limit is reported (with its head)
-//!   and reading stops, so an endless line costs at most the limit in memory. Lines go into a
-//!   bounded channel: a bot that floods while nobody drains blocks on its own pipe.
+//! - stdout: an [`Inbox`], read where the session waits for the bot (no task in between: the
+//!   bot's line wakes the session itself). A bounded line reader: a line longer than the limit
+//!   is reported (with its head) and reading stops, so an endless line costs at most the limit
+//!   in memory. Nothing is read while the session is not looking, so a bot that floods while
+//!   nobody drains blocks on its own pipe (64 KiB).
 //! - stdin: a line is written straight into the pipe (non-blocking) when nothing is queued
 //!   before it, which is almost always: one system call, no task hop. Whatever the pipe does not
 //!   take at once (a bot that does not read its stdin fills the pipe, 64 KiB on Linux) waits in
 //!   an unbounded queue of shared lines that a writer task drains as the pipe makes room, so a
 //!   full pipe blocks only that task; the arbiter goes on and the bot times out on its next
 //!   turn. Lines are `Arc`ed so a broadcast is one buffer.
-//! - stderr: drained continuously (a bot blocked on a full stderr pipe would look hung) into a
-//!   bounded tail kept for the record, and optionally into a log file with a size cap.
+//! - stderr: drained continuously by a task (a bot blocked on a full stderr pipe would look
+//!   hung) into a bounded tail kept for the record, and optionally into a log file with a size
+//!   cap.
 //!
-//! The waiter task that reaps the child reports its exit on the same channel as stdout lines,
-//! so the session sees one ordered stream of [`BotEvent`]s per bot.
+//! The waiter task that reaps the child hands its exit to the inbox, so the session sees one
+//! stream of [`BotEvent`]s per bot: what the bot wrote before it exited comes before its exit.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -22,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 
@@ -95,45 +98,179 @@ pub fn signal_name(sig: i32) -> &'static str {
     }
 }
 
-/// Reads lines of at most `max_line` bytes into `tx` until EOF, an error or an over-long line.
+/// Bytes asked of the pipe per read (lines are usually far shorter; longer ones take more).
+const READ_CHUNK: usize = 16 * 1024;
+
+/// A bot's stdout and exit, read as a stream of [`BotEvent`]s.
+pub struct Inbox {
+    /// `None` once stdout ended, failed or sent an over-long line: nothing more is read.
+    stdout: Option<Box<dyn AsyncRead + Unpin + Send>>,
+    max_line: usize,
+    chunk: Box<[u8]>,
+    /// The line being read.
+    line: Vec<u8>,
+    /// Events read but not yet taken.
+    ready: VecDeque<BotEvent>,
+    /// The process's exit, from the waiter task; `None` once it was taken or cannot come.
+    exit: Option<mpsc::Receiver<ExitInfo>>,
+}
+
+impl std::fmt::Debug for Inbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inbox")
+            .field("open", &self.stdout.is_some())
+            .field("ready", &self.ready.len())
+            .finish()
+    }
+}
+
+impl Inbox {
+    /// Reads lines of at most `max_line` bytes from `stdout`; `exit` brings the exit.
+    pub fn new<R>(stdout: R, max_line: usize, exit: mpsc::Receiver<ExitInfo>) -> Inbox
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+    {
+        Inbox {
+            stdout: Some(Box::new(stdout)),
+            max_line,
+            chunk: vec![0u8; READ_CHUNK].into_boxed_slice(),
+            line: Vec::new(),
+            ready: VecDeque::new(),
+            exit: Some(exit),
+        }
+    }
+
+    /// The next event, waiting for it. `None` when stdout is done and the exit cannot come
+    /// (it was taken already, or the waiter failed).
+    pub async fn recv(&mut self) -> Option<BotEvent> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Some(event);
+            }
+            match (&mut self.stdout, &mut self.exit) {
+                (None, None) => return None,
+                (None, Some(exit)) => {
+                    let info = exit.recv().await;
+                    return self.exited(info);
+                }
+                (Some(stdout), None) => {
+                    let read = stdout.read(&mut self.chunk).await;
+                    self.absorb(read);
+                }
+                (Some(stdout), Some(exit)) => {
+                    // Lines first: what the bot wrote before it exited is read before its exit.
+                    tokio::select! {
+                        biased;
+                        read = stdout.read(&mut self.chunk) => self.absorb(read),
+                        info = exit.recv() => {
+                            if let Some(event) = self.exited(info) {
+                                return Some(event);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next event if one is there now, without waiting.
+    pub fn try_recv(&mut self) -> Option<BotEvent> {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Some(event);
+            }
+            let Some(stdout) = self.stdout.as_mut() else {
+                break;
+            };
+            let mut buf = tokio::io::ReadBuf::new(&mut self.chunk);
+            match std::pin::Pin::new(stdout).poll_read(&mut cx, &mut buf) {
+                std::task::Poll::Ready(Ok(())) => {
+                    let n = buf.filled().len();
+                    self.absorb(Ok(n));
+                }
+                std::task::Poll::Ready(Err(e)) => self.absorb(Err(e)),
+                std::task::Poll::Pending => break,
+            }
+        }
+        let info = self.exit.as_mut()?.try_recv().ok();
+        info.and_then(|info| self.exited(Some(info)))
+    }
+
+    /// Stops reading: stdout is closed and the waiter's report is refused from now on.
+    pub fn close(&mut self) {
+        self.stdout = None;
+        self.ready.clear();
+        if let Some(exit) = self.exit.as_mut() {
+            exit.close();
+        }
+    }
+
+    fn exited(&mut self, info: Option<ExitInfo>) -> Option<BotEvent> {
+        self.exit = None;
+        info.map(BotEvent::Exited)
+    }
+
+    /// Splits what a read brought into events.
+    fn absorb(&mut self, read: std::io::Result<usize>) {
+        let n = match read {
+            Ok(0) => {
+                if !self.line.is_empty() {
+                    // A last line without its newline still counts as a line.
+                    self.ready
+                        .push_back(BotEvent::Line(std::mem::take(&mut self.line)));
+                }
+                self.ready.push_back(BotEvent::Eof);
+                self.stdout = None;
+                return;
+            }
+            Ok(n) => n,
+            Err(_) => {
+                self.ready.push_back(BotEvent::Eof);
+                self.stdout = None;
+                return;
+            }
+        };
+        let mut buf = &self.chunk[..n];
+        while !buf.is_empty() {
+            let (take, complete) = match buf.iter().position(|&b| b == b'\n') {
+                Some(pos) => (pos, true),
+                None => (buf.len(), false),
+            };
+            if self.line.len() + take > self.max_line {
+                let mut head = std::mem::take(&mut self.line);
+                head.extend_from_slice(&buf[..take.min(EVIDENCE_BYTES)]);
+                head.truncate(EVIDENCE_BYTES);
+                self.ready.push_back(BotEvent::TooLong { head });
+                self.stdout = None;
+                return;
+            }
+            self.line.extend_from_slice(&buf[..take]);
+            buf = &buf[take + complete as usize..];
+            if complete {
+                self.ready
+                    .push_back(BotEvent::Line(std::mem::take(&mut self.line)));
+            }
+        }
+    }
+}
+
+/// Reads lines of at most `max_line` bytes into `tx` until EOF, an error or an over-long line:
+/// an [`Inbox`] without an exit, served by a task, for readers that want the events on a
+/// channel (the property tests of the line reader).
 pub fn spawn_reader<R>(stdout: R, max_line: usize, tx: mpsc::Sender<BotEvent>) -> JoinHandle<()>
 where
     R: AsyncRead + Unpin + Send + 'static,
 {
     tokio::spawn(async move {
-        let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-        let mut line = Vec::new();
-        while let Ok(buf) = reader.fill_buf().await {
-            if buf.is_empty() {
-                if !line.is_empty() {
-                    // A last line without its newline still counts as a line.
-                    let _ = tx.send(BotEvent::Line(std::mem::take(&mut line))).await;
-                }
-                break;
-            }
-            let (take, complete) = match buf.iter().position(|&b| b == b'\n') {
-                Some(pos) => (pos, true),
-                None => (buf.len(), false),
-            };
-            if line.len() + take > max_line {
-                let mut head = line;
-                head.extend_from_slice(&buf[..take.min(EVIDENCE_BYTES)]);
-                head.truncate(EVIDENCE_BYTES);
-                let _ = tx.send(BotEvent::TooLong { head }).await;
-                return;
-            }
-            line.extend_from_slice(&buf[..take]);
-            reader.consume(take + complete as usize);
-            if complete
-                && tx
-                    .send(BotEvent::Line(std::mem::take(&mut line)))
-                    .await
-                    .is_err()
-            {
+        let (_, exit) = mpsc::channel(1);
+        let mut inbox = Inbox::new(stdout, max_line, exit);
+        inbox.exit = None;
+        while let Some(event) = inbox.recv().await {
+            if tx.send(event).await.is_err() {
                 return;
             }
         }
-        let _ = tx.send(BotEvent::Eof).await;
     })
 }
 
@@ -367,11 +504,14 @@ mod tests {
         assert_eq!(t.text(), ("56789".to_string(), 17));
     }
 
+    fn inbox(data: &'static [u8], max_line: usize) -> Inbox {
+        let (_tx, rx) = mpsc::channel(1);
+        Inbox::new(data, max_line, rx)
+    }
+
     #[tokio::test]
     async fn reader_bounds_lines() {
-        let data: &[u8] = b"one\ntwo\r\nxxxxxxxxxxxxxxxxxxxx\n";
-        let (tx, mut rx) = mpsc::channel(8);
-        spawn_reader(data, 10, tx).await.unwrap();
+        let mut rx = inbox(b"one\ntwo\r\nxxxxxxxxxxxxxxxxxxxx\n", 10);
         assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"one"));
         assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"two\r"));
         assert!(matches!(rx.recv().await, Some(BotEvent::TooLong { head }) if head.len() == 20));
@@ -380,11 +520,39 @@ mod tests {
 
     #[tokio::test]
     async fn reader_reports_eof_and_last_unterminated_line() {
-        let data: &[u8] = b"a\nb";
-        let (tx, mut rx) = mpsc::channel(8);
-        spawn_reader(data, 10, tx).await.unwrap();
+        let mut rx = inbox(b"a\nb", 10);
         assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"a"));
         assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"b"));
         assert!(matches!(rx.recv().await, Some(BotEvent::Eof)));
+    }
+
+    #[tokio::test]
+    async fn lines_come_before_the_exit_and_try_recv_does_not_wait() {
+        let (tx, rx) = mpsc::channel(1);
+        let mut rx = Inbox::new(&b"a\nb\n"[..], 10, rx);
+        tx.send(ExitInfo {
+            code: Some(0),
+            signal: None,
+        })
+        .await
+        .unwrap();
+        assert!(matches!(rx.try_recv(), Some(BotEvent::Line(l)) if l == b"a"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"b"));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Eof)));
+        assert!(matches!(rx.try_recv(), Some(BotEvent::Exited(e)) if e.code == Some(0)));
+        assert!(rx.try_recv().is_none());
+        assert!(rx.recv().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_line_longer_than_a_read_is_whole() {
+        let long: &'static [u8] = Box::leak(
+            [vec![b'x'; 3 * READ_CHUNK], b"\nend\n".to_vec()]
+                .concat()
+                .into_boxed_slice(),
+        );
+        let mut rx = inbox(long, 1 << 20);
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l.len() == 3 * READ_CHUNK));
+        assert!(matches!(rx.recv().await, Some(BotEvent::Line(l)) if l == b"end"));
     }
 }

@@ -1,9 +1,10 @@
 //! The arbiter: bot processes, the wire protocol, clocks, faults, rounds and matches.
 //!
-//! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (one task per
-//! pipe), [`bot`] (a live bot and the protocol operations on it), [`session`] (one round),
-//! [`matches`] (rounds, restarts, records, standings). [`protocol`] holds the wire types,
-//! [`fault`] a bot's misbehaviour as data, [`events`] the one event stream per match.
+//! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
+//! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
+//! the protocol operations on it), [`session`] (one round), [`matches`] (rounds, restarts,
+//! records, standings). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
+//! data, [`events`] the one event stream per match.
 pub mod bot;
 pub mod clock;
 pub mod events;

@@ -331,9 +331,12 @@ impl<'a> Session<'a> {
         let line = Arc::from(to_line(&turn));
         let cpu_before = bot.cpu_ms();
         // The request goes into the pipe before the bot is resumed, so that it wakes once, to
-        // a line to read; the clock starts once both are done.
+        // a line to read; the clock starts once both are done. (Without freezing nothing
+        // stopped it: no signal.)
         bot.send(line);
-        bot.thaw();
+        if config.freeze {
+            bot.thaw();
+        }
         let clock = Clock::start(limit, config.time.margin);
         let mut refused = Vec::new();
         loop {
