@@ -12,6 +12,6 @@ pub mod cli;
 pub mod game;
 pub mod record;
 pub mod replay;
-pub mod schema;
 pub mod sandbox;
+pub mod schema;
 pub mod tournament;

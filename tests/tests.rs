@@ -5,10 +5,10 @@
 mod arbiter;
 mod check;
 mod fuzz;
-mod rolit;
-mod schemas;
+mod hostile;
 mod kits;
 mod replay;
-mod hostile;
+mod rolit;
+mod schemas;
 mod slurm;
 mod tournament;

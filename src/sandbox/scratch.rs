@@ -15,11 +15,11 @@ use super::BotUser;
 
 /// Creates `dir` (mode 0700, owned by `owner` when given) with world-traversable parents.
 pub fn make_private_dir(dir: &Path, owner: Option<&BotUser>) -> io::Result<()> {
-    if let Some(parent) = dir.parent() {
-        if !parent.exists() {
-            std::fs::create_dir_all(parent)?;
-            std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))?;
-        }
+    if let Some(parent) = dir.parent()
+        && !parent.exists()
+    {
+        std::fs::create_dir_all(parent)?;
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))?;
     }
     match std::fs::create_dir(dir) {
         Ok(()) => {}
