@@ -224,12 +224,22 @@ impl CpuMeter {
     }
 }
 
-/// The arbiter's own peak resident memory in KiB (its bots are not counted).
+/// The arbiter's own peak resident memory in KiB (its bots are not counted): `VmHWM` of
+/// /proc/self/status. Not `getrusage`'s `ru_maxrss`, which Linux carries over `execve`: started
+/// by a large process (a Python script, a test harness), the arbiter would report that
+/// process's peak instead of its own.
 pub fn peak_rss_kib() -> Option<u64> {
-    // SAFETY: getrusage fills the struct we pass.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0)
-        .then_some(usage.ru_maxrss as u64)
+    let status = std::fs::read_to_string("/proc/self/status").ok();
+    let hwm = status.as_deref().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    });
+    hwm.or_else(|| {
+        // SAFETY: getrusage fills the struct we pass.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0)
+            .then_some(usage.ru_maxrss as u64)
+    })
 }
 
 /// Resolves the program of a bot command: a first word `rollarena` is this very binary; a
@@ -287,6 +297,12 @@ mod tests {
                 .unwrap_err()
                 .contains("not executable")
         );
+    }
+
+    #[test]
+    fn peak_memory_is_read() {
+        let kib = peak_rss_kib().expect("a peak");
+        assert!(kib > 100 && kib < 64 << 20, "{kib} KiB");
     }
 
     #[test]
