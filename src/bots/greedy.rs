@@ -1,10 +1,9 @@
 //! `greedy`: the move that turns the most balls right now, ties broken at random. No
 //! look-ahead and no sense of position: it walks into corners for others.
 
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::Strategy;
+use super::{Best, Strategy};
 use crate::game::rolit::{Position, Square, bitboard::Squares};
 
 /// Plays the move that turns the most balls.
@@ -17,25 +16,13 @@ impl Strategy for Greedy {
     }
 
     fn choose(&mut self, pos: &Position, legal: u64, rng: &mut ChaCha8Rng) -> Square {
-        let mut best = 0;
-        let mut ties = 0;
-        let mut choice = Square(legal.trailing_zeros() as u8);
+        let mut best = Best::new(Square(legal.trailing_zeros() as u8));
         for sq in Squares(legal) {
             let mut next = *pos;
             let turned = next.play_unchecked(Square(sq)).count_ones();
-            if turned > best || ties == 0 {
-                best = turned;
-                ties = 1;
-                choice = Square(sq);
-            } else if turned == best {
-                // Reservoir sampling: each of the k tied moves is kept with probability 1/k.
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    choice = Square(sq);
-                }
-            }
+            best.offer(turned, Square(sq), rng);
         }
-        choice
+        best.choice()
     }
 }
 

@@ -443,6 +443,54 @@ impl<'de> Deserialize<'de> for SquareName {
     }
 }
 
+/// The best-scoring candidate move so far, ties broken uniformly at random without storing
+/// them (reservoir sampling: each of k tied candidates is kept with probability 1/k). Shared by
+/// the bots that rank moves.
+pub(crate) struct Best<T> {
+    score: Option<T>,
+    ties: u32,
+    choice: Square,
+}
+
+impl<T: PartialOrd + Copy> Best<T> {
+    /// Nothing offered yet; `fallback` is the answer if nothing ever is.
+    pub(crate) fn new(fallback: Square) -> Self {
+        Best {
+            score: None,
+            ties: 0,
+            choice: fallback,
+        }
+    }
+
+    /// Considers a candidate.
+    pub(crate) fn offer(&mut self, score: T, sq: Square, rng: &mut ChaCha8Rng) {
+        match self.score {
+            Some(best) if score < best => {}
+            Some(best) if score == best => {
+                self.ties += 1;
+                if rng.random_range(0..self.ties) == 0 {
+                    self.choice = sq;
+                }
+            }
+            _ => {
+                self.score = Some(score);
+                self.ties = 1;
+                self.choice = sq;
+            }
+        }
+    }
+
+    /// The best score so far.
+    pub(crate) fn score(&self) -> Option<T> {
+        self.score
+    }
+
+    /// The chosen move.
+    pub(crate) fn choice(&self) -> Square {
+        self.choice
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use std::collections::BTreeMap;

@@ -18,10 +18,9 @@
 //! average and tens at worst. The search is a fixed depth, never a clock, so moves are
 //! reproducible.
 
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::Strategy;
+use super::{Best, Strategy};
 use crate::game::rolit::bitboard::Squares;
 use crate::game::rolit::values;
 use crate::game::rolit::{Colour, Position, Square};
@@ -138,29 +137,19 @@ impl Strategy for Positional {
     fn choose(&mut self, pos: &Position, legal: u64, rng: &mut ChaCha8Rng) -> Square {
         self.prepare(pos.size());
         let me = pos.to_move();
-        let mut best = -INF;
-        let mut ties = 0u32;
-        let mut choice = Square(legal.trailing_zeros() as u8);
+        let mut best = Best::new(Square(legal.trailing_zeros() as u8));
         for mask in self.levels.iter().rev() {
             for sq in Squares(legal & mask) {
                 let mut next = *pos;
                 next.play_unchecked(Square(sq));
                 // A window just below the best so far: a move as good as the best gets its
                 // exact value (a tie), a worse one fails low.
-                let v = self.search(&next, me, self.depth - 1, best - 1, INF);
-                if v > best {
-                    best = v;
-                    ties = 1;
-                    choice = Square(sq);
-                } else if v == best {
-                    ties += 1;
-                    if rng.random_range(0..ties) == 0 {
-                        choice = Square(sq);
-                    }
-                }
+                let floor = best.score().unwrap_or(-INF);
+                let v = self.search(&next, me, self.depth - 1, floor - 1, INF);
+                best.offer(v, Square(sq), rng);
             }
         }
-        choice
+        best.choice()
     }
 }
 
