@@ -428,10 +428,8 @@ fn rejudge(round: &mut dyn Round, seat: Seat, attempt: &Refused) -> Result<bool,
             Ok(_) => return Err("is a legal move, which the arbiter would have accepted".into()),
             Err(r) => r.reason,
         },
-        Ok(Incoming::Other { kind, message }) => match round.act(seat, &kind, &message) {
-            Ok(_) => return Err("is an action the rules accept, not a refusal".into()),
-            Err(r) => r.reason,
-        },
+        // While a move is asked, the arbiter refuses every other type (session.rs).
+        Ok(Incoming::Other { kind, .. }) => format!("unknown message type {kind:?}"),
         Ok(Incoming::Message(_)) => {
             return Err("is a ready or log message, which the arbiter never refuses".into());
         }
