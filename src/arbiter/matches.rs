@@ -108,7 +108,9 @@ pub async fn run_match(
             round_seed: seed,
         };
         let round = match &carry {
-            Some(c) => config.game.next_round(setup, c),
+            Some(c) => config.game.next_round(setup, c).map_err(|e| {
+                std::io::Error::other(format!("the game refused the state it carried: {e}"))
+            })?,
             None => config.game.new_round(setup),
         };
         let carried = carry.take();
@@ -170,6 +172,7 @@ pub async fn run_match(
             colours,
             first,
             carry: carried,
+            ends_match: match_over,
             moves: play.moves,
             forfeits: play.forfeits,
             faults: play.faults,

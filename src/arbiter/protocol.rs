@@ -136,7 +136,9 @@ pub struct Declared {
     pub seat: Seat,
     /// The number of moves declared.
     pub moves: u32,
-    /// Game-specific details (robots: `ms`, the round time of the declaration).
+    /// The round time of the declaration (ms since `start`).
+    pub at_ms: f64,
+    /// Game-specific details (robots: `hourglass_ends_ms`).
     #[serde(flatten)]
     pub effects: BTreeMap<String, Value>,
     /// Always false: only bots declare.
@@ -149,6 +151,8 @@ pub struct Verified {
     pub seat: Seat,
     /// The moves shown, as the seat sent them; null when it sent none in time.
     pub moves: Value,
+    /// The round time of the answer, or of the deadline that closed the demonstration.
+    pub at_ms: f64,
     /// Game-specific results (robots: `ok`, `reason`, `robots` after the moves).
     #[serde(flatten)]
     pub effects: BTreeMap<String, Value>,
@@ -314,8 +318,13 @@ pub fn parse_line(line: &[u8]) -> Result<Incoming, String> {
 /// The announcement of an applied action to every bot: `played` for a move, `declared` for
 /// a declaration, `verified` for a demonstration; other kinds are announced under their own
 /// name. The action's notation is under `move` for moves; for other kinds its fields are
-/// spread into the message. Encoded once for every bot.
-pub fn announcement(applied: &crate::game::Applied, by_arbiter: bool) -> Vec<u8> {
+/// spread into the message, with `at_ms`, the round time of the action, where the rules run on
+/// a clock. Encoded once for every bot.
+pub fn announcement(
+    applied: &crate::game::Applied,
+    by_arbiter: bool,
+    at_ms: Option<f64>,
+) -> Vec<u8> {
     if applied.kind == "move" {
         return to_line(&ToBot::Played(Played {
             seat: applied.seat,
@@ -344,6 +353,9 @@ pub fn announcement(applied: &crate::game::Applied, by_arbiter: bool) -> Vec<u8>
         msg.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
     msg.extend(applied.effects.iter().map(|(k, v)| (k.clone(), v.clone())));
+    if let Some(at) = at_ms {
+        msg.insert("at_ms".into(), Value::from(at));
+    }
     msg.insert("by_arbiter".into(), Value::from(by_arbiter));
     let mut line = serde_json::to_vec(&msg).expect("messages serialise");
     line.push(b'\n');

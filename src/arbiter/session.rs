@@ -117,6 +117,17 @@ impl<'a> Session<'a> {
 
     /// Forfeits a seat: kill its bot now, record the evidence.
     pub async fn forfeit(&mut self, seat: Seat, failure: Failure) -> std::io::Result<()> {
+        self.forfeit_at(seat, failure, None).await
+    }
+
+    /// [`Session::forfeit`] at a given round time (simultaneous play, where the time is part
+    /// of what the rules judge and the record must hold the very time they were told).
+    pub async fn forfeit_at(
+        &mut self,
+        seat: Seat,
+        failure: Failure,
+        at: Option<f64>,
+    ) -> std::io::Result<()> {
         let mut stderr_tail = String::new();
         if let Some(mut bot) = self.bots[seat].take() {
             bot.kill().await;
@@ -124,12 +135,18 @@ impl<'a> Session<'a> {
             self.collect_notes(seat, &mut bot);
         }
         self.forfeited[seat] = true;
+        let at = match at {
+            Some(at) => at,
+            None if self.started => self.round_time(),
+            None => 0.0,
+        };
         let forfeit = Forfeit {
             seat,
             kind: failure.kind,
             // Any start-up failure (no ready in time, but also a bot that exited or could not
             // be started before its ready) happened before the round's first move.
             ply: if self.started { self.ply() } else { 0 },
+            at_ms: (self.started && self.config.game.simultaneous()).then_some(at),
             detail: failure.detail,
             line: failure.line,
             exit: failure.exit,
@@ -145,7 +162,6 @@ impl<'a> Session<'a> {
             self.asked = None;
         }
         // Simultaneous games take the seat out; sequential ones play its turns (fallback).
-        let at = if self.started { self.round_time() } else { 0.0 };
         let applied = self.round.forfeit(seat, at);
         self.record_all(
             applied,
@@ -298,7 +314,7 @@ impl<'a> Session<'a> {
         by_arbiter: bool,
         opening: bool,
     ) -> std::io::Result<()> {
-        let line: Arc<[u8]> = Arc::from(announcement(&applied, by_arbiter));
+        let line: Arc<[u8]> = Arc::from(announcement(&applied, by_arbiter, at_ms));
         for bot in self.bots.iter().flatten() {
             bot.send(line.clone());
         }

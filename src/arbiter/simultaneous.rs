@@ -84,6 +84,15 @@ impl Session<'_> {
             return self.rules_timeout(d);
         };
         let mut at = self.round_time();
+        if let Reply::Fault(f) = reply {
+            // A failure gets no margin: the rules' deadline passed first if it passed at all.
+            if let Some(d) = deadline_ms
+                && at > d
+            {
+                self.rules_timeout(d)?;
+            }
+            return self.forfeit_at(seat, f, Some(at)).await;
+        }
         if let Some(d) = deadline_ms
             && at > d
         {
@@ -94,7 +103,7 @@ impl Session<'_> {
             }
         }
         match reply {
-            Reply::Fault(f) => self.forfeit(seat, f).await,
+            Reply::Fault(_) => unreachable!("handled above"),
             Reply::Other {
                 kind,
                 message,
@@ -104,16 +113,16 @@ impl Session<'_> {
                 let stamp = Stamp { ms: at, cpu_ms };
                 match self.round.act(seat, &kind, &message, stamp) {
                     Ok(applied) => self.record_all(applied, stamp, false),
-                    Err(r) => self.refuse(seat, r.reason, &line, deadline_ms).await,
+                    Err(r) => self.refuse(seat, r.reason, &line, at).await,
                 }
             }
             Reply::Move { line, .. } => {
                 let reason = "no turn is asked now: this game takes its own messages \
                               (see the state and protocol/games/)"
                     .to_string();
-                self.refuse(seat, reason, &line, deadline_ms).await
+                self.refuse(seat, reason, &line, at).await
             }
-            Reply::Bad { reason, line } => self.refuse(seat, reason, &line, deadline_ms).await,
+            Reply::Bad { reason, line } => self.refuse(seat, reason, &line, at).await,
         }
     }
 
@@ -160,7 +169,7 @@ impl Session<'_> {
         seat: Seat,
         reason: String,
         line: &[u8],
-        deadline_ms: Option<f64>,
+        at: f64,
     ) -> std::io::Result<()> {
         self.refusals[seat] += 1;
         let used = self.refusals[seat];
@@ -178,9 +187,12 @@ impl Session<'_> {
                 line: Some(evidence),
                 exit: None,
             };
-            return self.forfeit(seat, failure).await;
+            return self.forfeit_at(seat, failure, Some(at)).await;
         }
-        let time_ms = deadline_ms.map_or(0, |d| (d - self.round_time()).max(0.0) as u64);
+        let time_ms = self
+            .round
+            .deadline_ms()
+            .map_or(0, |d| (d - self.round_time()).max(0.0) as u64);
         if let Some(bot) = self.bots[seat].as_ref() {
             bot.send(Arc::from(to_line(&ToBot::Illegal(Illegal {
                 turn_id: if self.asked == Some(seat) {

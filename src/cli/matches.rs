@@ -27,6 +27,14 @@ const DEMO: &[&str] = &[
     "rollarena bot random",
 ];
 
+/// The demo of Rock'n'Roll Robot: solvers of different strengths.
+const DEMO_ROBOTS: &[&str] = &[
+    "rollarena bot solver",
+    "rollarena bot solver --strength 6",
+    "rollarena bot solver --strength 4",
+    "rollarena bot solver --strength 2",
+];
+
 /// Play a match of several rounds between bots.
 ///
 /// Each BOT is a command line, split into words like a shell would (no shell is started: use
@@ -45,17 +53,21 @@ pub struct MatchArgs {
     /// Bot command lines, one per seat (quote each). None: a demo among built-in bots.
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
-    /// The game.
-    #[arg(long, default_value = "rolit", value_parser = ["rolit"])]
+    /// The game: rolit, or robots (Rock'n'Roll Robot; see protocol/games/robots.md).
+    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots"])]
     game: String,
-    /// Board size: 8, 6 or 4 (4x4 is for 2 players).
+    #[command(flatten)]
+    robots: super::robots::RobotsArgs,
+    /// rolit: board size: 8, 6 or 4 (4x4 is for 2 players).
     #[arg(long, default_value_t = 8)]
     size: u8,
-    /// Number of players: 2, 3 or 4. Defaults to the number of BOTs (for the demo: 4, or 2 on
-    /// a 4x4 board).
+    /// Number of players: rolit 2, 3 or 4; robots 1 (solo) to 8. Defaults to the number of
+    /// BOTs (for the demo: 4, or 2 on a 4x4 board).
     #[arg(long)]
     players: Option<usize>,
-    /// Rounds to play. Defaults to the number of players, one full rotation of colours.
+    /// Rounds to play. rolit: defaults to the number of players, one full rotation of colours.
+    /// robots: a round is one token and the match ends by the rules (a player reaches the
+    /// tokens needed, or they run out); this caps it.
     #[arg(long)]
     rounds: Option<u32>,
     /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
@@ -184,11 +196,26 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         (None, false) => args.bots.len(),
         // 4x4 is for 2 players only.
         (None, true) if args.size == 4 => 2,
+        (None, true) if args.game == "robots" => 2,
         (None, true) => DEMO.len(),
     };
-    let game = Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?;
+    let game: Arc<dyn Game> = if args.game == "robots" {
+        Arc::new(args.robots.game(players).map_err(UsageError)?)
+    } else {
+        args.robots.refuse_for(&args.game).map_err(UsageError)?;
+        Arc::new(Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?)
+    };
+    let demo_bots = if args.game == "robots" {
+        DEMO_ROBOTS
+    } else {
+        DEMO
+    };
     let commands: Vec<String> = if demo {
-        DEMO.iter().take(players).map(|s| s.to_string()).collect()
+        demo_bots
+            .iter()
+            .take(players)
+            .map(|s| s.to_string())
+            .collect()
     } else {
         args.bots.clone()
     };
@@ -241,9 +268,13 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let game: Arc<dyn Game> = Arc::new(game);
+    let rounds = args
+        .rounds
+        .or(game.default_rounds())
+        .unwrap_or(players as u32)
+        .max(1);
     Ok(MatchConfig {
-        rounds: args.rounds.unwrap_or(players as u32).max(1),
+        rounds,
         game,
         bots,
         time: TimeControl {

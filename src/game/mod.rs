@@ -30,6 +30,7 @@
 //! forfeits. Everything is plain data; nothing here does I/O.
 
 pub mod outcome;
+pub mod robots;
 pub mod rolit;
 
 use serde_json::Value;
@@ -150,9 +151,10 @@ pub trait Game: Send + Sync {
     /// A fresh round.
     fn new_round(&self, setup: RoundSetup) -> Box<dyn Round>;
     /// The next round of a match, starting from what the previous one left ([`Round::carry`]).
-    /// Games whose rounds are independent never carry anything, hence the default.
-    fn next_round(&self, setup: RoundSetup, _carry: &Value) -> Box<dyn Round> {
-        self.new_round(setup)
+    /// Games whose rounds are independent never carry anything, hence the default. An error
+    /// says why a carried state (read from a record) cannot be the start of a round.
+    fn next_round(&self, setup: RoundSetup, _carry: &Value) -> Result<Box<dyn Round>, String> {
+        Ok(self.new_round(setup))
     }
     /// Every seat thinks at once ([`ToAct::Seats`]): idle bots are never frozen.
     fn simultaneous(&self) -> bool {
@@ -242,7 +244,7 @@ pub trait Round: Send {
 }
 
 /// The games this build knows, by name.
-pub const GAMES: &[&str] = &["rolit"];
+pub const GAMES: &[&str] = &["rolit", "robots"];
 
 /// A JSON value as compact text cut to a length fit for a message or a record.
 pub fn short_json(v: &Value) -> String {

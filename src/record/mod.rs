@@ -66,6 +66,10 @@ pub struct RoundRecord {
     /// end, so that each line replays on its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carry: Option<Value>,
+    /// The game's rules ended the match with this round, before `rounds` were played (a
+    /// player reached the tokens needed). Serialized only when true.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ends_match: bool,
     /// Every move in order.
     pub moves: Vec<MoveRecord>,
     /// Seats that forfeited this round, with evidence.

@@ -10,6 +10,7 @@
 pub mod html;
 pub mod text;
 pub mod verify;
+mod verify_sim;
 
 use serde_json::Value;
 
@@ -51,6 +52,29 @@ pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
         ));
     }
     Ok(game)
+}
+
+/// The game a record was played at, with its options, checked against the rules this build
+/// knows.
+pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String> {
+    match record.game.as_str() {
+        "rolit" => Ok(std::sync::Arc::new(rolit_of(record)?)),
+        "robots" => {
+            use crate::game::robots::{RULES_VERSION, Robots};
+            if record.rules != RULES_VERSION {
+                return Err(format!(
+                    "the record was played under robots rules version {}; this build knows \
+                     version {RULES_VERSION}",
+                    record.rules
+                ));
+            }
+            Ok(std::sync::Arc::new(Robots::from_options(&record.options)?))
+        }
+        other => Err(format!(
+            "the game {other:?} is not one this build can replay ({})",
+            crate::game::GAMES.join(", ")
+        )),
+    }
 }
 
 /// A fresh round set up as the record says it was (round index, match seed, round seed).
