@@ -346,12 +346,15 @@ impl Observer for RoundLines {
                     format!("{}{colour} {}", self.names[s], result.points[s])
                 })
                 .collect();
-            let mut line = format!(
-                "round {}/{}: {}",
-                record.round,
-                record.rounds,
-                parts.join(", ")
-            );
+            let mut line = match token_line(record, &self.names) {
+                Some(l) => l,
+                None => format!(
+                    "round {}/{}: {}",
+                    record.round,
+                    record.rounds,
+                    parts.join(", ")
+                ),
+            };
             for f in &record.forfeits {
                 line.push_str(&format!(
                     "  [{} forfeited: {} at move {}]",
@@ -362,6 +365,67 @@ impl Observer for RoundLines {
         }
         Ok(())
     }
+}
+
+/// A round of Rock'n'Roll Robot in words: the token, who won it with how many moves, the
+/// solver's optimal length, the tokens so far. `None` for other games.
+fn token_line(record: &crate::record::RoundRecord, names: &[String]) -> Option<String> {
+    if record.game != "robots" {
+        return None;
+    }
+    let b = &record.board;
+    let token = b.get("token")?.as_str()?;
+    let optimal = match b.get("optimal") {
+        Some(o) if o.get("moves").is_some() => format!("optimal {}", o["moves"]),
+        Some(o) if o.get("gave_up").is_some() => {
+            format!("the solver gave up (at least {})", o["at_least"])
+        }
+        Some(o) if o.get("impossible").is_some() => "impossible".to_string(),
+        _ => "optimal unknown".to_string(),
+    };
+    let won = b.get("winner").and_then(serde_json::Value::as_u64);
+    let how = match won {
+        Some(w) => {
+            let moves = record
+                .moves
+                .iter()
+                .rev()
+                .find(|m| m.seat == w as usize && m.effects.get("ok") == Some(&true.into()))
+                .and_then(|m| m.effects.get("declared").cloned())
+                .unwrap_or_default();
+            format!("{} won it with {moves} moves", names[w as usize])
+        }
+        None => "nobody won it".to_string(),
+    };
+    if names.len() == 1 {
+        let up = record.result.scores.get("0").copied().unwrap_or(0);
+        let down = record.round - up;
+        return Some(format!(
+            "token {} ({token}): {} ({optimal}); face up {up}, face down {down}",
+            record.round,
+            if won.is_some() {
+                "won face up"
+            } else {
+                "face down"
+            },
+        ));
+    }
+    let tokens: Vec<String> = (0..names.len())
+        .map(|s| {
+            let n = record
+                .result
+                .scores
+                .get(&s.to_string())
+                .copied()
+                .unwrap_or(0);
+            format!("{} {n}", names[s])
+        })
+        .collect();
+    Some(format!(
+        "token {} ({token}): {how} ({optimal}); tokens: {}",
+        record.round,
+        tokens.join(", ")
+    ))
 }
 
 /// The standings as a table for people.

@@ -521,7 +521,8 @@ impl Round for RobotsRound {
         let target = self.game.tokens_to_win();
         let won = target.is_some_and(|t| next.won.iter().any(|w| w.len() >= t));
         // The guard the rules lack: the pile drawn through twice without a token won.
-        let stuck = next.since_win as usize >= 2 * next.pile.len();
+        // (Alone, a missed token is not returned: the pile only shrinks.)
+        let stuck = !self.solo() && next.since_win as usize >= 2 * next.pile.len();
         won || next.pile.is_empty() || stuck
     }
 
