@@ -19,7 +19,7 @@
 
 mod bidding;
 
-
+mod proving;
 
 use std::fs::File;
 use std::os::unix::fs::PermissionsExt;
