@@ -18,7 +18,7 @@
 //! (the arbiter solves each token at the end of its round, and so does the verification).
 
 mod bidding;
-
+mod matches;
 mod proving;
 
 use std::fs::File;
