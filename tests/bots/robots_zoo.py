@@ -16,7 +16,8 @@ Options:
                   later one sent before an earlier one's time waits for it.
   --undercut      when another seat's declaration of V is announced, declare V - 1 (if that is
                   2 or more and lower than this bot's own).
-  --burn MS       right after `start`, spin the CPU for MS ms (wall) before anything else.
+  --burn MS       right after `start`, spin until this process has used MS ms of CPU time
+                  (however long that takes on a loaded machine), before anything else.
   --prove HOW     the answer to `prove`: wrong (default: a one-move solution, never enough),
                   malformed ("moves" is a string), never (no answer, keeps listening), crash
                   (exits with status 3 at once).
@@ -126,8 +127,9 @@ class Bot:
                 if ARGS.crash_at is not None:
                     self.crash_at = ARGS.crash_at / 1000.0
                 if ARGS.burn > 0:
+                    cpu0 = time.process_time()
                     x = 0
-                    while time.monotonic() - self.t0 < ARGS.burn / 1000.0:
+                    while time.process_time() - cpu0 < ARGS.burn / 1000.0:
                         x += 1
         elif kind == "declared":
             v = msg.get("moves")

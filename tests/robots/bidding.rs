@@ -206,21 +206,21 @@ fn a_tie_goes_to_the_earlier_declaration() {
 }
 
 /// With `--cpu-tiebreak` a tie goes to the bot that had used less CPU time when it declared:
-/// seat 0 spins the CPU for 400 ms and declares 5 at once, seat 1 sleeps and declares 5 at
-/// 700 ms. Without the flag the same bots give the tie to seat 0, the first to declare. The
-/// record's CPU times decide the replay too: swapping them is caught.
+/// seat 0 spins until it has used 200 ms of CPU and declares 5 at once, seat 1 sleeps and
+/// declares 5 at 1.5 s. Without the flag the same bots give the tie to seat 0, the first to
+/// declare. The record's CPU times decide the replay too: swapping them is caught.
 #[test]
 fn the_cpu_tiebreak_prefers_the_bot_that_burned_less_cpu() {
     let _timing = timing_lock();
     for cpu in [true, false] {
-        let mut flags = vec!["--hourglass", "1s"];
+        let mut flags = vec!["--hourglass", "2s"];
         if cpu {
             flags.push("--cpu-tiebreak");
         }
         let run = Table::new("tie-cpu")
             .flags(&flags)
-            .zoo("--burn 400 --declare 5@0")
-            .zoo("--declare 5@700")
+            .zoo("--burn 200 --declare 5@0")
+            .zoo("--declare 5@1500")
             .run();
         let r = &run.ok(1)[0];
         assert_eq!(
@@ -234,7 +234,7 @@ fn the_cpu_tiebreak_prefers_the_bot_that_burned_less_cpu() {
         let burned = decls[0].cpu_ms.expect("the burner's CPU time is measured");
         let slept = decls[1].cpu_ms.expect("the sleeper's CPU time is measured");
         assert!(
-            burned >= 50.0 && burned > slept + 40.0,
+            burned >= 150.0 && burned > slept + 100.0,
             "seat 0 burned {burned} ms of CPU, seat 1 {slept} ms"
         );
         let expected = if cpu { vec![1, 0] } else { vec![0, 1] };
