@@ -123,13 +123,13 @@ fn the_black_robot_variant_plays_and_verifies() {
     assert_verifies(&run);
 }
 
-/// Solo: `rollarena bot solver` alone, hourglass 300 ms from the start of each token: every
+/// Solo: `rollarena bot solver` alone, hourglass 1 s from the start of each token: every
 /// declaration is verified at once (no `hourglass_ends_ms`), tokens solved are won face up,
 /// and the match ends when the 17 tokens are used up (only the last line ends it).
 #[test]
 fn solo_the_solver_wins_tokens_face_up_until_the_pile_is_used_up() {
     let run = Table::new("solo-solver")
-        .flags(&["--seed", "4", "--hourglass", "300ms"])
+        .flags(&["--seed", "4", "--hourglass", "1s"])
         .all_rounds()
         .solver("")
         .run();
