@@ -28,6 +28,8 @@ struct Plan {
 /// Runs the bot until `bye` or the end of stdin.
 pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Result<()> {
     let mut current = Plan::default();
+    // Alone, the first declaration is verified at once: declare only the best found.
+    let mut solo = false;
     for line in input.lines() {
         let line = line?;
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -35,6 +37,7 @@ pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Res
         };
         match msg.get("type").and_then(Value::as_str) {
             Some("hello") => {
+                solo = msg["seats"].as_array().is_some_and(|s| s.len() == 1);
                 send(
                     &mut out,
                     json!({"type": "ready", "name": format!("solver-{strength}"),
@@ -49,7 +52,7 @@ pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Res
             }
             Some("start") => {
                 current = Plan::default();
-                if let Err(e) = think(strength, &msg["state"], &mut current, &mut out) {
+                if let Err(e) = think(strength, solo, &msg["state"], &mut current, &mut out) {
                     send(&mut out, json!({"type": "log", "text": e}))?;
                 }
             }
@@ -70,6 +73,7 @@ pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Res
 /// Declares what it can find for the token in `state`, best last.
 fn think(
     strength: u32,
+    solo: bool,
     state: &Value,
     current: &mut Plan,
     out: &mut impl Write,
@@ -84,34 +88,50 @@ fn think(
     } else {
         strength as usize + 2
     };
-    let mut offer = |path: Vec<Move>, current: &mut Plan| -> Result<(), String> {
+    let keep = |path: Vec<Move>, current: &mut Plan| -> bool {
         let better = current.best.as_ref().is_none_or(|b| path.len() < b.len());
         if better && path.len() <= cap {
-            send(out, json!({"type": "declare", "moves": path.len()}))
-                .map_err(|e| e.to_string())?;
             current.best = Some(path);
         }
-        Ok(())
+        better && current.best.is_some()
     };
-    if let Some(quick) = quick_solution(&board, &robots, token) {
-        offer(quick, current)?;
+    let declare = |current: &Plan, out: &mut dyn Write| -> Result<(), String> {
+        match &current.best {
+            Some(best) => send(out, json!({"type": "declare", "moves": best.len()}))
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    };
+    // Each improvement is declared at once; alone, only the best (it is verified at once).
+    if let Some(quick) = quick_solution(&board, &robots, token)
+        && keep(quick, current)
+        && !solo
+    {
+        declare(current, out)?;
     }
     let budget = Budget {
         max_moves: cap,
         time: Some(Duration::from_secs(20)),
         ..Budget::default()
     };
-    match solve(&board, &robots, token, budget) {
-        Solution::Optimal(path) => offer(path, current)?,
-        Solution::GaveUp {
-            best: Some(path), ..
-        } => offer(path, current)?,
-        Solution::GaveUp { best: None, .. } | Solution::Impossible => {}
+    let found = match solve(&board, &robots, token, budget) {
+        Solution::Optimal(path) => Some(path),
+        Solution::GaveUp { best, .. } => best,
+        Solution::Impossible => None,
+    };
+    if let Some(path) = found
+        && keep(path, current)
+        && !solo
+    {
+        declare(current, out)?;
+    }
+    if solo {
+        declare(current, out)?;
     }
     Ok(())
 }
 
-fn send(out: &mut impl Write, msg: Value) -> io::Result<()> {
+fn send(out: &mut (impl Write + ?Sized), msg: Value) -> io::Result<()> {
     serde_json::to_writer(&mut *out, &msg)?;
     out.write_all(b"\n")?;
     out.flush()

@@ -58,9 +58,9 @@ pub struct MatchArgs {
     game: String,
     #[command(flatten)]
     robots: super::robots::RobotsArgs,
-    /// rolit: board size: 8, 6 or 4 (4x4 is for 2 players).
-    #[arg(long, default_value_t = 8)]
-    size: u8,
+    /// rolit: board size: 8, 6 or 4 (4x4 is for 2 players) [default: 8]
+    #[arg(long)]
+    size: Option<u8>,
     /// Number of players: rolit 2, 3 or 4; robots 1 (solo) to 8. Defaults to the number of
     /// BOTs (for the demo: 4, or 2 on a 4x4 board).
     #[arg(long)]
@@ -195,15 +195,21 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
         // 4x4 is for 2 players only.
-        (None, true) if args.size == 4 => 2,
+        (None, true) if args.size == Some(4) => 2,
         (None, true) if args.game == "robots" => 2,
         (None, true) => DEMO.len(),
     };
     let game: Arc<dyn Game> = if args.game == "robots" {
+        if args.size.is_some() {
+            return usage(
+                "--size is an option of rolit; a robots board is always 16x16".to_string(),
+            );
+        }
         Arc::new(args.robots.game(players).map_err(UsageError)?)
     } else {
         args.robots.refuse_for(&args.game).map_err(UsageError)?;
-        Arc::new(Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?)
+        let size = args.size.unwrap_or(8);
+        Arc::new(Rolit::new(size, players).map_err(|e| UsageError(e.to_string()))?)
     };
     let demo_bots = if args.game == "robots" {
         DEMO_ROBOTS

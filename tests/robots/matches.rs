@@ -310,7 +310,6 @@ fn robots_usage_errors_say_what_was_wrong() {
 /// `--size` is an option of Rolit; Rock'n'Roll Robot's board is always 16x16, so
 /// `--game robots --size 6` should be refused like `--black` is for Rolit.
 #[test]
-#[ignore = "bug: src/cli/matches.rs accepts --size with --game robots and ignores it (exit 0)"]
 fn size_is_refused_for_robots() {
     let out = cli(&[
         "match",
