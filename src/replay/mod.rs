@@ -5,9 +5,13 @@
 //! recorded effect, returning the first discrepancy as a plain value. [`text`] and [`html`]
 //! only need the positions: they use [`replay`], which plays the recorded moves through the
 //! engine (so what they show is what the rules make of the moves, never a board the record
-//! merely claims) and fails only when a move cannot be played at all.
+//! merely claims) and fails only when a move cannot be played at all. Rock'n'Roll Robot
+//! records replay through [`robots::replay`] (a token per line, its demonstrations played move
+//! by move) and show with [`robots_text`] and the same viewer.
 
 pub mod html;
+pub mod robots;
+pub mod robots_text;
 pub mod text;
 pub mod verify;
 mod verify_sim;
