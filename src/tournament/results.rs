@@ -19,15 +19,17 @@
 //! [`Writer`] appends lines for the runner. Each line is written whole with one `write` on a
 //! file opened for appending, as each round ends, so a killed arbiter (SIGKILL, Ctrl-C) leaves
 //! every finished round complete in the file; the file is synced (`fdatasync`) when a table
-//! ends, so a crash of the machine itself loses at most the rounds of the tables then
-//! unfinished, which `--resume` plays again from their first round in any case.
+//! ends, by a thread of its own ([`Syncer`]) so that no table waits for the disk, and at the
+//! end of the run. A crash of the machine itself therefore loses at most the rounds of the
+//! tables unfinished or just finished, which `--resume` plays again from their first round.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
 
 use serde::Deserialize;
 
@@ -377,6 +379,59 @@ impl Writer {
     /// Syncs what was written to disk.
     pub fn sync(&self) -> std::io::Result<()> {
         self.file.sync_data()
+    }
+}
+
+/// Syncs a [`Writer`]'s file on a thread of its own when asked (a table ended), so that no
+/// table waits on the disk (a sync can take a tenth of a second on a busy machine). Requests
+/// that come while a sync runs are served by one more.
+pub struct Syncer {
+    writer: Arc<Writer>,
+    asks: Mutex<Option<mpsc::Sender<()>>>,
+    thread: Mutex<Option<JoinHandle<std::io::Result<()>>>>,
+}
+
+impl Syncer {
+    pub fn start(writer: Arc<Writer>) -> std::io::Result<Syncer> {
+        let (tx, rx) = mpsc::channel::<()>();
+        let w = writer.clone();
+        let thread = std::thread::Builder::new()
+            .name("sync".into())
+            .spawn(move || {
+                let mut result = Ok(());
+                while rx.recv().is_ok() {
+                    while rx.try_recv().is_ok() {}
+                    if let Err(e) = w.sync() {
+                        result = result.and(Err(e));
+                    }
+                }
+                result
+            })?;
+        Ok(Syncer {
+            writer,
+            asks: Mutex::new(Some(tx)),
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    /// Asks for a sync of everything written so far; returns at once.
+    pub fn ask(&self) {
+        if let Some(tx) = &*self.asks.lock().unwrap_or_else(|p| p.into_inner()) {
+            let _ = tx.send(());
+        }
+    }
+
+    /// Waits for the syncs asked, then syncs once more: everything written is on disk. The
+    /// first error of any sync, if one failed.
+    pub fn finish(&self) -> std::io::Result<()> {
+        drop(self.asks.lock().unwrap_or_else(|p| p.into_inner()).take());
+        let thread = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(thread) = thread {
+            thread
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the sync thread panicked")))?;
+        }
+        self.writer.sync()
     }
 }
 

@@ -1,17 +1,23 @@
-//! Running a tournament: tables at once on a tokio runtime, results as they come, resume,
-//! shards, Ctrl-C.
+//! Running a tournament: tables at once, results as they come, resume, shards, Ctrl-C.
 //!
-//! - **Concurrency.** Up to `jobs` tables at once (a `JoinSet` kept at that size). Each table
+//! - **Concurrency.** Up to `jobs` tables at once, each on a thread of its own with a
+//!   current-thread runtime (no wake-up crosses threads, as in `rollarena match`); with
+//!   `--pin` each of those threads, and so the bots it starts, is bound to one CPU. Each table
 //!   is one [`run_match`] with its own bot processes, which live for the table, so start-up is
-//!   spread over its rounds. Each table's observer hands finished rounds to the one shared
-//!   record writer (`results.jsonl`: each line whole, synced) and ticks the progress bar.
+//!   spread over its rounds. Each table's observer appends finished rounds to the shared
+//!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
+//!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
+//! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
+//!   [`RoundSummary`] per round until it ends, then the summaries are folded into the
+//!   standings in schedule order ([`Sequencer`]); the records themselves are only written.
 //! - **Determinism.** Every table's [`MatchConfig`] gets `table: Some(i)`, the tournament seed
 //!   and the match id `t<id8>-<i>`, so round seeds and openings depend on the schedule only.
-//!   The file is in completion order; everything computed from it sorts first.
-//! - **Resume.** `results.jsonl` is read back (a torn last line is cut), tables with every
-//!   round present are kept, and the rounds of incomplete tables are dropped from the file: a
-//!   table is one match with one set of bot processes, so it is played again from its first
-//!   round. With deterministic bots the results are then identical to an uninterrupted run.
+//!   The file is in completion order; everything computed from it is folded in schedule order.
+//! - **Resume.** `results.jsonl` is read back as a stream (a torn last line is cut), tables
+//!   with every round present are kept, and the rounds of incomplete tables are dropped from
+//!   the file: a table is one match with one set of bot processes, so it is played again from
+//!   its first round. With deterministic bots the results are then identical to an
+//!   uninterrupted run.
 //! - **Shards.** `--shard i/n` plays the tables whose number is i modulo n.
 //! - **Swiss.** Played phase by phase; each phase's pairing is computed from the complete
 //!   tables of the earlier ones (so a resumed Swiss event pairs exactly as before).
@@ -32,7 +38,7 @@ use super::config::{ScheduleSpec, Tournament};
 use super::openings::table_openings;
 use super::output::{self, Meta, Shard};
 use super::progress::Progress;
-use super::results::{self, Rewrite, Tables, Writer};
+use super::results::{self, Rewrite, Syncer, Tables, Writer};
 use super::schedule::{self, Table};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::kill_all;
@@ -105,7 +111,8 @@ struct Ctx {
     id: String,
     game: Arc<dyn Game>,
     opts: RunOptions,
-    writer: Writer,
+    writer: Arc<Writer>,
+    syncer: Syncer,
     state: Mutex<State>,
     progress: Progress,
     /// Set when no new table may start (the SPRT decided).
@@ -280,13 +287,18 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         None => u64::from(scheduled),
     };
     let decided = state.seq.fold.decided();
+    let writer = Arc::new(
+        Writer::append(&path)
+            .map_err(|e| RunError::Failed(format!("cannot open {}: {e}", path.display())))?,
+    );
     let ctx = Arc::new(Ctx {
         tournament: t.clone(),
         id: id.clone(),
         game,
         opts: opts.clone(),
-        writer: Writer::append(&path)
-            .map_err(|e| RunError::Failed(format!("cannot open {}: {e}", path.display())))?,
+        writer: writer.clone(),
+        syncer: Syncer::start(writer)
+            .map_err(|e| RunError::Failed(format!("cannot start a thread: {e}")))?,
         state: Mutex::new(state),
         progress: Progress::new(total_tables * u64::from(t.rounds), rounds_kept, opts.quiet),
         stop: AtomicBool::new(false),
@@ -341,13 +353,18 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         kill_all();
         let _ = tables.join();
         ctx.progress.finish();
+        if let Err(e) = ctx.syncer.finish() {
+            tracing::warn!("cannot sync {}: {e}", path.display());
+        }
         return Ok(Finished::Interrupted);
     }
     let result = tables
         .join()
         .unwrap_or_else(|_| Err(std::io::Error::other("a table panicked")));
     ctx.progress.finish();
+    let synced = ctx.syncer.finish();
     result.map_err(|e| RunError::Failed(format!("the tournament failed: {e}")))?;
+    synced.map_err(|e| RunError::Failed(format!("cannot sync {}: {e}", path.display())))?;
 
     // The tables the SPRT stopped from starting leave gaps: fold what waits after them.
     let fold = {
@@ -510,17 +527,13 @@ fn table_slot(
         match played {
             None => return Ok(()),
             Some(Ok((index, rounds))) => ctx.table_done(index, rounds),
-            Some(Err(e)) if ctx.cancelled() => {
-                let _ = e;
-                return Ok(());
-            }
+            Some(Err(_)) if ctx.cancelled() => return Ok(()),
             Some(Err(e)) => return Err(e),
         }
     }
 }
 
-/// Plays one table to its end; returns its number and its rounds' summaries once the file
-/// holds them on disk.
+/// Plays one table to its end; returns its number and its rounds' summaries.
 async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundSummary>)> {
     let t = &ctx.tournament;
     let bots = table
@@ -553,9 +566,9 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
         rounds: Vec::with_capacity(t.rounds as usize),
     };
     run_match(&config, &mut observer).await?;
-    // One sync per table: the rounds of a table that has not ended are played again on
-    // resume anyway.
-    ctx.writer.sync()?;
+    // One sync per table, in the background: the rounds of a table that is not on disk are
+    // played again on resume anyway.
+    ctx.syncer.ask();
     Ok((table.index, observer.rounds))
 }
 
