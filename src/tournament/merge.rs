@@ -91,7 +91,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         let unfinished: Vec<u32> = tables
             .iter()
             .map(|tb| tb.index)
-            .filter(|i| !scan.complete.contains(i))
+            .filter(|i| !scan.complete.contains_key(i))
             .collect();
         if !unfinished.is_empty() && t.sprt.is_none() {
             return Err(format!(
@@ -105,7 +105,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
             ));
         }
         if !scan.complete.is_empty() {
-            shards.push(Tables::open(&path, scan.complete, t.rounds)?);
+            shards.push(Tables::open(&path, scan.complete)?);
         }
     }
     if !output::is_empty_dir(out) {

@@ -23,7 +23,7 @@
 //! end of the run. A crash of the machine itself therefore loses at most the rounds of the
 //! tables unfinished or just finished, which `--resume` plays again from their first round.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
@@ -43,13 +43,17 @@ pub struct Key {
     #[serde(default)]
     pub table: Option<u32>,
     pub round: u32,
+    /// The game's rules ended the match (the table) with this round.
+    #[serde(default)]
+    pub ends_match: bool,
 }
 
 /// What the first pass found.
 #[derive(Debug, Default)]
 pub struct Scan {
-    /// Tables whose every round, 1 to `rounds`, is present.
-    pub complete: BTreeSet<u32>,
+    /// Tables whose every round is present, with their number of rounds: `rounds`, or fewer
+    /// when the game's rules ended the table's match earlier (`ends_match`).
+    pub complete: BTreeMap<u32, u32>,
     /// Rounds (lines) in the file.
     pub lines: u64,
     /// Rounds that belong to complete tables, once each: what a reader keeps.
@@ -65,13 +69,18 @@ pub struct Line {
     pub number: u64,
 }
 
-/// Rounds present per table, one bit per round (rounds 1 to 64 in the first word, ...).
+/// Rounds present per table, one bit per round (rounds 1 to 64 in the first word, ...), and
+/// the round whose rules ended the table's match, if one did.
 #[derive(Default)]
-struct Present(BTreeMap<u32, Vec<u64>>);
+struct Present(BTreeMap<u32, Vec<u64>>, BTreeMap<u32, u32>);
 
 impl Present {
     /// Marks a round; false when it was already there.
-    fn insert(&mut self, table: u32, round: u32) -> bool {
+    fn insert(&mut self, table: u32, round: u32, ends: bool) -> bool {
+        if ends {
+            let end = self.1.entry(table).or_insert(round);
+            *end = (*end).min(round);
+        }
         let bits = self.0.entry(table).or_default();
         let (word, bit) = ((round / 64) as usize, round % 64);
         if bits.len() <= word {
@@ -82,16 +91,17 @@ impl Present {
         fresh
     }
 
-    fn complete(&self, rounds: u32) -> BTreeSet<u32> {
+    fn complete(&self, rounds: u32) -> BTreeMap<u32, u32> {
         self.0
             .iter()
-            .filter(|(_, bits)| {
-                (1..=rounds).all(|r| {
+            .map(|(&t, bits)| (t, bits, self.1.get(&t).map_or(rounds, |&e| e.min(rounds))))
+            .filter(|(_, bits, len)| {
+                (1..=*len).all(|r| {
                     bits.get((r / 64) as usize)
                         .is_some_and(|w| w & (1 << (r % 64)) != 0)
                 })
             })
-            .map(|(&t, _)| t)
+            .map(|(t, _, len)| (t, len))
             .collect()
     }
 }
@@ -194,11 +204,11 @@ pub fn scan(
         if let Some(t) = key.table
             && (1..=rounds).contains(&key.round)
         {
-            present.insert(t, key.round);
+            present.insert(t, key.round, key.ends_match);
         }
     }
     scan.complete = present.complete(rounds);
-    scan.kept = scan.complete.len() as u64 * u64::from(rounds);
+    scan.kept = scan.complete.values().map(|&n| u64::from(n)).sum();
     Ok(scan)
 }
 
@@ -219,9 +229,8 @@ pub struct Tables {
     /// Read in order; its lines are read again by place (`pread`, which leaves the order
     /// alone), so a shard costs one descriptor.
     lines: Lines<File>,
-    rounds: u32,
-    /// The complete tables (from the first pass).
-    complete: BTreeSet<u32>,
+    /// The complete tables (from the first pass) and their number of rounds.
+    complete: BTreeMap<u32, u32>,
     /// The next one to yield: every complete table before it was yielded.
     next: Option<u32>,
     /// Rounds seen so far of tables not yet whole in this pass.
@@ -232,13 +241,12 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn open(path: &Path, complete: BTreeSet<u32>, rounds: u32) -> Result<Tables, String> {
+    pub fn open(path: &Path, complete: BTreeMap<u32, u32>) -> Result<Tables, String> {
         let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let next = complete.first().copied();
+        let next = complete.keys().next().copied();
         Ok(Tables {
             path: path.to_path_buf(),
             lines: Lines::new(file),
-            rounds,
             complete,
             next,
             partial: BTreeMap::new(),
@@ -262,7 +270,7 @@ impl Tables {
             self.advance()?;
         }
         let lines = self.ready.remove(&want).expect("ready");
-        self.next = self.complete.range(want + 1..).next().copied();
+        self.next = self.complete.range(want + 1..).next().map(|(&t, _)| t);
         Ok(Some((want, lines)))
     }
 
@@ -290,14 +298,16 @@ impl Tables {
             return Ok(());
         };
         // Complete tables not yet yielded (those before `next` were) nor whole already.
+        let Some(&len) = self.complete.get(&table) else {
+            return Ok(());
+        };
         let wanted = self.next.is_some_and(|n| table >= n)
-            && self.complete.contains(&table)
             && !self.ready.contains_key(&table)
-            && (1..=self.rounds).contains(&key.round);
+            && (1..=len).contains(&key.round);
         if !wanted {
             return Ok(());
         }
-        let rounds = self.rounds as usize;
+        let rounds = len as usize;
         let (slots, filled) = self
             .partial
             .entry(table)
@@ -306,7 +316,7 @@ impl Tables {
         if slot.is_none() {
             *slot = Some(line);
             *filled += 1;
-            if *filled == self.rounds {
+            if *filled == len {
                 let (slots, _) = self.partial.remove(&table).expect("partial");
                 self.ready.insert(
                     table,

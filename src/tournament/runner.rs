@@ -147,6 +147,9 @@ impl Ctx {
 
     /// A table whose every round is in the file.
     fn table_done(&self, table: u32, rounds: Vec<RoundSummary>) {
+        let cap = u64::from(self.tournament.rounds);
+        self.progress
+            .skipped(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
         if decided {
             self.sprt_decided();
@@ -389,11 +392,11 @@ fn keep_tables(
     t: &Tournament,
     state: &mut State,
     path: &Path,
-    complete: BTreeSet<u32>,
+    complete: BTreeMap<u32, u32>,
     rewrite: bool,
 ) -> Result<(), RunError> {
     let failed = |e: std::io::Error| RunError::Failed(format!("cannot rewrite the results: {e}"));
-    let mut tables = Tables::open(path, complete, t.rounds).map_err(RunError::Usage)?;
+    let mut tables = Tables::open(path, complete).map_err(RunError::Usage)?;
     let mut out = if rewrite {
         Some(Rewrite::create(path).map_err(failed)?)
     } else {

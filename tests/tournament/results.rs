@@ -9,6 +9,29 @@ fn key(table: u32, round: u32) -> String {
     )
 }
 
+/// A table whose match the rules ended early (robots: a player reached the tokens) is complete
+/// with the rounds up to the one marked `ends_match`; a table without that mark is not.
+#[test]
+fn a_table_ended_by_the_rules_is_complete_before_its_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.jsonl");
+    let ended = |t: u32, r: u32| {
+        format!("{{\"match\":\"m-{t}\",\"table\":{t},\"round\":{r},\"ends_match\":true}}\n")
+    };
+    let text = key(1, 1) + &key(1, 2) + &ended(1, 3) + &key(2, 1) + &key(2, 2) + &key(3, 2);
+    let text = text + &ended(3, 3);
+    std::fs::write(&path, &text).unwrap();
+    let s = scan(&path, 10, |_| Ok(())).unwrap();
+    // Table 1 ended at round 3; table 2 is still playing; table 3 lacks its round 1.
+    assert_eq!(s.complete.into_iter().collect::<Vec<_>>(), [(1, 3)]);
+    assert_eq!(s.kept, 3);
+    let s = scan(&path, 10, |_| Ok(())).unwrap();
+    let mut tables = Tables::open(&path, s.complete).unwrap();
+    let (table, lines) = tables.next_table().unwrap().unwrap();
+    assert_eq!((table, lines.len()), (1, 3));
+    assert!(tables.next_table().unwrap().is_none());
+}
+
 #[test]
 fn complete_tables_come_in_schedule_order_once_each() {
     let dir = tempfile::tempdir().unwrap();
@@ -34,7 +57,7 @@ fn complete_tables_come_in_schedule_order_once_each() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(s.complete.iter().copied().collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(s.complete.keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
     assert_eq!((s.lines, s.kept), (8, 6));
     assert_eq!(seen.len(), 8);
     assert_eq!(
@@ -43,7 +66,7 @@ fn complete_tables_come_in_schedule_order_once_each() {
         "the torn last line is cut off"
     );
 
-    let mut tables = Tables::open(&path, s.complete, 2).unwrap();
+    let mut tables = Tables::open(&path, s.complete).unwrap();
     let mut got = Vec::new();
     while let Some((table, lines)) = tables.next_table().unwrap() {
         let texts: Vec<String> = lines
