@@ -113,10 +113,13 @@ fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<Exit
                 let table = m.table.map(|t| format!(" (table {t})")).unwrap_or_default();
                 match &m.standings {
                     Some(standings) => {
-                        println!(
-                            "\nmatch {}{table}: all {} rounds; standings:",
-                            m.match_id, m.rounds
-                        );
+                        let played = m.games.len() as u32;
+                        let whole = if played < m.rounds {
+                            format!("all {played} rounds (the rules ended the match)")
+                        } else {
+                            format!("all {played} rounds")
+                        };
+                        println!("\nmatch {}{table}: {whole}; standings:", m.match_id);
                         println!("{}", standings_table(standings));
                     }
                     None => println!(
