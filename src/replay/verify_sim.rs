@@ -173,9 +173,14 @@ pub fn verify_round(
             return Err((
                 Some(i as u32 + 1),
                 format!(
-                    "seat {} sends {kind} when the rules ask for {:?}",
+                    "seat {} sends {kind} when {}",
                     m.seat,
-                    round.to_act()
+                    match round.to_act() {
+                        ToAct::Seats(seats) => format!("only seats {seats:?} may act"),
+                        ToAct::Seat(s, Request::Prove) => format!("seat {s} is asked to prove"),
+                        ToAct::Seat(s, Request::Turn) => format!("seat {s} is asked to move"),
+                        ToAct::Over => "the round is over".to_string(),
+                    }
                 ),
             ));
         }
