@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 use serde_json::Value;
 
 use super::robots::{Action, Demonstration, RobotsReplay, Step, letter};
-use super::text::{Pace, Style, clean, forfeit_line, format_ms, wait_for};
+use super::text::{Pace, Style, clean, forfeit_line, format_ms, round_notes, wait_for};
 use crate::game::robots::cell::SIZE;
 use crate::game::robots::{Cell, Colour, Positions, Robot, Token};
 use crate::record::RoundRecord;
@@ -519,25 +519,7 @@ pub fn result(record: &RoundRecord, rp: &RobotsReplay) -> String {
     if record.ends_match {
         out.push_str("  the match ends with this token\n");
     }
-    for f in &record.forfeits {
-        if f.ply as usize > record.moves.len() {
-            out.push_str(&format!("  {}", forfeit_line(record, f)));
-        }
-    }
-    for f in &record.faults {
-        out.push_str(&format!(
-            "  fault: {} {}: {}\n",
-            seat_label(record, f.seat),
-            clean(&f.kind),
-            clean(&f.detail)
-        ));
-    }
-    if !record.logs.is_empty() {
-        out.push_str(&format!(
-            "  {} log lines from the bots (see the HTML viewer)\n",
-            record.logs.len()
-        ));
-    }
+    out.push_str(&round_notes(record));
     out
 }
 

@@ -276,6 +276,13 @@ pub fn result(record: &RoundRecord) -> String {
             r.points[s]
         ));
     }
+    out.push_str(&round_notes(record));
+    out
+}
+
+/// The end of a round's result: forfeits after its last move, faults, and how many logs.
+pub(super) fn round_notes(record: &RoundRecord) -> String {
+    let mut out = String::new();
     for f in &record.forfeits {
         if f.ply as usize > record.moves.len() {
             out.push_str(&format!("  {}", forfeit_line(record, f)));
