@@ -25,16 +25,13 @@ use std::fs::File;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use rollarena::record::{MoveRecord, RoundRecord, read_records};
+use rollarena::record::{MoveRecord, RoundRecord};
 use serde_json::Value;
 
 pub use crate::arbiter::timing_lock;
-use crate::arbiter::{PYTHON, Run, assert_no_survivors, kill_tagged, rollarena, unique_tag};
-
-/// How long one arbiter run may take before the test kills it and fails.
-const RUN_LIMIT: Duration = Duration::from_secs(60);
+use crate::arbiter::{PYTHON, Run, await_arbiter, rollarena, unique_tag};
 
 /// The path of the robots zoo bot.
 pub fn robots_zoo_path() -> PathBuf {
@@ -125,48 +122,14 @@ impl Table {
         let out = self.dir.path().join("stdout.txt");
         let err = self.dir.path().join("stderr.txt");
         let started = Instant::now();
-        let mut child = Command::new(rollarena())
+        let child = Command::new(rollarena())
             .args(self.argv(&record))
             .stdin(Stdio::null())
             .stdout(File::create(&out).unwrap())
             .stderr(File::create(&err).unwrap())
             .spawn()
             .expect("rollarena starts");
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > RUN_LIMIT {
-                let _ = child.kill();
-                let _ = child.wait();
-                kill_tagged(&self.tag);
-                panic!(
-                    "rollarena ran for more than {RUN_LIMIT:?}\nstderr:\n{}",
-                    std::fs::read_to_string(&err).unwrap_or_default()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let elapsed = started.elapsed();
-        assert_no_survivors(&self.tag);
-        let stdout = std::fs::read_to_string(&out).unwrap();
-        let stderr = std::fs::read_to_string(&err).unwrap();
-        let rounds = if record.exists() {
-            let (rounds, torn) = read_records(&record)
-                .unwrap_or_else(|e| panic!("the record reads back: {e}\nstderr:\n{stderr}"));
-            assert!(!torn, "no torn line in the record");
-            rounds
-        } else {
-            Vec::new()
-        };
-        Run {
-            code: status.code(),
-            stdout,
-            stderr,
-            rounds,
-            elapsed,
-            dir: self.dir,
-        }
+        await_arbiter(child, started, self.dir, &self.tag)
     }
 }
 
