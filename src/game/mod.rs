@@ -29,6 +29,7 @@
 //! forfeits. Everything is plain data; nothing here does I/O.
 
 pub mod outcome;
+pub mod robots;
 pub mod rolit;
 
 use serde_json::Value;

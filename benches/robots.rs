@@ -1,0 +1,186 @@
+//! The Rock'n'Roll Robot solver on random rounds and on the hardest positions found: solve times
+//! (median, p90, p99, worst), searches that gave up, and the distribution of optimal lengths,
+//! with diagonals (the default game) and without. A plain printed report, no harness:
+//! `cargo bench --bench robots` (release profile). `ROBOTS_ROUNDS` changes the number of random
+//! rounds (1,000 by default), `ROBOTS_HUNT` the number of positions searched for hard ones.
+//!
+//! A random round is what the game deals: an assembly from a seed, the four robots placed from
+//! the seed, one of the 17 tokens. The hard positions are found by search, since the published
+//! record puzzles (22 to 25 moves on the commercial boards) are not on our boards: many random
+//! positions are solved quickly under a small budget, the longest are kept, and each is then
+//! improved by moving one robot at a time to any free cell while its optimal length grows.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rollarena::game::robots::{
+    Board, Budget, Cell, Positions, Robot, Solution, Token, check_solution, place_robots, solve,
+};
+
+/// The budget of a timed solve: generous, so "gave up" means the solver is too slow.
+fn budget() -> Budget {
+    Budget {
+        nodes: u64::MAX,
+        time: Some(Duration::from_secs(30)),
+        ..Budget::default()
+    }
+}
+
+struct Outcome {
+    time: Duration,
+    length: Option<usize>,
+}
+
+fn timed(board: &Board, p: &Positions, token: Token) -> Outcome {
+    let t = Instant::now();
+    let s = black_box(solve(board, p, token, budget()));
+    let time = t.elapsed();
+    let length = match s {
+        Solution::Optimal(m) => {
+            assert!(check_solution(board, p, token, &m, m.len()).is_ok());
+            Some(m.len())
+        }
+        _ => None,
+    };
+    Outcome { time, length }
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+fn report(title: &str, outcomes: &[Outcome]) {
+    let mut times: Vec<Duration> = outcomes.iter().map(|o| o.time).collect();
+    times.sort();
+    let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
+    let gave_up = outcomes.iter().filter(|o| o.length.is_none()).count();
+    let lengths: Vec<usize> = outcomes.iter().filter_map(|o| o.length).collect();
+    let mean = lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64;
+    println!("{title}: {} rounds", outcomes.len());
+    println!(
+        "  solve time: median {}, p90 {}, p99 {}, worst {}; total {:.2} s",
+        ms(q(0.5)),
+        ms(q(0.9)),
+        ms(q(0.99)),
+        ms(q(1.0)),
+        times.iter().sum::<Duration>().as_secs_f64()
+    );
+    println!("  gave up: {gave_up}");
+    let max = lengths.iter().copied().max().unwrap_or(0);
+    let mut hist = vec![0usize; max + 1];
+    for &l in &lengths {
+        hist[l] += 1;
+    }
+    println!("  optimal lengths: mean {mean:.2}, longest {max}");
+    for (len, &n) in hist.iter().enumerate().filter(|&(_, &n)| n > 0) {
+        let bar = "#".repeat((n * 60).div_ceil(outcomes.len()));
+        println!("  {len:>4} {n:>6}  {bar}");
+    }
+}
+
+/// Random rounds: assembly, robots and token from the seed.
+fn rounds(count: usize, diagonals: bool, salt: u64) -> Vec<Outcome> {
+    (0..count as u64)
+        .map(|i| {
+            let seed = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt;
+            let board = Board::assemble(seed, diagonals);
+            let p = place_robots(&board, seed.rotate_left(17), false);
+            let token = Token::all()[(seed % 17) as usize];
+            timed(&board, &p, token)
+        })
+        .collect()
+}
+
+/// The optimal length under a small budget (the hunt skips what it cannot solve quickly).
+fn quick_length(board: &Board, p: &Positions, token: Token) -> Option<usize> {
+    match solve(board, p, token, Budget::nodes(300_000)) {
+        Solution::Optimal(m) => Some(m.len()),
+        _ => None,
+    }
+}
+
+struct Hard {
+    board: Board,
+    seed: u64,
+    p: Positions,
+    token: Token,
+    length: usize,
+}
+
+/// Searches `count` random positions for long optimal solutions, then climbs from the longest.
+fn hunt(count: usize, diagonals: bool) -> Vec<Hard> {
+    let mut found: Vec<Hard> = Vec::new();
+    for i in 0..count as u64 {
+        let seed = i ^ 0x5eed_0000 ^ u64::from(diagonals);
+        let board = Board::assemble(seed, diagonals);
+        let p = place_robots(&board, seed, false);
+        let token = Token::all()[(seed % 17) as usize];
+        if let Some(length) = quick_length(&board, &p, token) {
+            found.push(Hard {
+                board,
+                seed,
+                p,
+                token,
+                length,
+            });
+        }
+    }
+    found.sort_by_key(|h| std::cmp::Reverse(h.length));
+    found.truncate(5);
+    let mut rng = ChaCha8Rng::seed_from_u64(99);
+    for h in &mut found {
+        // Hill climb: move one robot to a random free start cell; keep it if no shorter.
+        for _ in 0..300 {
+            let robot = Robot::ALL[rng.random_range(0..4)];
+            let cell = Cell(rng.random_range(0..=255u8));
+            if !h.board.is_start_cell(cell) || h.p.at(cell).is_some() {
+                continue;
+            }
+            let mut p = h.p;
+            p.set(robot, cell);
+            if let Some(l) = quick_length(&h.board, &p, h.token)
+                && l >= h.length
+            {
+                h.p = p;
+                h.length = l;
+            }
+        }
+    }
+    found.sort_by_key(|h| std::cmp::Reverse(h.length));
+    found
+}
+
+fn main() {
+    let n = env("ROBOTS_ROUNDS", 1000);
+    let hunt_n = env("ROBOTS_HUNT", 3000);
+    println!("rock'n'roll robot solver: {n} random rounds per table, optimal solutions checked");
+    for diagonals in [true, false] {
+        let label = if diagonals { "with diagonals" } else { "without diagonals" };
+        report(&format!("random rounds, {label}"), &rounds(n, diagonals, 0));
+        let hard = hunt(hunt_n, diagonals);
+        println!("  hardest found ({label}; from {hunt_n} positions, then climbing):");
+        let mut outcomes = Vec::new();
+        for h in &hard {
+            let o = timed(&h.board, &h.p, h.token);
+            println!(
+                "    {:>2} moves, {} to {}: assembly seed {}, robots {}, solved in {}",
+                o.length.map_or("?".to_string(), |l| l.to_string()),
+                h.token,
+                h.board.target(h.token).unwrap(),
+                h.seed,
+                serde_json::to_string(&h.p).unwrap(),
+                ms(o.time)
+            );
+            outcomes.push(o);
+        }
+    }
+}

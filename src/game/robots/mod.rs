@@ -1,0 +1,35 @@
+//! Rock'n'Roll Robot: the pure engine (board, robots, moves, solutions) and an optimal solver,
+//! as decided in issue 9 and documented in `protocol/games/robots.md`.
+//!
+//! Everything here is plain, synchronous data and functions, with no I/O and no notion of
+//! seats, rounds or clocks: the game's rounds are built on top of it. A game is a [`Board`]
+//! (assembled from the quarter boards of [`boards`] by a seed), the robots' [`Positions`]
+//! (placed by [`place_robots`]), and a [`Token`] to reach. Moves [`slide`]; a bot's list of moves
+//! is read by [`parse_solution`] and judged by [`check_solution`]; [`solve`] finds the shortest.
+//!
+//! Files: [`cell`] (naming), [`robot`] (robots, colours, positions), [`token`] (targets),
+//! [`text`] (the drawing format), [`board`] (the assembled board and its JSON view), [`boards`]
+//! (the eight quarter boards and assembly), [`slide`] (movement), [`solution`] (checking),
+//! [`solver`] (the optimal solver).
+
+pub mod board;
+pub mod boards;
+pub mod cell;
+pub mod robot;
+pub mod slide;
+pub mod solution;
+pub mod solver;
+pub mod text;
+pub mod token;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Board, Diagonal, Kind, Placement};
+pub use boards::Choice;
+pub use cell::{Cell, Dir};
+pub use robot::{Colour, Positions, Robot, place_robots};
+pub use slide::{Slide, slide, slide_path};
+pub use solution::{Move, check_solution, parse_solution};
+pub use solver::{Budget, Solution, quick_solution, solve};
+pub use token::{Symbol, Token};
