@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rollarena::game::robots::{
     Board, Budget, Cell, Positions, Robot, Solution, Token, check_solution, place_robots, solve,
+    solve_counting,
 };
 
 /// The budget of a timed solve: generous, so "gave up" means the solver is too slow.
@@ -30,12 +31,13 @@ fn budget() -> Budget {
 
 struct Outcome {
     time: Duration,
+    nodes: u64,
     length: Option<usize>,
 }
 
 fn timed(board: &Board, p: &Positions, token: Token) -> Outcome {
     let t = Instant::now();
-    let s = black_box(solve(board, p, token, budget()));
+    let (s, nodes) = black_box(solve_counting(board, p, token, budget()));
     let time = t.elapsed();
     let length = match s {
         Solution::Optimal(m) => {
@@ -44,7 +46,11 @@ fn timed(board: &Board, p: &Positions, token: Token) -> Outcome {
         }
         _ => None,
     };
-    Outcome { time, length }
+    Outcome {
+        time,
+        nodes,
+        length,
+    }
 }
 
 fn env(name: &str, default: usize) -> usize {
@@ -73,6 +79,12 @@ fn report(title: &str, outcomes: &[Outcome]) {
         ms(q(0.99)),
         ms(q(1.0)),
         times.iter().sum::<Duration>().as_secs_f64()
+    );
+    let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
+    let most = outcomes.iter().map(|o| o.nodes).max().unwrap_or(0);
+    println!(
+        "  positions expanded: {nodes} in all ({:.1} million/s), most in one solve {most}",
+        nodes as f64 / times.iter().sum::<Duration>().as_secs_f64() / 1e6
     );
     println!("  gave up: {gave_up}");
     let max = lengths.iter().copied().max().unwrap_or(0);
@@ -164,7 +176,11 @@ fn main() {
     let hunt_n = env("ROBOTS_HUNT", 3000);
     println!("rock'n'roll robot solver: {n} random rounds per table, optimal solutions checked");
     for diagonals in [true, false] {
-        let label = if diagonals { "with diagonals" } else { "without diagonals" };
+        let label = if diagonals {
+            "with diagonals"
+        } else {
+            "without diagonals"
+        };
         report(&format!("random rounds, {label}"), &rounds(n, diagonals, 0));
         let hard = hunt(hunt_n, diagonals);
         println!("  hardest found ({label}; from {hunt_n} positions, then climbing):");

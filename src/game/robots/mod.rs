@@ -31,5 +31,5 @@ pub use cell::{Cell, Dir};
 pub use robot::{Colour, Positions, Robot, place_robots};
 pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
-pub use solver::{Budget, Solution, quick_solution, solve};
+pub use solver::{Budget, Solution, quick_solution, solve, solve_counting};
 pub use token::{Symbol, Token};

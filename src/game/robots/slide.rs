@@ -121,6 +121,32 @@ impl Paths {
     }
 }
 
+impl Paths {
+    /// [`Paths::slide`], adding to `seen` every cell it looked at: the cells passed and the
+    /// occupied cell that stopped it.
+    #[inline]
+    pub(super) fn slide_marking(
+        &self,
+        class: usize,
+        start: u8,
+        dir: Dir,
+        occ: &Occupancy,
+        seen: &mut Occupancy,
+    ) -> u8 {
+        let e = self.entry(class, start, dir);
+        let path = &self.cells[e.off as usize..e.off as usize + e.len as usize];
+        let mut prev = start;
+        for &c in path {
+            occupy(seen, c);
+            if occupied(occ, c) {
+                return prev;
+            }
+            prev = c;
+        }
+        if e.endless { start } else { e.end }
+    }
+}
+
 /// What a move does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slide {
