@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rollarena::game::robots::{
-    Board, Budget, Cell, Positions, Robot, Solution, Token, check_solution, place_robots, solve,
+    Board, Budget, Cell, Positions, Robot, Solution, Token, check_solution, place_robots,
     solve_counting,
 };
 
@@ -112,10 +112,11 @@ fn rounds(count: usize, diagonals: bool, salt: u64) -> Vec<Outcome> {
         .collect()
 }
 
-/// The optimal length under a small budget (the hunt skips what it cannot solve quickly).
-fn quick_length(board: &Board, p: &Positions, token: Token) -> Option<usize> {
-    match solve(board, p, token, Budget::nodes(300_000)) {
-        Solution::Optimal(m) => Some(m.len()),
+/// The optimal length and the nodes it took, under a budget (the hunt skips what it cannot
+/// solve within it).
+fn quick(board: &Board, p: &Positions, token: Token) -> Option<(usize, u64)> {
+    match solve_counting(board, p, token, Budget::nodes(1_000_000)) {
+        (Solution::Optimal(m), nodes) => Some((m.len(), nodes)),
         _ => None,
     }
 }
@@ -125,33 +126,35 @@ struct Hard {
     seed: u64,
     p: Positions,
     token: Token,
-    length: usize,
+    /// Optimal length, then nodes: the harder the larger.
+    score: (usize, u64),
 }
 
-/// Searches `count` random positions for long optimal solutions, then climbs from the longest.
+/// Searches `count` random rounds for long optimal solutions, then climbs from the longest:
+/// one robot at a time moves to a random free cell, kept when the optimal length does not
+/// drop (equal lengths let the climb wander along a plateau).
 fn hunt(count: usize, diagonals: bool) -> Vec<Hard> {
     let mut found: Vec<Hard> = Vec::new();
     for i in 0..count as u64 {
-        let seed = i ^ 0x5eed_0000 ^ u64::from(diagonals);
+        let seed = i ^ 0x5eed_0000 ^ u64::from(diagonals) << 40;
         let board = Board::assemble(seed, diagonals);
         let p = place_robots(&board, seed, false);
         let token = Token::all()[(seed % 17) as usize];
-        if let Some(length) = quick_length(&board, &p, token) {
+        if let Some(score) = quick(&board, &p, token) {
             found.push(Hard {
                 board,
                 seed,
                 p,
                 token,
-                length,
+                score,
             });
         }
     }
-    found.sort_by_key(|h| std::cmp::Reverse(h.length));
+    found.sort_by_key(|h| std::cmp::Reverse(h.score));
     found.truncate(5);
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     for h in &mut found {
-        // Hill climb: move one robot to a random free start cell; keep it if no shorter.
-        for _ in 0..300 {
+        for _ in 0..100 {
             let robot = Robot::ALL[rng.random_range(0..4)];
             let cell = Cell(rng.random_range(0..=255u8));
             if !h.board.is_start_cell(cell) || h.p.at(cell).is_some() {
@@ -159,44 +162,62 @@ fn hunt(count: usize, diagonals: bool) -> Vec<Hard> {
             }
             let mut p = h.p;
             p.set(robot, cell);
-            if let Some(l) = quick_length(&h.board, &p, h.token)
-                && l >= h.length
+            if let Some(score) = quick(&h.board, &p, h.token)
+                && score.0 >= h.score.0
             {
                 h.p = p;
-                h.length = l;
+                h.score = score;
             }
         }
     }
-    found.sort_by_key(|h| std::cmp::Reverse(h.length));
+    found.sort_by_key(|h| std::cmp::Reverse(h.score));
     found
 }
 
 fn main() {
     let n = env("ROBOTS_ROUNDS", 1000);
-    let hunt_n = env("ROBOTS_HUNT", 3000);
+    let hunt_n = env("ROBOTS_HUNT", 2000);
     println!("rock'n'roll robot solver: {n} random rounds per table, optimal solutions checked");
+    let mut slowest = Duration::ZERO;
     for diagonals in [true, false] {
         let label = if diagonals {
             "with diagonals"
         } else {
             "without diagonals"
         };
-        report(&format!("random rounds, {label}"), &rounds(n, diagonals, 0));
+        let outcomes = rounds(n, diagonals, 0);
+        report(&format!("random rounds, {label}"), &outcomes);
+        let mut order: Vec<usize> = (0..outcomes.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(outcomes[i].time));
+        for &i in order.iter().take(3) {
+            let o = &outcomes[i];
+            println!(
+                "  slow: round {i}, {} moves, {} nodes, {}",
+                o.length.map_or("?".to_string(), |l| l.to_string()),
+                o.nodes,
+                ms(o.time)
+            );
+        }
+        slowest = slowest.max(outcomes[order[0]].time);
+        if hunt_n == 0 {
+            continue;
+        }
         let hard = hunt(hunt_n, diagonals);
-        println!("  hardest found ({label}; from {hunt_n} positions, then climbing):");
-        let mut outcomes = Vec::new();
+        println!("  hardest found ({label}; the longest of {hunt_n} rounds, then climbing):");
         for h in &hard {
             let o = timed(&h.board, &h.p, h.token);
+            slowest = slowest.max(o.time);
             println!(
-                "    {:>2} moves, {} to {}: assembly seed {}, robots {}, solved in {}",
+                "    {:>2} moves, {} nodes, {}: {} at {}, assembly seed {}, robots {}",
                 o.length.map_or("?".to_string(), |l| l.to_string()),
+                o.nodes,
+                ms(o.time),
                 h.token,
                 h.board.target(h.token).unwrap(),
                 h.seed,
                 serde_json::to_string(&h.p).unwrap(),
-                ms(o.time)
             );
-            outcomes.push(o);
         }
     }
+    println!("slowest solve of all: {}", ms(slowest));
 }

@@ -14,7 +14,11 @@
 //! - with no move to spare, only the robot to bring home moves (a helper's move leaves the
 //!   bound unchanged), in a tiny search without the table; with one move to spare, a helper's
 //!   move is tried only if it leaves or enters a cell that tiny search looked at (otherwise the
-//!   search after it is the same, and fails the same).
+//!   search after it is the same, and fails the same);
+//! - of two consecutive moves by different robots whose empty-board paths do not touch each
+//!   other's cells (so they give the same position in either order), only the order with the
+//!   lower slot first is searched (the other order was searched just before, from the same
+//!   parent, so the table never learns anything false).
 //!
 //! A first solution found at bound `d` is optimal because every bound below `d` was searched
 //! completely. Budgets (nodes, time, a length cap) stop the search; it then reports
@@ -128,7 +132,7 @@ pub fn solve_counting(
             let spent = total(&searches);
             let s = &mut searches[i];
             s.node_limit = s.nodes + budget.nodes.saturating_sub(spent);
-            if s.child(bound, s.h0) {
+            if s.child(bound, s.h0, None) {
                 let mut moves = std::mem::take(&mut s.found);
                 moves.reverse();
                 debug_assert!(check_solution(board, start, token, &moves, moves.len()).is_ok());
@@ -148,6 +152,18 @@ pub fn solve_counting(
     };
     (gave_up, searched)
 }
+
+/// A move made in the search: the slot that moved, where to, from where.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    slot: u8,
+    dir: Dir,
+    from: u8,
+    to: u8,
+}
+
+/// The move that led to a position, if any.
+type Last = Option<Step>;
 
 /// The search for one robot (slot 0) to reach the target, the others (its helpers) moving too.
 struct Search<'a> {
@@ -272,16 +288,17 @@ impl<'a> Search<'a> {
 
     /// Searches for a solution of at most `depth` more moves from a position whose lower
     /// bound is `h` (`0 < h <= depth`). On success `found` holds the moves, last first.
-    fn child(&mut self, depth: u32, h: u32) -> bool {
+    fn child(&mut self, depth: u32, h: u32, last: Last) -> bool {
         if h == depth {
             self.lone::<false>(depth, &mut [0; 4])
         } else {
-            self.dfs(depth, h)
+            self.dfs(depth, h, last)
         }
     }
 
-    /// [`Search::child`] with moves to spare (`h < depth`): every robot may move.
-    fn dfs(&mut self, depth: u32, h: u32) -> bool {
+    /// [`Search::child`] with moves to spare (`h < depth`): every robot may move. `last` is the
+    /// move that led here.
+    fn dfs(&mut self, depth: u32, h: u32, last: Last) -> bool {
         self.nodes += 1;
         if self.out_of_budget() {
             return false;
@@ -326,6 +343,12 @@ impl<'a> Search<'a> {
                 {
                     continue;
                 }
+                if let Some(l) = last
+                    && i < l.slot as usize
+                    && self.commutes(l, i, from, dir, to)
+                {
+                    continue;
+                }
                 self.pos[i] = to;
                 // Only the robot to bring home changes the bound.
                 let h2 = if i == 0 {
@@ -334,7 +357,13 @@ impl<'a> Search<'a> {
                 } else {
                     h
                 };
-                let done = h2 == 0 || (h2 < depth && self.child(depth - 1, h2));
+                let here = Some(Step {
+                    slot: i as u8,
+                    dir,
+                    from,
+                    to,
+                });
+                let done = h2 == 0 || (h2 < depth && self.child(depth - 1, h2, here));
                 self.pos[i] = from;
                 self.count = count;
                 if done {
@@ -350,6 +379,22 @@ impl<'a> Search<'a> {
             self.table.put(key, depth as u8);
         }
         false
+    }
+
+    /// Whether moving slot `i` from `from` towards `dir` right after `last` (a move of a later
+    /// slot) is independent of it: neither move's empty-board path holds a cell the other
+    /// leaves or enters, so both slides are the same in either order and reach the same
+    /// position. The search keeps only the order with the lower slot first (searched before
+    /// this one, from the same parent).
+    fn commutes(&self, last: Step, i: usize, from: u8, dir: Dir, to: u8) -> bool {
+        let mine = self.paths.mask(self.class[i], from, dir);
+        let theirs = self
+            .paths
+            .mask(self.class[last.slot as usize], last.from, last.dir);
+        !occupied(mine, last.from)
+            && !occupied(mine, last.to)
+            && !occupied(theirs, from)
+            && !occupied(theirs, to)
     }
 
     /// [`Search::child`] with a tight bound: whether the robot reaches the target alone, the
@@ -400,29 +445,25 @@ impl<'a> Search<'a> {
 /// may stop on any cell of its paths; `INF` where the target is out of reach.
 pub(super) fn lower_bounds(paths: &Paths, class: usize, target: u8) -> [u8; CELLS] {
     debug_assert!(class < CLASSES);
+    // Breadth first from the target, backwards: a cell is one move further than any cell its
+    // paths pass through.
     let mut h = [INF; CELLS];
     h[target as usize] = 0;
-    let mut k = 0u8;
-    loop {
-        let mut changed = false;
-        for s in 0..CELLS {
-            if h[s] != INF {
-                continue;
-            }
-            let reaches = Dir::ALL.into_iter().any(|d| {
-                let (path, _) = paths.path(class, s as u8, d);
-                path.iter().any(|&c| h[c as usize] == k)
-            });
-            if reaches {
-                h[s] = k + 1;
-                changed = true;
+    let mut queue = [0u8; CELLS];
+    queue[0] = target;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let c = queue[head];
+        head += 1;
+        for &s in paths.through(class, c) {
+            if h[s as usize] == INF {
+                h[s as usize] = h[c as usize] + 1;
+                queue[tail] = s;
+                tail += 1;
             }
         }
-        if !changed {
-            return h;
-        }
-        k += 1;
     }
+    h
 }
 
 /// A cheap, valid, not necessarily optimal solution: a robot the token accepts moves alone
