@@ -10,15 +10,18 @@
 //! Files: [`cell`] (naming), [`robot`] (robots, colours, positions), [`token`] (targets),
 //! [`text`] (the drawing format), [`board`] (the assembled board and its JSON view), [`boards`]
 //! (the eight quarter boards and assembly), [`slide`] (movement), [`solution`] (checking),
-//! [`solver`] (the optimal solver).
+//! [`solver`] (the optimal solver, with its transposition table in `table`), [`quick`] (a cheap
+//! fallback solution).
 
 pub mod board;
 pub mod boards;
 pub mod cell;
+pub mod quick;
 pub mod robot;
 pub mod slide;
 pub mod solution;
 pub mod solver;
+mod table;
 pub mod text;
 pub mod token;
 
@@ -28,8 +31,9 @@ mod tests;
 pub use board::{Board, Diagonal, Kind, Placement};
 pub use boards::Choice;
 pub use cell::{Cell, Dir};
+pub use quick::quick_solution;
 pub use robot::{Colour, Positions, Robot, place_robots};
 pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
-pub use solver::{Budget, Solution, quick_solution, solve, solve_counting};
+pub use solver::{Budget, Solution, solve, solve_counting};
 pub use token::{Symbol, Token};

@@ -28,10 +28,12 @@
 use std::time::{Duration, Instant};
 
 use super::board::Board;
-use super::cell::{CELLS, Cell, Dir};
+use super::cell::{CELLS, Dir};
+use super::quick::quick_solution;
 use super::robot::{Positions, Robot};
 use super::slide::{CLASSES, Occupancy, Paths, occupied, occupy};
 use super::solution::{Move, check_solution};
+use super::table::Table;
 use super::token::Token;
 
 /// Limits of one search.
@@ -49,13 +51,13 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// 200 million nodes, 60 s, solutions up to 40 moves, 8 million table entries.
+    /// 200 million nodes, 60 s, solutions up to 40 moves, 4 million table entries (64 MB).
     fn default() -> Budget {
         Budget {
             nodes: 200_000_000,
             time: Some(Duration::from_secs(60)),
             max_moves: 40,
-            table: 1 << 23,
+            table: 1 << 22,
         }
     }
 }
@@ -464,136 +466,4 @@ pub(super) fn lower_bounds(paths: &Paths, class: usize, target: u8) -> [u8; CELL
         }
     }
     h
-}
-
-/// A cheap, valid, not necessarily optimal solution: a robot the token accepts moves alone
-/// (breadth first, the others standing still), after at most one move of another robot.
-/// `None` when that finds nothing.
-pub fn quick_solution(board: &Board, start: &Positions, token: Token) -> Option<Vec<Move>> {
-    let mut best: Option<Vec<Move>> = None;
-    let mut consider = |pos: &Positions, prefix: &[Move]| {
-        for (r, _) in pos.iter().filter(|&(r, _)| token.accepts(r)) {
-            if let Some(tail) = lone_path(board, pos, r, token)
-                && best
-                    .as_ref()
-                    .is_none_or(|b| prefix.len() + tail.len() < b.len())
-            {
-                best = Some(prefix.iter().copied().chain(tail).collect());
-            }
-        }
-    };
-    consider(start, &[]);
-    for (r, _) in start.iter() {
-        for dir in Dir::ALL {
-            let mut pos = *start;
-            let to = super::slide::slide(board, &pos, r, dir);
-            if Some(to) != pos.get(r) {
-                pos.set(r, to);
-                consider(&pos, &[Move::new(r, dir)]);
-            }
-        }
-    }
-    best.filter(|m| check_solution(board, start, token, m, m.len()).is_ok())
-}
-
-/// Breadth-first search of one robot moving alone onto the target with at least two moves.
-fn lone_path(board: &Board, start: &Positions, robot: Robot, token: Token) -> Option<Vec<Move>> {
-    let target = board.target(token)?;
-    // State: cell * 3 + moves made (capped at 2).
-    let mut prev: Vec<Option<(usize, Dir)>> = vec![None; CELLS * 3];
-    let origin = start.get(robot)?.index() * 3;
-    let mut seen = vec![false; CELLS * 3];
-    seen[origin] = true;
-    let mut queue = std::collections::VecDeque::from([origin]);
-    let mut pos = *start;
-    while let Some(s) = queue.pop_front() {
-        let (cell, count) = (Cell((s / 3) as u8), s % 3);
-        if cell == target && count >= 2 {
-            let mut moves = Vec::new();
-            let mut at = s;
-            while let Some((p, d)) = prev[at] {
-                moves.push(Move::new(robot, d));
-                at = p;
-            }
-            moves.reverse();
-            return Some(moves);
-        }
-        pos.set(robot, cell);
-        for dir in Dir::ALL {
-            let to = super::slide::slide(board, &pos, robot, dir);
-            if to != cell {
-                let t = to.index() * 3 + (count + 1).min(2);
-                if !seen[t] {
-                    seen[t] = true;
-                    prev[t] = Some((s, dir));
-                    queue.push_back(t);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// A transposition table: open addressing on 64-bit keys, growing to a limit, then keeping
-/// what it holds (forgetting is always sound: it only prunes less). Each slot packs the key
-/// (50 bits), the depth (8 bits) and a used flag in one word, so a probe touches one cache line.
-struct Table {
-    slots: Vec<u64>,
-    len: usize,
-    limit: usize,
-}
-
-impl Table {
-    const USED: u64 = 1 << 63;
-
-    fn new(limit: usize) -> Table {
-        Table {
-            slots: vec![0; 1 << 12],
-            len: 0,
-            limit: limit.max(1 << 11),
-        }
-    }
-
-    /// The slot holding `key`, or the empty slot where it would go.
-    fn slot(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-        while self.slots[i] != 0 && (self.slots[i] & !Self::USED) >> 8 != key {
-            i = (i + 1) & mask;
-        }
-        i
-    }
-
-    fn get(&self, key: u64) -> Option<u8> {
-        let e = self.slots[self.slot(key)];
-        (e != 0).then_some(e as u8)
-    }
-
-    fn put(&mut self, key: u64, depth: u8) {
-        let i = self.slot(key);
-        let e = self.slots[i];
-        if e != 0 {
-            if depth > e as u8 {
-                self.slots[i] = (e & !0xff) | depth as u64;
-            }
-            return;
-        }
-        if self.len >= self.limit {
-            return;
-        }
-        self.slots[i] = Self::USED | key << 8 | depth as u64;
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
-            self.grow();
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        for e in old.into_iter().filter(|&e| e != 0) {
-            let i = self.slot((e & !Self::USED) >> 8);
-            self.slots[i] = e;
-        }
-    }
 }

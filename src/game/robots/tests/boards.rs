@@ -222,3 +222,11 @@ fn bad_quarter_files_are_refused_with_reasons() {
     let e = parse_quarter("x", Colour::Red, &good.replacen("side B", "side C", 1)).unwrap_err();
     assert!(e.contains("expected side A then side B"), "{e}");
 }
+
+#[test]
+#[ignore = "prints an example for the documentation"]
+fn print_example_view() {
+    let b = Board::assemble(1, true);
+    println!("{}", b.render());
+    println!("{}", serde_json::to_string(&b.to_json()).unwrap());
+}
