@@ -8,7 +8,8 @@
 //! is read by [`parse_solution`] and judged by [`check_solution`]; [`solve`] finds the shortest.
 //!
 //! Files: [`cell`] (naming), [`robot`] (robots, colours, positions), [`token`] (targets),
-//! [`text`] (the drawing format), [`board`] (the assembled board and its JSON view), [`boards`]
+//! [`text`] (the drawing format), [`board`] (the assembled board), [`view`] (its JSON view),
+//! [`boards`]
 //! (the eight quarter boards and assembly), [`slide`] (movement), [`solution`] (checking),
 //! [`solver`] (the optimal solver, with its transposition table in `table`), [`quick`] (a cheap
 //! fallback solution).
@@ -24,6 +25,7 @@ pub mod solver;
 mod table;
 pub mod text;
 pub mod token;
+pub mod view;
 
 #[cfg(test)]
 mod tests;
@@ -37,3 +39,4 @@ pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
 pub use solver::{Budget, Solution, solve, solve_counting};
 pub use token::{Symbol, Token};
+pub use view::BoardView;

@@ -230,3 +230,27 @@ fn print_example_view() {
     println!("{}", b.render());
     println!("{}", serde_json::to_string(&b.to_json()).unwrap());
 }
+
+/// The JSON Schemas generated from the types accept what the types write.
+#[test]
+fn schemas_accept_the_views() {
+    use crate::game::robots::{BoardView, Move, Positions, place_robots};
+    fn valid<T: schemars::JsonSchema>(instance: &serde_json::Value) {
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        let v = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(instance).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{instance}");
+    }
+    for seed in 0..5 {
+        let board = Board::assemble(seed, true);
+        valid::<BoardView>(&board.to_json());
+        let p = place_robots(&board, seed, true);
+        valid::<Positions>(&serde_json::to_value(p).unwrap());
+    }
+    valid::<Vec<Move>>(&serde_json::json!([{"robot":"black","dir":"left"}]));
+    valid::<Token>(&serde_json::json!("vortex"));
+    let schema = serde_json::to_value(schemars::schema_for!(Positions)).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    assert!(!v.is_valid(&serde_json::json!({"red": "q1"})));
+    assert!(!v.is_valid(&serde_json::json!({"purple": "a1"})));
+}
