@@ -112,10 +112,11 @@ fn rounds(count: usize, diagonals: bool, salt: u64) -> Vec<Outcome> {
         .collect()
 }
 
-/// The optimal length and the nodes it took, under a budget (the hunt skips what it cannot
-/// solve within it).
+/// The optimal length and the nodes it took, under the hunt's budget (the hunt skips what it
+/// cannot solve within it).
 fn quick(board: &Board, p: &Positions, token: Token) -> Option<(usize, u64)> {
-    match solve_counting(board, p, token, Budget::nodes(1_000_000)) {
+    let nodes = env("ROBOTS_HUNT_NODES", 4_000_000) as u64;
+    match solve_counting(board, p, token, Budget::nodes(nodes)) {
         (Solution::Optimal(m), nodes) => Some((m.len(), nodes)),
         _ => None,
     }
@@ -134,13 +135,16 @@ struct Hard {
 /// one robot at a time moves to a random free cell, kept when the optimal length does not
 /// drop (equal lengths let the climb wander along a plateau).
 fn hunt(count: usize, diagonals: bool) -> Vec<Hard> {
+    let keep = env("ROBOTS_KEEP", 5);
     let mut found: Vec<Hard> = Vec::new();
     for i in 0..count as u64 {
-        let seed = i ^ 0x5eed_0000 ^ u64::from(diagonals) << 40;
+        let seed = i ^ env("ROBOTS_HUNT_SALT", 0x5eed_0000) as u64 ^ u64::from(diagonals) << 40;
         let board = Board::assemble(seed, diagonals);
         let p = place_robots(&board, seed, false);
         let token = Token::all()[(seed % 17) as usize];
-        if let Some(score) = quick(&board, &p, token) {
+        if let Some(score) = quick(&board, &p, token)
+            && (found.len() < keep || found.last().is_some_and(|h| h.score < score))
+        {
             found.push(Hard {
                 board,
                 seed,
@@ -148,13 +152,13 @@ fn hunt(count: usize, diagonals: bool) -> Vec<Hard> {
                 token,
                 score,
             });
+            found.sort_by_key(|h| std::cmp::Reverse(h.score));
+            found.truncate(keep);
         }
     }
-    found.sort_by_key(|h| std::cmp::Reverse(h.score));
-    found.truncate(5);
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     for h in &mut found {
-        for _ in 0..100 {
+        for _ in 0..env("ROBOTS_CLIMB", 100) {
             let robot = Robot::ALL[rng.random_range(0..4)];
             let cell = Cell(rng.random_range(0..=255u8));
             if !h.board.is_start_cell(cell) || h.p.at(cell).is_some() {

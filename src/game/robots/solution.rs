@@ -75,6 +75,9 @@ pub fn check_solution(
     moves: &[Move],
     declared: usize,
 ) -> Result<Positions, String> {
+    start
+        .validate(board)
+        .map_err(|e| format!("the start position is not valid: {e}"))?;
     if moves.is_empty() {
         return Err("the solution has no move".into());
     }

@@ -110,6 +110,7 @@ pub fn solve_counting(
     token: Token,
     budget: Budget,
 ) -> (Solution, u64) {
+    debug_assert!(start.validate(board).is_ok(), "{start:?}");
     let Some(target) = board.target(token) else {
         return (Solution::Impossible, 0);
     };
