@@ -9,8 +9,8 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 
 use super::cell::{CELLS, Cell, Dir, SIZE};
 use super::robot::Colour;
@@ -20,7 +20,7 @@ use super::token::Token;
 
 /// The orientation of a diagonal wall as drawn with up at the top: `/` joins the bottom-left and
 /// top-right corners of its cell, `\` the top-left and bottom-right ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Kind {
     #[serde(rename = "/")]
     Slash,
@@ -70,7 +70,7 @@ pub struct Diagonal {
 }
 
 /// Which quarter board lies in which corner of an assembled board, on which side.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Placement {
     /// The quarter board's name, like `"red-1"` (its colour indicator and number).
     pub board: String,
@@ -148,7 +148,7 @@ impl Board {
         Board::from_parts(walls, blocked, diagonals, targets, assembly)
     }
 
-    fn from_parts(
+    pub(super) fn from_parts(
         mut walls: [u8; CELLS],
         blocked: [bool; CELLS],
         diagonals: [Option<Diagonal>; CELLS],
@@ -282,116 +282,5 @@ impl Board {
     /// The quarter boards this board was assembled from (empty for a drawn board).
     pub fn assembly(&self) -> &[Placement] {
         &self.assembly
-    }
-
-    /// The JSON view bots receive (documented in `protocol/games/robots.md`):
-    ///
-    /// ```json
-    /// {"size":16,
-    ///  "walls":{"a1":"SW","a2":"W",...},
-    ///  "blocked":["h8","i8","h9","i9"],
-    ///  "diagonals":[{"cell":"c5","colour":"red","kind":"/"}],
-    ///  "targets":[{"cell":"e3","token":"red-moon"},{"cell":"k12","token":"vortex"}],
-    ///  "boards":[{"board":"red-1","side":"B","corner":"top-left"},...]}
-    /// ```
-    ///
-    /// `walls` lists every cell with at least one closed side, by the compass letters of its
-    /// closed sides in the order N E S W (N is up); the board's edge and the central block count
-    /// as walls, and a wall between two cells is listed on both.
-    pub fn to_json(&self) -> Value {
-        let mut walls = Map::new();
-        for cell in Cell::all() {
-            let w = self.walls(cell);
-            if w != 0 {
-                let s: String = Dir::ALL
-                    .into_iter()
-                    .filter(|d| w & d.bit() != 0)
-                    .map(Dir::compass)
-                    .collect();
-                walls.insert(cell.to_string(), Value::String(s));
-            }
-        }
-        let blocked: Vec<String> = Cell::all()
-            .filter(|&c| self.is_blocked(c))
-            .map(|c| c.to_string())
-            .collect();
-        let diagonals: Vec<Value> = Cell::all()
-            .filter_map(|c| {
-                self.diagonal(c)
-                    .map(|d| json!({"cell": c.to_string(), "colour": d.colour, "kind": d.kind}))
-            })
-            .collect();
-        let targets: Vec<Value> = self
-            .targets
-            .iter()
-            .map(|(t, c)| json!({"cell": c.to_string(), "token": t.to_string()}))
-            .collect();
-        json!({
-            "size": SIZE,
-            "walls": walls,
-            "blocked": blocked,
-            "diagonals": diagonals,
-            "targets": targets,
-            "boards": self.assembly,
-        })
-    }
-
-    /// A board back from its JSON view (records keep the view, so a replay needs no seed).
-    pub fn from_json(v: &Value) -> Result<Board, String> {
-        #[derive(Deserialize)]
-        struct DiagView {
-            cell: Cell,
-            colour: Colour,
-            kind: Kind,
-        }
-        #[derive(Deserialize)]
-        struct TargetView {
-            cell: Cell,
-            token: Token,
-        }
-        #[derive(Deserialize)]
-        struct View {
-            size: usize,
-            walls: std::collections::BTreeMap<Cell, String>,
-            blocked: Vec<Cell>,
-            diagonals: Vec<DiagView>,
-            targets: Vec<TargetView>,
-            #[serde(default)]
-            boards: Vec<Placement>,
-        }
-        let view = View::deserialize(v).map_err(|e| format!("not a board: {e}"))?;
-        if view.size != SIZE {
-            return Err(format!("a board is {SIZE}x{SIZE}, not {0}x{0}", view.size));
-        }
-        let mut walls = [0u8; CELLS];
-        for (cell, sides) in &view.walls {
-            for ch in sides.chars() {
-                let dir = Dir::ALL
-                    .into_iter()
-                    .find(|d| d.compass() == ch)
-                    .ok_or_else(|| format!("walls of {cell}: {ch:?} is not one of N E S W"))?;
-                walls[cell.index()] |= dir.bit();
-            }
-        }
-        let mut blocked = [false; CELLS];
-        for c in view.blocked {
-            blocked[c.index()] = true;
-        }
-        let mut diagonals = [None; CELLS];
-        for d in view.diagonals {
-            diagonals[d.cell.index()] = Some(Diagonal {
-                colour: d.colour,
-                kind: d.kind,
-            });
-        }
-        let mut targets: Vec<(Token, Cell)> = Vec::new();
-        for t in view.targets {
-            if targets.iter().any(|(u, _)| *u == t.token) {
-                return Err(format!("the {} target is listed twice", t.token));
-            }
-            targets.push((t.token, t.cell));
-        }
-        targets.sort();
-        Board::from_parts(walls, blocked, diagonals, targets, view.boards)
     }
 }

@@ -7,6 +7,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Cells per side of the board.
@@ -96,8 +99,23 @@ impl<'de> Deserialize<'de> for Cell {
     }
 }
 
+impl JsonSchema for Cell {
+    fn schema_name() -> Cow<'static, str> {
+        "Cell".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "pattern": "^[a-p]([1-9]|1[0-6])$",
+            "description": "A cell: file a-p then rank 1-16, a1 at the bottom left; up is towards rank 16."
+        })
+    }
+}
+
 /// A direction of movement. "Up" is towards rank 16.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     Up,

@@ -10,13 +10,16 @@ use std::str::FromStr;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::board::Board;
 use super::cell::{CELLS, Cell};
 
 /// The four colours of robots, targets and diagonal walls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     Red,
@@ -50,7 +53,9 @@ impl fmt::Display for Colour {
 }
 
 /// A robot. The black one exists only in the black-robot variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Robot {
     Red,
@@ -160,6 +165,23 @@ impl Serialize for Positions {
     }
 }
 
+impl JsonSchema for Positions {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Positions".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let cell = generator.subschema_for::<Cell>();
+        json_schema!({
+            "type": "object",
+            "description": "Where each robot of the game stands (black only in its variant).",
+            "properties": {
+                "red": cell, "green": cell, "blue": cell, "yellow": cell, "black": cell
+            },
+            "additionalProperties": false
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Positions {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Positions, D::Error> {
         let map = BTreeMap::<Robot, Cell>::deserialize(d)?;
@@ -184,6 +206,5 @@ pub fn place_robots(board: &Board, seed: u64, black: bool) -> Positions {
         let cell = free.swap_remove(rng.random_range(0..free.len()));
         p.set(*robot, cell);
     }
-    // swap_remove reorders the free list, which is fine: the draw is still a function of the seed.
     p
 }

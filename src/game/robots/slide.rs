@@ -33,11 +33,17 @@ struct Entry {
     endless: bool,
 }
 
-/// The empty-board path of every (way of moving, cell, direction).
+/// The empty-board path of every (way of moving, cell, direction), and the reverse: for each
+/// way of moving and cell, the cells whose paths pass through it (for the solver's bounds).
 #[derive(Clone, Debug)]
 pub(super) struct Paths {
     entries: Vec<Entry>,
     cells: Vec<u8>,
+    /// The cells of each path as a set, indexed like `entries`.
+    masks: Vec<Occupancy>,
+    /// `(class * CELLS + cell)` indexes `through_off`; the range holds start cells.
+    through_off: Vec<u32>,
+    through: Vec<u8>,
 }
 
 /// Occupied cells as a 256-bit set.
@@ -87,11 +93,67 @@ impl Paths {
                 }
             }
         }
-        Paths { entries, cells }
+        let masks = entries
+            .iter()
+            .map(|e| {
+                let mut m: Occupancy = [0; 4];
+                for &c in &cells[e.off as usize..e.off as usize + e.len as usize] {
+                    occupy(&mut m, c);
+                }
+                m
+            })
+            .collect();
+        let mut paths = Paths {
+            entries,
+            cells,
+            masks,
+            through_off: Vec::new(),
+            through: Vec::new(),
+        };
+        paths.index_through();
+        paths
+    }
+
+    /// Fills the reverse index by counting sort: for each (class, cell), the start cells of
+    /// the paths that enter it, each once.
+    fn index_through(&mut self) {
+        let mut lists: Vec<Vec<u8>> = vec![Vec::new(); CLASSES * CELLS];
+        for class in 0..CLASSES {
+            for start in 0..CELLS {
+                for dir in Dir::ALL {
+                    let (path, _) = self.path(class, start as u8, dir);
+                    for &c in path {
+                        let list = &mut lists[class * CELLS + c as usize];
+                        if list.last() != Some(&(start as u8)) {
+                            list.push(start as u8);
+                        }
+                    }
+                }
+            }
+        }
+        self.through_off = Vec::with_capacity(lists.len() + 1);
+        self.through_off.push(0);
+        for list in &lists {
+            self.through.extend_from_slice(list);
+            self.through_off.push(self.through.len() as u32);
+        }
+    }
+
+    /// The start cells from which a robot of this way of moving passes through (or stops on)
+    /// `cell` on an empty board.
+    pub(super) fn through(&self, class: usize, cell: u8) -> &[u8] {
+        let i = class * CELLS + cell as usize;
+        &self.through[self.through_off[i] as usize..self.through_off[i + 1] as usize]
     }
 
     fn entry(&self, class: usize, start: u8, dir: Dir) -> Entry {
         self.entries[(class * CELLS + start as usize) * 4 + dir.index()]
+    }
+
+    /// The cells of the empty-board path, as a set.
+    #[inline]
+    pub(super) fn mask(&self, class: usize, start: u8, dir: Dir) -> &Occupancy {
+        &self.masks[(class * CELLS + start as usize) * 4 + dir.index()]
     }
 
     /// The empty-board path (cells entered in order) and whether it is endless.
@@ -112,6 +174,32 @@ impl Paths {
         let path = &self.cells[e.off as usize..e.off as usize + e.len as usize];
         let mut prev = start;
         for &c in path {
+            if occupied(occ, c) {
+                return prev;
+            }
+            prev = c;
+        }
+        if e.endless { start } else { e.end }
+    }
+}
+
+impl Paths {
+    /// [`Paths::slide`], adding to `seen` every cell it looked at: the cells passed and the
+    /// occupied cell that stopped it.
+    #[inline]
+    pub(super) fn slide_marking(
+        &self,
+        class: usize,
+        start: u8,
+        dir: Dir,
+        occ: &Occupancy,
+        seen: &mut Occupancy,
+    ) -> u8 {
+        let e = self.entry(class, start, dir);
+        let path = &self.cells[e.off as usize..e.off as usize + e.len as usize];
+        let mut prev = start;
+        for &c in path {
+            occupy(seen, c);
             if occupied(occ, c) {
                 return prev;
             }

@@ -6,6 +6,7 @@
 //! robot the token accepts stands on the target and has made at least two of the solution's
 //! moves (the bounce rule: one straight run onto the target does not count).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,7 +17,7 @@ use super::slide::{Slide, slide_path};
 use super::token::Token;
 
 /// One move: a robot and the direction it slides. JSON: `{"robot":"red","dir":"up"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Move {
     pub robot: Robot,
     pub dir: Dir,
@@ -74,6 +75,9 @@ pub fn check_solution(
     moves: &[Move],
     declared: usize,
 ) -> Result<Positions, String> {
+    start
+        .validate(board)
+        .map_err(|e| format!("the start position is not valid: {e}"))?;
     if moves.is_empty() {
         return Err("the solution has no move".into());
     }

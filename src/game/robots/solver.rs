@@ -1,17 +1,24 @@
 //! The optimal solver: the fewest moves that solve a token from a position, or an honest
 //! "gave up" with the length it proved no shorter solution has.
 //!
-//! Iterative deepening A* over full positions (every robot may move), with:
-//! - a lower bound per cell, computed once per solve and per way of moving (colour-aware because
-//!   of diagonals): the moves a lone robot needs to reach the target if it could stop anywhere
-//!   along its paths (other robots can only make it stop earlier on the same path, so this never
-//!   overestimates); raised to respect the bounce rule (a robot that has made k < 2 moves needs
-//!   2 - k more; one standing on the target without having made two needs 2);
+//! Iterative deepening A* over full positions (every robot may move), one search per robot
+//! the token accepts (the vortex: each robot in turn, all at one bound before the next), with:
+//! - a lower bound per cell, computed once per search for the robot to bring home, colour-aware
+//!   because of diagonals: the moves a lone robot needs to reach the target if it could stop
+//!   anywhere along its paths (other robots can only make it stop earlier on the same path, so
+//!   this never overestimates); raised to respect the bounce rule (a robot that has made k < 2
+//!   moves needs 2 - k more; one standing on the target without having made two needs 2);
 //! - a transposition table from a canonical key to the depth already searched without success:
-//!   robots that move alike and play the same role (not the token's robot, same diagonal
-//!   behaviour) are interchangeable, so their cells are sorted in the key;
-//! - when the bound is tight only the robots that can finish are moved (the others' moves
-//!   leave the bound unchanged).
+//!   helpers that move alike (the same diagonal behaviour) are interchangeable, so their cells
+//!   are sorted in the key;
+//! - with no move to spare, only the robot to bring home moves (a helper's move leaves the
+//!   bound unchanged), in a tiny search without the table; with one move to spare, a helper's
+//!   move is tried only if it leaves or enters a cell that tiny search looked at (otherwise the
+//!   search after it is the same, and fails the same);
+//! - of two consecutive moves by different robots whose empty-board paths do not touch each
+//!   other's cells (so they give the same position in either order), only the order with the
+//!   lower slot first is searched (the other order was searched just before, from the same
+//!   parent, so the table never learns anything false).
 //!
 //! A first solution found at bound `d` is optimal because every bound below `d` was searched
 //! completely. Budgets (nodes, time, a length cap) stop the search; it then reports
@@ -21,10 +28,12 @@
 use std::time::{Duration, Instant};
 
 use super::board::Board;
-use super::cell::{CELLS, Cell, Dir};
+use super::cell::{CELLS, Dir};
+use super::quick::quick_solution;
 use super::robot::{Positions, Robot};
 use super::slide::{CLASSES, Occupancy, Paths, occupied, occupy};
 use super::solution::{Move, check_solution};
+use super::table::Table;
 use super::token::Token;
 
 /// Limits of one search.
@@ -42,13 +51,13 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// 200 million nodes, 60 s, solutions up to 40 moves, 8 million table entries.
+    /// 200 million nodes, 60 s, solutions up to 40 moves, 4 million table entries (64 MB).
     fn default() -> Budget {
         Budget {
             nodes: 200_000_000,
             time: Some(Duration::from_secs(60)),
             max_moves: 40,
-            table: 1 << 23,
+            table: 1 << 22,
         }
     }
 }
@@ -82,50 +91,99 @@ pub enum Solution {
 
 const INF: u8 = u8::MAX;
 
+/// Positions with fewer moves left are searched again rather than looked up.
+const MIN_TABLE_DEPTH: u32 = 3;
+
 /// Solves the token from `start` within the budget.
 pub fn solve(board: &Board, start: &Positions, token: Token, budget: Budget) -> Solution {
-    let Some(mut search) = Search::new(board, start, token, budget) else {
-        return Solution::Impossible;
+    solve_counting(board, start, token, budget).0
+}
+
+/// [`solve`], also returning the number of positions expanded (for records and benchmarks).
+///
+/// The vortex, which any robot may take, is searched as one problem per robot (that robot
+/// to bring home, the others its helpers), all at each bound before the next: each problem
+/// has its own, sharper, lower bound, and the first solution found is still a shortest.
+pub fn solve_counting(
+    board: &Board,
+    start: &Positions,
+    token: Token,
+    budget: Budget,
+) -> (Solution, u64) {
+    debug_assert!(start.validate(board).is_ok(), "{start:?}");
+    let Some(target) = board.target(token) else {
+        return (Solution::Impossible, 0);
     };
-    let h0 = search.heuristic();
-    if h0 == INF as u32 {
-        return Solution::Impossible;
-    }
-    let mut bound = h0 as usize;
-    while bound <= budget.max_moves {
-        if search.dfs(bound as u32, h0) {
-            let mut moves = std::mem::take(&mut search.found);
-            moves.reverse();
-            debug_assert!(check_solution(board, start, token, &moves, moves.len()).is_ok());
-            return Solution::Optimal(moves);
-        }
-        if search.aborted {
-            break;
+    let deadline = budget.time.map(|t| Instant::now() + t);
+    let mut searches: Vec<Search> = start
+        .iter()
+        .filter(|&(r, _)| token.accepts(r))
+        .map(|(r, _)| Search::new(board, start, r, target.0, budget, deadline))
+        .filter(|s| s.h0 != INF as u32)
+        .collect();
+    let Some(first) = searches.iter().map(|s| s.h0).min() else {
+        return (Solution::Impossible, 0);
+    };
+    searches.sort_by_key(|s| s.h0);
+    let total = |searches: &[Search]| searches.iter().map(|s| s.nodes).sum::<u64>();
+    let mut bound = first;
+    'deepening: while bound as usize <= budget.max_moves {
+        for i in 0..searches.len() {
+            if searches[i].h0 > bound {
+                continue;
+            }
+            let spent = total(&searches);
+            let s = &mut searches[i];
+            s.node_limit = s.nodes + budget.nodes.saturating_sub(spent);
+            if s.child(bound, s.h0, None) {
+                let mut moves = std::mem::take(&mut s.found);
+                moves.reverse();
+                debug_assert!(check_solution(board, start, token, &moves, moves.len()).is_ok());
+                return (Solution::Optimal(moves), total(&searches));
+            }
+            if s.aborted {
+                break 'deepening;
+            }
         }
         bound += 1;
     }
-    Solution::GaveUp {
-        searched: search.nodes,
-        at_least: bound,
+    let searched = total(&searches);
+    let gave_up = Solution::GaveUp {
+        searched,
+        at_least: bound as usize,
         best: quick_solution(board, start, token),
-    }
+    };
+    (gave_up, searched)
 }
 
+/// A move made in the search: the slot that moved, where to, from where.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    slot: u8,
+    dir: Dir,
+    from: u8,
+    to: u8,
+}
+
+/// The move that led to a position, if any.
+type Last = Option<Step>;
+
+/// The search for one robot (slot 0) to reach the target, the others (its helpers) moving too.
 struct Search<'a> {
     paths: &'a Paths,
-    /// Robots present, in slot order: groups of interchangeable robots are contiguous, the
-    /// token's robot (if any) first.
+    /// Robots present, in slot order: the robot to bring home first, then groups of
+    /// interchangeable helpers.
     robots: Vec<Robot>,
     class: [usize; 5],
     pos: [u8; 5],
-    count: [u8; 5],
-    /// Slots whose robot the token accepts.
-    finisher: [bool; 5],
+    /// Moves made by the robot to bring home, capped at 2 (the bounce rule).
+    count: u8,
     /// Group of each slot (slots of a group are interchangeable in the key).
     group: [u8; 5],
-    /// Lower bound per cell for each slot's way of moving (`INF` when the target is out of reach).
-    bound: Vec<[u8; CELLS]>,
-    bound_of: [usize; 5],
+    /// Lower bound per cell for the robot to bring home (`INF` when out of reach).
+    bound: [u8; CELLS],
+    /// The lower bound at the start.
+    h0: u32,
     target: u8,
     table: Table,
     nodes: u64,
@@ -139,106 +197,75 @@ impl<'a> Search<'a> {
     fn new(
         board: &'a Board,
         start: &Positions,
-        token: Token,
+        goal: Robot,
+        target: u8,
         budget: Budget,
-    ) -> Option<Search<'a>> {
-        let target = board.target(token)?.0;
-        // Way of moving: a colour with no diagonal of its colour on the board moves like black.
+        deadline: Option<Instant>,
+    ) -> Search<'a> {
+        // Way of moving: a colour with no diagonal of its colour on the board moves like black,
+        // so helpers that move alike are interchangeable.
         let behaviour = |r: Robot| match r.colour() {
             Some(c) if board.has_diagonal_of(c) => r.index(),
             _ => Robot::Black.index(),
         };
+        let role = |r: Robot| if r == goal { 0 } else { 1 + behaviour(r) };
         let mut robots: Vec<Robot> = start.iter().map(|(r, _)| r).collect();
-        // Sort key: finisher-only groups first (the token's robot), then by behaviour.
-        let role = |r: Robot| match token.robot() {
-            Some(g) if g == r => 0,
-            Some(_) => 1 + behaviour(r),
-            None => behaviour(r),
-        };
         robots.sort_by_key(|&r| (role(r), r.index()));
         let mut s = Search {
             paths: &board.paths,
-            robots: robots.clone(),
             class: [0; 5],
             pos: [0; 5],
-            count: [0; 5],
-            finisher: [false; 5],
+            count: 0,
             group: [0; 5],
-            bound: Vec::new(),
-            bound_of: [0; 5],
+            bound: lower_bounds(&board.paths, goal.index(), target),
+            h0: 0,
             target,
             table: Table::new(budget.table),
             nodes: 0,
             node_limit: budget.nodes,
-            deadline: budget.time.map(|t| Instant::now() + t),
+            deadline,
             aborted: false,
             found: Vec::new(),
+            robots,
         };
-        let mut tables: Vec<(usize, usize)> = Vec::new();
-        for (i, &r) in robots.iter().enumerate() {
+        for (i, &r) in s.robots.iter().enumerate() {
             s.class[i] = r.index();
             s.pos[i] = start.get(r).expect("present").0;
-            s.finisher[i] = token.accepts(r);
             s.group[i] = role(r) as u8;
-            if s.finisher[i] {
-                let b = behaviour(r);
-                s.bound_of[i] = match tables.iter().find(|&&(k, _)| k == b) {
-                    Some(&(_, j)) => j,
-                    None => {
-                        s.bound.push(lower_bounds(&board.paths, r.index(), target));
-                        tables.push((b, s.bound.len() - 1));
-                        s.bound.len() - 1
-                    }
-                };
-            }
         }
-        if !s.finisher.iter().any(|&f| f) {
-            return None;
-        }
-        Some(s)
+        s.h0 = s.heuristic();
+        s
     }
 
     fn n(&self) -> usize {
         self.robots.len()
     }
 
-    fn slot_bound(&self, i: usize) -> u32 {
-        let (p, c) = (self.pos[i], self.count[i] as u32);
+    /// The lower bound of the position: the robot to bring home needs the moves of
+    /// [`lower_bounds`] from its cell, and at least two in all (one standing on the target
+    /// without having moved twice must leave and come back).
+    fn heuristic(&self) -> u32 {
+        let (p, c) = (self.pos[0], self.count as u32);
         if p == self.target {
             if c >= 2 { 0 } else { 2 }
         } else {
-            let h = self.bound[self.bound_of[i]][p as usize];
-            if h == INF {
-                INF as u32
-            } else {
-                (h as u32).max(2 - c.min(2))
+            match self.bound[p as usize] {
+                INF => INF as u32,
+                h => (h as u32).max(2 - c),
             }
         }
     }
 
-    /// The lower bound of the whole position: the best finishing robot's.
-    fn heuristic(&self) -> u32 {
-        (0..self.n())
-            .filter(|&i| self.finisher[i])
-            .map(|i| self.slot_bound(i))
-            .min()
-            .unwrap_or(INF as u32)
-    }
-
-    /// The canonical key: per slot 8 bits of cell and 2 of move count (finishers only), slots
-    /// of one group sorted.
+    /// The canonical key: 8 bits of cell and 2 of move count for the robot to bring home, 8
+    /// bits of cell (and 2 zero bits) for each helper, helpers of one group sorted.
     fn key(&self) -> u64 {
         let n = self.n();
         let mut v = [0u16; 5];
-        for i in 0..n {
-            let c = if self.finisher[i] {
-                self.count[i] as u16
-            } else {
-                0
-            };
-            v[i] = (self.pos[i] as u16) << 2 | c;
+        for (i, x) in v[..n].iter_mut().enumerate() {
+            *x = (self.pos[i] as u16) << 2;
         }
-        let mut i = 0;
+        v[0] |= self.count as u16;
+        let mut i = 1;
         while i < n {
             let mut j = i + 1;
             while j < n && self.group[j] == self.group[i] {
@@ -263,43 +290,85 @@ impl<'a> Search<'a> {
     }
 
     /// Searches for a solution of at most `depth` more moves from a position whose lower
-    /// bound is `h` (not solved, `h <= depth`). On success `found` holds the moves, last first.
-    fn dfs(&mut self, depth: u32, h: u32) -> bool {
+    /// bound is `h` (`0 < h <= depth`). On success `found` holds the moves, last first.
+    fn child(&mut self, depth: u32, h: u32, last: Last) -> bool {
+        if h == depth {
+            self.lone::<false>(depth, &mut [0; 4])
+        } else {
+            self.dfs(depth, h, last)
+        }
+    }
+
+    /// [`Search::child`] with moves to spare (`h < depth`): every robot may move. `last` is the
+    /// move that led here.
+    fn dfs(&mut self, depth: u32, h: u32, last: Last) -> bool {
         self.nodes += 1;
         if self.out_of_budget() {
             return false;
         }
-        let key = self.key();
-        if self.table.get(key).is_some_and(|d| d as u32 >= depth) {
+        let use_table = depth >= MIN_TABLE_DEPTH;
+        let key = if use_table { self.key() } else { 0 };
+        if use_table && self.table.get(key).is_some_and(|d| d as u32 >= depth) {
             return false;
         }
+        // One move to spare: after a helper's move the bound is tight, so only the robot to
+        // bring home may move, and the helper's move matters only if it changes that lone
+        // search. Search it once here, noting every cell it looked at; a helper's move that
+        // neither leaves nor enters one of them is skipped.
+        let relevant = if depth == h + 1 {
+            let mut seen: Occupancy = [0; 4];
+            if self.lone::<true>(depth - 1, &mut seen) {
+                return true;
+            }
+            Some(seen)
+        } else {
+            None
+        };
         let n = self.n();
         let mut occ: Occupancy = [0; 4];
         for i in 0..n {
             occupy(&mut occ, self.pos[i]);
         }
-        // With a tight bound a robot that cannot finish only wastes a move.
-        let tight = h == depth;
         for i in 0..n {
-            if tight && !self.finisher[i] {
-                continue;
-            }
             let from = self.pos[i];
             let mut others = occ;
             others[(from >> 6) as usize] &= !(1 << (from & 63));
-            debug_assert!(!occupied(&others, from));
-            let count = self.count[i];
+            let count = self.count;
             for dir in Dir::ALL {
                 let to = self.paths.slide(self.class[i], from, dir, &others);
                 if to == from {
                     continue;
                 }
+                if i > 0
+                    && let Some(seen) = &relevant
+                    && !occupied(seen, from)
+                    && !occupied(seen, to)
+                {
+                    continue;
+                }
+                if let Some(l) = last
+                    && i < l.slot as usize
+                    && self.commutes(l, i, from, dir, to)
+                {
+                    continue;
+                }
                 self.pos[i] = to;
-                self.count[i] = (count + 1).min(2);
-                let h2 = self.heuristic();
-                let done = h2 == 0 || (h2 < depth && self.dfs(depth - 1, h2));
+                // Only the robot to bring home changes the bound.
+                let h2 = if i == 0 {
+                    self.count = (count + 1).min(2);
+                    self.heuristic()
+                } else {
+                    h
+                };
+                let here = Some(Step {
+                    slot: i as u8,
+                    dir,
+                    from,
+                    to,
+                });
+                let done = h2 == 0 || (h2 < depth && self.child(depth - 1, h2, here));
                 self.pos[i] = from;
-                self.count[i] = count;
+                self.count = count;
                 if done {
                     self.found.push(Move::new(self.robots[i], dir));
                     return true;
@@ -309,7 +378,68 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.table.put(key, depth as u8);
+        if use_table {
+            self.table.put(key, depth as u8);
+        }
+        false
+    }
+
+    /// Whether moving slot `i` from `from` towards `dir` right after `last` (a move of a later
+    /// slot) is independent of it: neither move's empty-board path holds a cell the other
+    /// leaves or enters, so both slides are the same in either order and reach the same
+    /// position. The search keeps only the order with the lower slot first (searched before
+    /// this one, from the same parent).
+    fn commutes(&self, last: Step, i: usize, from: u8, dir: Dir, to: u8) -> bool {
+        let mine = self.paths.mask(self.class[i], from, dir);
+        let theirs = self
+            .paths
+            .mask(self.class[last.slot as usize], last.from, last.dir);
+        !occupied(mine, last.from)
+            && !occupied(mine, last.to)
+            && !occupied(theirs, from)
+            && !occupied(theirs, to)
+    }
+
+    /// [`Search::child`] with a tight bound: whether the robot reaches the target alone, the
+    /// helpers standing still, within `depth` moves. Without the table: every move must bring
+    /// the robot one step closer, so the search is tiny. When `MARK`, every cell a slide looked
+    /// at (up to and including the robot that stopped it) is added to `seen`: the result
+    /// depends on the occupation of those cells only.
+    fn lone<const MARK: bool>(&mut self, depth: u32, seen: &mut Occupancy) -> bool {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return false;
+        }
+        let from = self.pos[0];
+        let mut others: Occupancy = [0; 4];
+        for i in 1..self.n() {
+            occupy(&mut others, self.pos[i]);
+        }
+        let count = self.count;
+        for dir in Dir::ALL {
+            let to = if MARK {
+                self.paths
+                    .slide_marking(self.class[0], from, dir, &others, seen)
+            } else {
+                self.paths.slide(self.class[0], from, dir, &others)
+            };
+            if to == from {
+                continue;
+            }
+            self.pos[0] = to;
+            self.count = (count + 1).min(2);
+            let h2 = self.heuristic();
+            let done = h2 == 0 || (h2 < depth && self.lone::<MARK>(depth - 1, seen));
+            self.pos[0] = from;
+            self.count = count;
+            if done {
+                self.found.push(Move::new(self.robots[0], dir));
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
         false
     }
 }
@@ -318,162 +448,23 @@ impl<'a> Search<'a> {
 /// may stop on any cell of its paths; `INF` where the target is out of reach.
 pub(super) fn lower_bounds(paths: &Paths, class: usize, target: u8) -> [u8; CELLS] {
     debug_assert!(class < CLASSES);
+    // Breadth first from the target, backwards: a cell is one move further than any cell its
+    // paths pass through.
     let mut h = [INF; CELLS];
     h[target as usize] = 0;
-    let mut k = 0u8;
-    loop {
-        let mut changed = false;
-        for s in 0..CELLS {
-            if h[s] != INF {
-                continue;
-            }
-            let reaches = Dir::ALL.into_iter().any(|d| {
-                let (path, _) = paths.path(class, s as u8, d);
-                path.iter().any(|&c| h[c as usize] == k)
-            });
-            if reaches {
-                h[s] = k + 1;
-                changed = true;
-            }
-        }
-        if !changed {
-            return h;
-        }
-        k += 1;
-    }
-}
-
-/// A cheap, valid, not necessarily optimal solution: a robot the token accepts moves alone
-/// (breadth first, the others standing still), after at most one move of another robot.
-/// `None` when that finds nothing.
-pub fn quick_solution(board: &Board, start: &Positions, token: Token) -> Option<Vec<Move>> {
-    let mut best: Option<Vec<Move>> = None;
-    let mut consider = |pos: &Positions, prefix: &[Move]| {
-        for (r, _) in pos.iter().filter(|&(r, _)| token.accepts(r)) {
-            if let Some(tail) = lone_path(board, pos, r, token)
-                && best
-                    .as_ref()
-                    .is_none_or(|b| prefix.len() + tail.len() < b.len())
-            {
-                best = Some(prefix.iter().copied().chain(tail).collect());
-            }
-        }
-    };
-    consider(start, &[]);
-    for (r, _) in start.iter() {
-        for dir in Dir::ALL {
-            let mut pos = *start;
-            let to = super::slide::slide(board, &pos, r, dir);
-            if Some(to) != pos.get(r) {
-                pos.set(r, to);
-                consider(&pos, &[Move::new(r, dir)]);
+    let mut queue = [0u8; CELLS];
+    queue[0] = target;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let c = queue[head];
+        head += 1;
+        for &s in paths.through(class, c) {
+            if h[s as usize] == INF {
+                h[s as usize] = h[c as usize] + 1;
+                queue[tail] = s;
+                tail += 1;
             }
         }
     }
-    best.filter(|m| check_solution(board, start, token, m, m.len()).is_ok())
-}
-
-/// Breadth-first search of one robot moving alone onto the target with at least two moves.
-fn lone_path(board: &Board, start: &Positions, robot: Robot, token: Token) -> Option<Vec<Move>> {
-    let target = board.target(token)?;
-    // State: cell * 3 + moves made (capped at 2).
-    let mut prev: Vec<Option<(usize, Dir)>> = vec![None; CELLS * 3];
-    let origin = start.get(robot)?.index() * 3;
-    let mut seen = vec![false; CELLS * 3];
-    seen[origin] = true;
-    let mut queue = std::collections::VecDeque::from([origin]);
-    let mut pos = *start;
-    while let Some(s) = queue.pop_front() {
-        let (cell, count) = (Cell((s / 3) as u8), s % 3);
-        if cell == target && count >= 2 {
-            let mut moves = Vec::new();
-            let mut at = s;
-            while let Some((p, d)) = prev[at] {
-                moves.push(Move::new(robot, d));
-                at = p;
-            }
-            moves.reverse();
-            return Some(moves);
-        }
-        pos.set(robot, cell);
-        for dir in Dir::ALL {
-            let to = super::slide::slide(board, &pos, robot, dir);
-            if to != cell {
-                let t = to.index() * 3 + (count + 1).min(2);
-                if !seen[t] {
-                    seen[t] = true;
-                    prev[t] = Some((s, dir));
-                    queue.push_back(t);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// A transposition table: open addressing on 64-bit keys, growing to a limit, then keeping
-/// what it holds (forgetting is always sound: it only prunes less).
-struct Table {
-    keys: Vec<u64>,
-    depths: Vec<u8>,
-    len: usize,
-    limit: usize,
-}
-
-impl Table {
-    const USED: u64 = 1 << 63;
-
-    fn new(limit: usize) -> Table {
-        Table {
-            keys: vec![0; 1 << 12],
-            depths: vec![0; 1 << 12],
-            len: 0,
-            limit: limit.max(1 << 11),
-        }
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        let mask = self.keys.len() - 1;
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-        let k = key | Self::USED;
-        while self.keys[i] != 0 && self.keys[i] != k {
-            i = (i + 1) & mask;
-        }
-        i
-    }
-
-    fn get(&self, key: u64) -> Option<u8> {
-        let i = self.slot(key);
-        (self.keys[i] != 0).then(|| self.depths[i])
-    }
-
-    fn put(&mut self, key: u64, depth: u8) {
-        let i = self.slot(key);
-        if self.keys[i] != 0 {
-            self.depths[i] = self.depths[i].max(depth);
-            return;
-        }
-        if self.len >= self.limit {
-            return;
-        }
-        self.keys[i] = key | Self::USED;
-        self.depths[i] = depth;
-        self.len += 1;
-        if self.len * 2 > self.keys.len() {
-            self.grow();
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = self.keys.len() * 2;
-        let keys = std::mem::replace(&mut self.keys, vec![0; size]);
-        let depths = std::mem::replace(&mut self.depths, vec![0; size]);
-        for (k, d) in keys.into_iter().zip(depths) {
-            if k != 0 {
-                let i = self.slot(k & !Self::USED);
-                self.keys[i] = k;
-                self.depths[i] = d;
-            }
-        }
-    }
+    h
 }

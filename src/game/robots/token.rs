@@ -7,12 +7,15 @@
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::robot::{Colour, Robot};
 
 /// The four target symbols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Symbol {
     Moon,
@@ -104,6 +107,20 @@ impl FromStr for Token {
 impl Serialize for Token {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
+    }
+}
+
+impl JsonSchema for Token {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Token".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<String> = Token::all().iter().map(|t| t.to_string()).collect();
+        json_schema!({
+            "type": "string",
+            "enum": names,
+            "description": "A target token: a colour and a symbol, or the vortex (any robot)."
+        })
     }
 }
 

@@ -222,3 +222,35 @@ fn bad_quarter_files_are_refused_with_reasons() {
     let e = parse_quarter("x", Colour::Red, &good.replacen("side B", "side C", 1)).unwrap_err();
     assert!(e.contains("expected side A then side B"), "{e}");
 }
+
+#[test]
+#[ignore = "prints an example for the documentation"]
+fn print_example_view() {
+    let b = Board::assemble(1, true);
+    println!("{}", b.render());
+    println!("{}", serde_json::to_string(&b.to_json()).unwrap());
+}
+
+/// The JSON Schemas generated from the types accept what the types write.
+#[test]
+fn schemas_accept_the_views() {
+    use crate::game::robots::{BoardView, Move, Positions, place_robots};
+    fn valid<T: schemars::JsonSchema>(instance: &serde_json::Value) {
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        let v = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(instance).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{instance}");
+    }
+    for seed in 0..5 {
+        let board = Board::assemble(seed, true);
+        valid::<BoardView>(&board.to_json());
+        let p = place_robots(&board, seed, true);
+        valid::<Positions>(&serde_json::to_value(p).unwrap());
+    }
+    valid::<Vec<Move>>(&serde_json::json!([{"robot":"black","dir":"left"}]));
+    valid::<Token>(&serde_json::json!("vortex"));
+    let schema = serde_json::to_value(schemars::schema_for!(Positions)).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    assert!(!v.is_valid(&serde_json::json!({"red": "q1"})));
+    assert!(!v.is_valid(&serde_json::json!({"purple": "a1"})));
+}

@@ -205,3 +205,73 @@ pub fn random_positions(board: &Board, seed: u64, robots: &[Robot]) -> Positions
     }
     p
 }
+
+/// The length of a shortest solution of at most `limit` moves by a plain iterative deepening
+/// over full positions: the naive slide, every robot distinct, a table of positions already
+/// searched to a depth, and the solver's lower bound (tested on its own) for the token's robots.
+/// None of the solver's shortcuts (canonical keys, lone searches, helper relevance, move
+/// commutation), so it checks them on longer solutions than the breadth-first search reaches.
+pub fn ida_length(board: &Board, start: &Positions, token: Token, limit: usize) -> Option<usize> {
+    use std::collections::HashMap;
+
+    use crate::game::robots::solver::lower_bounds;
+
+    let target = board.target(token)?;
+    let bounds: Vec<(Robot, [u8; 256])> = start
+        .iter()
+        .filter(|&(r, _)| token.accepts(r))
+        .map(|(r, _)| (r, lower_bounds(&board.paths, r.index(), target.0)))
+        .collect();
+    type State = (Positions, [u8; 5]);
+    let h = |(p, c): &State| -> usize {
+        bounds
+            .iter()
+            .map(|(r, b)| {
+                let cell = p.get(*r).unwrap();
+                let moved = c[r.index()] as usize;
+                if cell == target {
+                    if moved >= 2 { 0 } else { 2 }
+                } else if b[cell.index()] == u8::MAX {
+                    usize::MAX
+                } else {
+                    (b[cell.index()] as usize).max(2 - moved.min(2))
+                }
+            })
+            .min()
+            .unwrap_or(usize::MAX)
+    };
+    fn search(
+        board: &Board,
+        state: State,
+        depth: usize,
+        h: &dyn Fn(&State) -> usize,
+        table: &mut HashMap<State, usize>,
+    ) -> bool {
+        let here = h(&state);
+        if here == 0 {
+            return true;
+        }
+        if here > depth || table.get(&state).is_some_and(|&d| d >= depth) {
+            return false;
+        }
+        let (p, c) = state;
+        for (r, _) in p.iter() {
+            for dir in Dir::ALL {
+                if let Slide::Moved(to) = naive_slide(board, &p, r, dir) {
+                    let mut p2 = p;
+                    p2.set(r, to);
+                    let mut c2 = c;
+                    c2[r.index()] = (c2[r.index()] + 1).min(2);
+                    if search(board, (p2, c2), depth - 1, h, table) {
+                        return true;
+                    }
+                }
+            }
+        }
+        table.insert(state, depth);
+        false
+    }
+    let first: State = (*start, [0; 5]);
+    let mut table = HashMap::new();
+    (h(&first).min(limit + 1)..=limit).find(|&d| search(board, first, d, &h, &mut table))
+}

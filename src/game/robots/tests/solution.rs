@@ -127,6 +127,13 @@ fn declared_counts_vortex_and_illegal_moves() {
         e.contains("the black robot reached c3 in its only move"),
         "{e}"
     );
+    // A start with two robots on one cell is refused.
+    let twice = at(&[(Robot::Red, "c4"), (Robot::Blue, "c4")]);
+    let e = check_solution(&b, &twice, Token::Vortex, &sol, 3).unwrap_err();
+    assert!(
+        e.contains("the start position is not valid: two robots stand on c4"),
+        "{e}"
+    );
     // The wrong robot on a coloured target.
     let b2 = Builder::new(false)
         .target("c3", "red-moon")

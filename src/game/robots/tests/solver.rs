@@ -158,3 +158,104 @@ fn every_solution_checks_on_many_rounds() {
         }
     }
 }
+
+/// The solver's lower bound never exceeds the moves a lone robot needs when a blocker may be
+/// put anywhere before each of its moves (computed the slow way with the naive slide), and
+/// equals it almost everywhere (it may be lower: a path crossing itself passes cells a blocker
+/// cannot make it stop on).
+#[test]
+fn lower_bounds_are_admissible_and_close() {
+    use super::reference::naive_slide;
+    use crate::game::robots::solver::lower_bounds;
+    use crate::game::robots::{Cell, Slide};
+    let (mut equal, mut all) = (0, 0);
+    for seed in 0..4u64 {
+        let board = random_board(seed, 0.15, if seed % 2 == 0 { 0.2 } else { 0.0 }, true);
+        for robot in [Robot::Red, Robot::Black] {
+            let other = if robot == Robot::Red {
+                Robot::Blue
+            } else {
+                Robot::Red
+            };
+            // Every cell a move from each cell can end on, with at most one blocker anywhere.
+            let mut reach: Vec<Vec<u8>> = vec![Vec::new(); 256];
+            for start in Cell::all().filter(|&c| !board.is_blocked(c)) {
+                for dir in Dir::ALL {
+                    let mut p = Positions::new();
+                    p.set(robot, start);
+                    for x in Cell::all().filter(|&c| !board.is_blocked(c)) {
+                        if x != start {
+                            p.set(other, x);
+                        }
+                        if let Slide::Moved(end) = naive_slide(&board, &p, robot, dir) {
+                            reach[start.index()].push(end.0);
+                        }
+                    }
+                }
+            }
+            for &(_, target) in board.targets().iter().take(5) {
+                let mut want = [u8::MAX; 256];
+                want[target.index()] = 0;
+                for k in 0..255u8 {
+                    let mut changed = false;
+                    for s in 0..256 {
+                        if want[s] == u8::MAX && reach[s].iter().any(|&c| want[c as usize] == k) {
+                            want[s] = k + 1;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                let got = lower_bounds(&board.paths, robot.index(), target.0);
+                for cell in Cell::all().filter(|&c| !board.is_blocked(c)) {
+                    let (g, w) = (got[cell.index()], want[cell.index()]);
+                    assert!(
+                        g <= w,
+                        "seed {seed}, {robot}, {target} from {cell}: {g} > {w}"
+                    );
+                    all += 1;
+                    equal += usize::from(g == w);
+                }
+            }
+        }
+    }
+    assert!(equal * 100 > all * 95, "{equal} of {all} equal");
+}
+
+/// The solver against a plain iterative deepening on random rounds with solutions up to 10
+/// moves, where its shortcuts (lone searches, helper relevance, move commutation, canonical
+/// keys) all come into play.
+#[test]
+fn optimal_against_a_plain_search_on_longer_solutions() {
+    use super::reference::ida_length;
+    let mut compared = 0;
+    for seed in 0..300u64 {
+        let board = Board::assemble(seed, seed % 4 != 0);
+        let p = place_robots(&board, seed ^ 0xabc, seed % 7 == 0);
+        let token = Token::all()[(seed * 7 % 17) as usize];
+        let cap = 10;
+        let budget = Budget {
+            max_moves: cap,
+            ..Budget::default()
+        };
+        let got = match solve(&board, &p, token, budget) {
+            Solution::Optimal(m) => Some(m.len()),
+            Solution::GaveUp { at_least, .. } => {
+                assert_eq!(at_least, cap + 1, "seed {seed}");
+                None
+            }
+            Solution::Impossible => panic!("seed {seed}: impossible"),
+        };
+        if got.is_some_and(|l| l >= 5) {
+            compared += 1;
+        }
+        assert_eq!(
+            got,
+            ida_length(&board, &p, token, cap),
+            "seed {seed}: {token} from {p:?}"
+        );
+    }
+    assert!(compared > 100, "{compared} long cases only");
+}
