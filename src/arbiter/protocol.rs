@@ -326,17 +326,31 @@ pub fn announcement(
     at_ms: Option<f64>,
 ) -> Vec<u8> {
     if applied.kind == "move" {
-        return to_line(&ToBot::Played(Played {
+        // `played` as [`Played`] writes it, borrowing instead of copying (every move).
+        #[derive(Serialize)]
+        struct PlayedRef<'a> {
+            #[serde(rename = "type")]
+            kind: &'static str,
+            seat: Seat,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            colour: Option<&'a str>,
+            #[serde(rename = "move")]
+            mv: &'a Value,
+            #[serde(flatten)]
+            effects: &'a serde_json::Map<String, Value>,
+            by_arbiter: bool,
+        }
+        let mut line = serde_json::to_vec(&PlayedRef {
+            kind: "played",
             seat: applied.seat,
-            colour: applied.colour.clone(),
-            mv: applied.notation.clone(),
-            effects: applied
-                .effects
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            colour: applied.colour.as_deref(),
+            mv: &applied.notation,
+            effects: &applied.effects,
             by_arbiter,
-        }));
+        })
+        .expect("messages serialise");
+        line.push(b'\n');
+        return line;
     }
     let kind = match applied.kind {
         "declare" => "declared",
@@ -401,6 +415,25 @@ mod tests {
             parse_line(br#"{"type":"declare","moves":4}"#).unwrap(),
             Incoming::Other { .. }
         ));
+    }
+
+    #[test]
+    fn the_announcement_of_a_move_is_played_byte_for_byte() {
+        let mut applied =
+            crate::game::Applied::moved(2, Some("green".into()), Value::String("c4".into()));
+        applied
+            .effects
+            .insert("flipped".into(), serde_json::json!(["d4", "e4"]));
+        let mut effects = BTreeMap::new();
+        effects.insert("flipped".into(), serde_json::json!(["d4", "e4"]));
+        let played = to_line(&ToBot::Played(Played {
+            seat: 2,
+            colour: Some("green".into()),
+            mv: "c4".into(),
+            effects,
+            by_arbiter: true,
+        }));
+        assert_eq!(announcement(&applied, true, None), played);
     }
 
     #[test]
