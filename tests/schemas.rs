@@ -126,17 +126,18 @@ fn spec_examples_are_valid_messages() {
             }
         };
         let kind = value["type"].as_str().unwrap_or("?").to_string();
-        let (schema_errors, parsed) = if ["ready", "move", "log"].contains(&kind.as_str()) {
-            (
-                errors(&from_bot, &value),
-                serde_json::from_value::<FromBot>(value.clone()).map(|_| ()),
-            )
-        } else {
-            (
-                errors(&to_bot, &value),
-                serde_json::from_value::<ToBot>(value.clone()).map(|_| ()),
-            )
-        };
+        let (schema_errors, parsed) =
+            if ["ready", "move", "log", "declare", "solution"].contains(&kind.as_str()) {
+                (
+                    errors(&from_bot, &value),
+                    serde_json::from_value::<FromBot>(value.clone()).map(|_| ()),
+                )
+            } else {
+                (
+                    errors(&to_bot, &value),
+                    serde_json::from_value::<ToBot>(value.clone()).map(|_| ()),
+                )
+            };
         if !schema_errors.is_empty() {
             bad.push(format!(
                 "SPEC.md:{n}: {line}\n    {}",
@@ -157,6 +158,7 @@ fn spec_examples_are_valid_messages() {
     );
     let every: BTreeSet<String> = [
         "hello", "start", "turn", "illegal", "played", "end", "bye", "ready", "move", "log",
+        "prove", "declared", "verified", "declare", "solution",
     ]
     .iter()
     .map(|s| s.to_string())

@@ -373,59 +373,91 @@ impl Bot {
     /// Waits for the answer to turn `turn_id` until `deadline`. Logs are kept, lines answering
     /// another turn and lines of types nobody asked for here are ignored and counted.
     pub async fn reply(&mut self, turn_id: u64, deadline: Instant, limit: Duration) -> Reply {
-        loop {
-            let event = match timeout_at(deadline, self.events.recv()).await {
-                Err(_) => {
-                    return Reply::Fault(Failure::new(
-                        ForfeitKind::Timeout,
-                        format!("no answer within {} ms", limit.as_millis()),
-                    ));
-                }
-                Ok(event) => event,
-            };
-            match event {
-                Some(BotEvent::Line(line)) => match parse_line(&line) {
-                    Ok(Incoming::Message(FromBot::Move(m))) => {
-                        if m.turn_id.is_some_and(|t| t != turn_id) {
-                            if let Err(f) = self.note_unasked(&line, "answers another turn") {
-                                return Reply::Fault(f);
-                            }
-                            continue;
-                        }
-                        return Reply::Move { mv: m.mv, line };
-                    }
-                    Ok(Incoming::Message(FromBot::Log(log))) => {
-                        if let Err(f) = self.log(log.text) {
-                            return Reply::Fault(f);
-                        }
-                    }
-                    Ok(Incoming::Message(FromBot::Ready(_))) => {
-                        if let Err(f) = self.note_unasked(&line, "ready sent mid-match") {
-                            return Reply::Fault(f);
-                        }
-                    }
-                    Ok(Incoming::Other { kind, message }) => {
-                        return Reply::Other {
-                            kind,
-                            message,
-                            line,
-                        };
-                    }
-                    Err(reason) => return Reply::Bad { reason, line },
-                },
-                Some(BotEvent::TooLong { head }) => return Reply::Fault(self.too_long(&head)),
-                Some(BotEvent::Eof) | None => {
-                    return Reply::Fault(self.died_waiting(deadline).await);
-                }
-                Some(BotEvent::Exited(info)) => return Reply::Fault(self.crashed(info)),
-            }
+        match self.listen(Some(turn_id), Some(deadline)).await {
+            Some(reply) => reply,
+            None => Reply::Fault(Failure::new(
+                ForfeitKind::Timeout,
+                format!("no answer within {} ms", limit.as_millis()),
+            )),
         }
     }
 
-    /// [`Bot::drain`] before a request to a bot that may be frozen: when its stdout is found
-    /// closed, it is resumed before the arbiter watches it exit (a frozen bot could not), so a
-    /// crash is told from a closed stdout as if it had been resumed first. The usual case,
-    /// nothing wrong, costs no signal: the request is written before the bot is resumed.
+    /// Waits for the bot's next message until `deadline` (for ever without one), for a request
+    /// `turn_id` or, without one, for whatever the game lets a seat send at any time
+    /// (simultaneous play). `None` when the deadline passed first, which only the caller can
+    /// judge. Cancel-safe: dropping the future loses no line, so the session can wait on
+    /// several bots at once and keep the others' futures' lines for later.
+    pub async fn listen(
+        &mut self,
+        turn_id: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> Option<Reply> {
+        loop {
+            if self.eof {
+                // Found closed earlier (a wait on several bots was cut short): judge it now.
+                let grace = deadline.unwrap_or_else(|| Instant::now() + EXIT_GRACE);
+                return Some(Reply::Fault(self.died_waiting(grace).await));
+            }
+            let event = match deadline {
+                Some(d) => match timeout_at(d, self.events.recv()).await {
+                    Err(_) => return None,
+                    Ok(event) => event,
+                },
+                None => self.events.recv().await,
+            };
+            let reply = match event {
+                Some(BotEvent::Line(line)) => match parse_line(&line) {
+                    Ok(Incoming::Message(FromBot::Move(m))) => {
+                        if m.turn_id.is_some_and(|t| Some(t) != turn_id) {
+                            if let Err(f) = self.note_unasked(&line, "answers another turn") {
+                                return Some(Reply::Fault(f));
+                            }
+                            continue;
+                        }
+                        Reply::Move { mv: m.mv, line }
+                    }
+                    Ok(Incoming::Message(FromBot::Log(log))) => match self.log(log.text) {
+                        Ok(()) => continue,
+                        Err(f) => Reply::Fault(f),
+                    },
+                    Ok(Incoming::Message(FromBot::Ready(_))) => {
+                        match self.note_unasked(&line, "ready sent mid-match") {
+                            Ok(()) => continue,
+                            Err(f) => Reply::Fault(f),
+                        }
+                    }
+                    Ok(Incoming::Message(FromBot::Declare(_) | FromBot::Solution(_))) => {
+                        unreachable!("parse_line hands game messages over as Other")
+                    }
+                    Ok(Incoming::Other { kind, message }) => {
+                        if let (Some(asked), Some(t)) =
+                            (turn_id, message.get("turn_id").and_then(Value::as_u64))
+                            && t != asked
+                        {
+                            match self.note_unasked(&line, "answers another request") {
+                                Ok(()) => continue,
+                                Err(f) => return Some(Reply::Fault(f)),
+                            }
+                        }
+                        Reply::Other {
+                            kind,
+                            message,
+                            line,
+                        }
+                    }
+                    Err(reason) => Reply::Bad { reason, line },
+                },
+                Some(BotEvent::TooLong { head }) => Reply::Fault(self.too_long(&head)),
+                Some(BotEvent::Eof) | None => {
+                    let grace = deadline.unwrap_or_else(|| Instant::now() + EXIT_GRACE);
+                    Reply::Fault(self.died_waiting(grace).await)
+                }
+                Some(BotEvent::Exited(info)) => Reply::Fault(self.crashed(info)),
+            };
+            return Some(reply);
+        }
+    }
+
     pub async fn drain_before_request(&mut self) -> Result<(), Failure> {
         self.drain_and(true).await
     }

@@ -84,6 +84,10 @@ pub struct Forfeit {
     /// Number of the move (ply, from 1) being asked when it happened; 0 before the round's
     /// first move (start-up).
     pub ply: u32,
+    /// Round time (ms since `start`) when it happened, in games whose rules run on a clock
+    /// (simultaneous play): replays take the seat out of the round at that time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<f64>,
     /// What happened, in words.
     pub detail: String,
     /// The offending line, cut to a sane length, where there was one.

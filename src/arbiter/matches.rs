@@ -61,7 +61,7 @@ impl MatchConfig {
             startup_ms: self.time.startup.as_millis() as u64,
             margin_ms: self.time.margin.as_millis() as u64,
             retries: self.retries,
-            freeze: self.freeze,
+            freeze: self.freeze && !self.game.simultaneous(),
             legal: !self.hide_legal,
         }
     }
@@ -83,6 +83,8 @@ pub async fn run_match(
     let mut seat_records: Vec<SeatRecord> = config.bots.iter().map(seat_record).collect();
     let mut standings = Standings::new(&config.names());
     let mut turn_id = 0u64;
+    // What the previous round left to the next (games whose rounds are not independent).
+    let mut carry: Option<serde_json::Value> = None;
     for r in 0..config.rounds {
         let round_no = r + 1;
         observer.on_event(&Event::RoundStarted {
@@ -100,11 +102,18 @@ pub async fn run_match(
                 seat_records[seat].bot_author = ready.author.clone();
             }
         }
-        let round = config.game.new_round(RoundSetup {
+        let setup = RoundSetup {
             round: r,
             match_seed: config.seed,
             round_seed: seed,
-        });
+        };
+        let round = match &carry {
+            Some(c) => config.game.next_round(setup, c).map_err(|e| {
+                std::io::Error::other(format!("the game refused the state it carried: {e}"))
+            })?,
+            None => config.game.new_round(setup),
+        };
+        let carried = carry.take();
         let mut session = Session::new(
             config,
             round_no,
@@ -133,6 +142,8 @@ pub async fn run_match(
         let board = session.round.public_view();
         let colours = session.round.colours();
         let first = session.round.first();
+        carry = session.round.carry();
+        let match_over = session.round.ends_match();
         let play = std::mem::replace(
             &mut session.play,
             super::session::RoundPlay {
@@ -160,6 +171,8 @@ pub async fn run_match(
             seats: seat_records.clone(),
             colours,
             first,
+            carry: carried,
+            ends_match: match_over,
             moves: play.moves,
             forfeits: play.forfeits,
             faults: play.faults,
@@ -172,6 +185,9 @@ pub async fn run_match(
         };
         standings.add(&record);
         observer.on_event(&Event::RoundEnded { record: &record })?;
+        if match_over {
+            break;
+        }
     }
     let table = standings.table();
     say_bye(&mut bots, &table).await;

@@ -2,7 +2,8 @@
 //!
 //! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
-//! the protocol operations on it), [`session`] (one round), [`matches`] (rounds, restarts,
+//! the protocol operations on it), [`session`] (one round; [`simultaneous`] where seats act at
+//! once), [`matches`] (rounds, restarts,
 //! records, standings). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
 //! data, [`events`] the one event stream per match.
 pub mod bot;
@@ -15,6 +16,7 @@ pub mod process;
 pub mod protocol;
 pub mod seed;
 pub mod session;
+pub mod simultaneous;
 pub mod standings;
 
 pub use bot::{BotSpec, Limits};

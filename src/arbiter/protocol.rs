@@ -25,6 +25,9 @@ pub enum ToBot {
     Turn(Turn),
     Illegal(Illegal),
     Played(Played),
+    Prove(Prove),
+    Declared(Declared),
+    Verified(Verified),
     End(End),
     Bye(Bye),
 }
@@ -114,6 +117,49 @@ pub struct Played {
     pub by_arbiter: bool,
 }
 
+/// Simultaneous play: the seat must now show its moves (Rock'n'Roll Robot's verification);
+/// answered by `solution` within `time_ms`. Missing it is judged by the rules (a failed
+/// demonstration), not a forfeit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Prove {
+    /// Increases with every request of the match (`turn` and `prove` share the counter).
+    pub turn_id: u64,
+    /// The state as this bot sees it (it says what is to be proved).
+    pub state: Value,
+    /// Time left for the answer, in ms.
+    pub time_ms: u64,
+}
+
+/// A seat declared a number of moves (to every live bot, the declarer included).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Declared {
+    pub seat: Seat,
+    /// The number of moves declared.
+    pub moves: u32,
+    /// The round time of the declaration (ms since `start`).
+    pub at_ms: f64,
+    /// Game-specific details (robots: `hourglass_ends_ms`).
+    #[serde(flatten)]
+    pub effects: BTreeMap<String, Value>,
+    /// Always false: only bots declare.
+    pub by_arbiter: bool,
+}
+
+/// A seat's demonstration was checked (to every live bot).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Verified {
+    pub seat: Seat,
+    /// The moves shown, as the seat sent them; null when it sent none in time.
+    pub moves: Value,
+    /// The round time of the answer, or of the deadline that closed the demonstration.
+    pub at_ms: f64,
+    /// Game-specific results (robots: `ok`, `reason`, `robots` after the moves).
+    #[serde(flatten)]
+    pub effects: BTreeMap<String, Value>,
+    /// True when the arbiter closed the demonstration because its time ran out.
+    pub by_arbiter: bool,
+}
+
 /// The round is over.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct End {
@@ -158,13 +204,17 @@ pub struct Standing {
     pub forfeits: BTreeMap<String, u32>,
 }
 
-/// A message from a bot to the arbiter.
+/// A message from a bot to the arbiter. `declare` and `solution` are here for the schema and
+/// the documentation: [`parse_line`] hands them to the game as [`Incoming::Other`], since only
+/// the game knows when they are acceptable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FromBot {
     Ready(Ready),
     Move(Move),
     Log(Log),
+    Declare(Declare),
+    Solution(Solution),
 }
 
 /// Answer to `hello`.
@@ -187,6 +237,23 @@ pub struct Move {
     #[serde(rename = "move")]
     pub mv: Value,
     /// The `turn_id` being answered (optional; an answer naming a past turn is ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<u64>,
+}
+
+/// Simultaneous play: a number of moves the bot says it can reach the goal in (Rock'n'Roll
+/// Robot); may be sent at any time while the game asks every seat. Judged by the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Declare {
+    pub moves: u32,
+}
+
+/// Answer to `prove`: the moves that demonstrate the declaration. Judged by the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Solution {
+    /// The moves in order (robots: `{"robot": "red", "dir": "up"}`).
+    pub moves: Vec<Value>,
+    /// The `turn_id` of the `prove` being answered (optional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_id: Option<u64>,
 }
@@ -246,6 +313,53 @@ pub fn parse_line(line: &[u8]) -> Result<Incoming, String> {
             message: value,
         }),
     }
+}
+
+/// The announcement of an applied action to every bot: `played` for a move, `declared` for
+/// a declaration, `verified` for a demonstration; other kinds are announced under their own
+/// name. The action's notation is under `move` for moves; for other kinds its fields are
+/// spread into the message, with `at_ms`, the round time of the action, where the rules run on
+/// a clock. Encoded once for every bot.
+pub fn announcement(
+    applied: &crate::game::Applied,
+    by_arbiter: bool,
+    at_ms: Option<f64>,
+) -> Vec<u8> {
+    if applied.kind == "move" {
+        return to_line(&ToBot::Played(Played {
+            seat: applied.seat,
+            colour: applied.colour.clone(),
+            mv: applied.notation.clone(),
+            effects: applied
+                .effects
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            by_arbiter,
+        }));
+    }
+    let kind = match applied.kind {
+        "declare" => "declared",
+        "solution" => "verified",
+        other => other,
+    };
+    let mut msg = serde_json::Map::new();
+    msg.insert("type".into(), Value::from(kind));
+    msg.insert("seat".into(), Value::from(applied.seat));
+    if let Some(c) = &applied.colour {
+        msg.insert("colour".into(), Value::from(c.clone()));
+    }
+    if let Value::Object(fields) = &applied.notation {
+        msg.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    msg.extend(applied.effects.iter().map(|(k, v)| (k.clone(), v.clone())));
+    if let Some(at) = at_ms {
+        msg.insert("at_ms".into(), Value::from(at));
+    }
+    msg.insert("by_arbiter".into(), Value::from(by_arbiter));
+    let mut line = serde_json::to_vec(&msg).expect("messages serialise");
+    line.push(b'\n');
+    line
 }
 
 /// Serialises a message as one line, `\n` included.

@@ -5,7 +5,8 @@
 //! answer in two steps (parse, then the rules): a refused answer gets an `illegal` message on
 //! the same clock, up to the retry limit. Any [`Failure`] forfeits the round for that seat:
 //! the bot is killed at once and the arbiter plays the seat's remaining moves with a seeded
-//! fallback, so the other bots' round is finished.
+//! fallback, so the other bots' round is finished. Games where seats act at once are played
+//! by [`super::simultaneous`].
 
 use std::sync::Arc;
 
@@ -18,10 +19,11 @@ use super::clock::Clock;
 use super::events::{Event, Observer};
 use super::fault::{Forfeit, Refused, evidence};
 use super::matches::MatchConfig;
-use super::protocol::{End, Illegal, Played, Start, ToBot, Turn, to_line};
+use super::protocol::{End, Illegal, Start, ToBot, Turn, announcement, to_line};
 use super::seed::fallback_rng;
 use crate::game::{Applied, Request, Round, Seat, ToAct};
 use crate::record::{Fault, LogRecord, MoveRecord, round_ms};
+use tokio::time::Instant;
 
 /// Bytes of a refused line kept in the record.
 const REFUSED_EVIDENCE: usize = 200;
@@ -49,6 +51,18 @@ pub struct Session<'a> {
     pub observer: &'a mut dyn Observer,
     pub fallback: Vec<ChaCha8Rng>,
     pub play: RoundPlay,
+    /// Idle bots are frozen between their requests (never in simultaneous games).
+    pub freeze: bool,
+    /// When `start` was sent: round time 0.
+    pub t0: Instant,
+    /// Each seat's CPU time when the round started (simultaneous play stamps CPU time since).
+    pub cpu0: Vec<Option<f64>>,
+    /// The seat a `prove` was sent to and not yet answered.
+    pub asked: Option<Seat>,
+    /// Lines refused per seat this round during simultaneous play.
+    pub refusals: Vec<u32>,
+    /// Turns the first bot looked at when waiting on several at once.
+    pub rotation: usize,
 }
 
 impl<'a> Session<'a> {
@@ -72,6 +86,12 @@ impl<'a> Session<'a> {
             turn_id,
             observer,
             fallback: (0..seats).map(|s| fallback_rng(round_seed, s)).collect(),
+            freeze: config.freeze && !config.game.simultaneous(),
+            t0: Instant::now(),
+            cpu0: vec![None; seats],
+            asked: None,
+            refusals: vec![0; seats],
+            rotation: 0,
             play: RoundPlay {
                 moves: Vec::new(),
                 forfeits: Vec::new(),
@@ -95,16 +115,19 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Sends the same message to every live bot of the round: encoded once, one shared buffer.
-    fn broadcast_same(&self, msg: &ToBot) {
-        let line: Arc<[u8]> = Arc::from(to_line(msg));
-        for bot in self.bots.iter().flatten() {
-            bot.send(line.clone());
-        }
-    }
-
     /// Forfeits a seat: kill its bot now, record the evidence.
     pub async fn forfeit(&mut self, seat: Seat, failure: Failure) -> std::io::Result<()> {
+        self.forfeit_at(seat, failure, None).await
+    }
+
+    /// [`Session::forfeit`] at a given round time (simultaneous play, where the time is part
+    /// of what the rules judge and the record must hold the very time they were told).
+    pub async fn forfeit_at(
+        &mut self,
+        seat: Seat,
+        failure: Failure,
+        at: Option<f64>,
+    ) -> std::io::Result<()> {
         let mut stderr_tail = String::new();
         if let Some(mut bot) = self.bots[seat].take() {
             bot.kill().await;
@@ -112,12 +135,18 @@ impl<'a> Session<'a> {
             self.collect_notes(seat, &mut bot);
         }
         self.forfeited[seat] = true;
+        let at = match at {
+            Some(at) => at,
+            None if self.started => self.round_time(),
+            None => 0.0,
+        };
         let forfeit = Forfeit {
             seat,
             kind: failure.kind,
             // Any start-up failure (no ready in time, but also a bot that exited or could not
             // be started before its ready) happened before the round's first move.
             ply: if self.started { self.ply() } else { 0 },
+            at_ms: (self.started && self.config.game.simultaneous()).then_some(at),
             detail: failure.detail,
             line: failure.line,
             exit: failure.exit,
@@ -129,7 +158,19 @@ impl<'a> Session<'a> {
             forfeit: &forfeit,
         })?;
         self.play.forfeits.push(forfeit);
-        Ok(())
+        if self.asked == Some(seat) {
+            self.asked = None;
+        }
+        // Simultaneous games take the seat out; sequential ones play its turns (fallback).
+        let applied = self.round.forfeit(seat, at);
+        self.record_all(
+            applied,
+            crate::game::Stamp {
+                ms: at,
+                cpu_ms: None,
+            },
+            true,
+        )
     }
 
     /// Moves a bot's per-round notes (unasked lines, logs) into the record.
@@ -187,7 +228,11 @@ impl<'a> Session<'a> {
                 state: round.view(seat),
             })
         });
-        if self.config.freeze {
+        self.t0 = Instant::now();
+        for seat in 0..self.bots.len() {
+            self.cpu0[seat] = self.bots[seat].as_mut().and_then(|b| b.cpu_ms());
+        }
+        if self.freeze {
             for bot in self.bots.iter().flatten() {
                 bot.freeze();
             }
@@ -211,7 +256,7 @@ impl<'a> Session<'a> {
                     crate::game::short_json(mv)
                 ))
             })?;
-            self.record_move(applied, 0.0, None, Vec::new(), true, true)?;
+            self.record_move(applied, 0.0, None, None, Vec::new(), true, true)?;
         }
         Ok(())
     }
@@ -241,15 +286,10 @@ impl<'a> Session<'a> {
                         Ok((a, ms, cpu, refused)) => (a, ms, cpu, refused, false),
                         Err(refused) => (self.fallback_move(seat), 0.0, None, refused, true),
                     };
-                    self.record_move(applied, ms, cpu, refused, by_arbiter, false)?;
+                    self.record_move(applied, ms, None, cpu, refused, by_arbiter, false)?;
                 }
-                ToAct::Seat(_, Request::Prove) | ToAct::Seats(_) => {
-                    return Err(std::io::Error::other(format!(
-                        "the game {} asks for simultaneous play or proofs, which this arbiter \
-                         does not support yet",
-                        self.config.game.name()
-                    )));
-                }
+                ToAct::Seat(seat, Request::Prove) => self.simultaneous(&[seat], Some(seat)).await?,
+                ToAct::Seats(seats) => self.simultaneous(&seats, None).await?,
             }
         }
     }
@@ -263,33 +303,39 @@ impl<'a> Session<'a> {
             .expect("a fallback move is legal by construction")
     }
 
-    fn record_move(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record_move(
         &mut self,
         applied: Applied,
         ms: f64,
+        at_ms: Option<f64>,
         cpu_ms: Option<f64>,
         refused: Vec<Refused>,
         by_arbiter: bool,
         opening: bool,
     ) -> std::io::Result<()> {
-        let played = ToBot::Played(Played {
+        let line: Arc<[u8]> = Arc::from(announcement(&applied, by_arbiter, at_ms));
+        for bot in self.bots.iter().flatten() {
+            bot.send(line.clone());
+        }
+        self.asked = None;
+        if let Some(detail) = applied.fault {
+            self.play.faults.push(Fault {
+                seat: applied.seat,
+                kind: applied.kind.to_string(),
+                detail,
+                line: None,
+            });
+        }
+        let mv = MoveRecord {
+            ply: self.ply(),
+            kind: (applied.kind != "move").then(|| applied.kind.to_string()),
             seat: applied.seat,
             colour: applied.colour,
             mv: applied.notation,
             effects: applied.effects.into_iter().collect(),
-            by_arbiter,
-        });
-        self.broadcast_same(&played);
-        let ToBot::Played(played) = played else {
-            unreachable!("built above")
-        };
-        let mv = MoveRecord {
-            ply: self.ply(),
-            seat: played.seat,
-            colour: played.colour,
-            mv: played.mv,
-            effects: played.effects,
             ms: round_ms(ms),
+            at_ms,
             cpu_ms: cpu_ms.map(round_ms),
             refused,
             by_arbiter,
@@ -334,7 +380,7 @@ impl<'a> Session<'a> {
         // a line to read; the clock starts once both are done. (Without freezing nothing
         // stopped it: no signal.)
         bot.send(line);
-        if config.freeze {
+        if self.freeze {
             bot.thaw();
         }
         let clock = Clock::start(limit, config.time.margin);
@@ -345,7 +391,7 @@ impl<'a> Session<'a> {
                     Ok(applied) => {
                         let ms = clock.elapsed_ms();
                         let cpu = cpu_before.zip(bot.cpu_ms()).map(|(a, b)| b - a);
-                        if config.freeze {
+                        if self.freeze {
                             bot.freeze();
                         }
                         return Ok((applied, ms, cpu, refused));
@@ -353,16 +399,8 @@ impl<'a> Session<'a> {
                     Err(r) => (r.reason, line),
                 },
                 Reply::Bad { reason, line } => (reason, line),
-                Reply::Other {
-                    kind,
-                    message,
-                    line,
-                } => match self.round.act(seat, &kind, &message) {
-                    // A game-specific message does not answer a turn; its effects would be
-                    // announced by games that have them.
-                    Ok(_) => continue,
-                    Err(r) => (r.reason, line),
-                },
+                // Game messages are for simultaneous play (`Round::act`); a turn takes a move.
+                Reply::Other { kind, line, .. } => (format!("unknown message type {kind:?}"), line),
                 Reply::Fault(f) => return Err((f, refused)),
             };
             refused.push(Refused {

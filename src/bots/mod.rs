@@ -21,6 +21,7 @@
 pub mod greedy;
 pub mod positional;
 pub mod random;
+pub mod solver;
 
 use std::borrow::Cow;
 use std::fmt;

@@ -247,6 +247,9 @@ impl Talk {
             ToBot::Turn(_) => "turn",
             ToBot::Illegal(_) => "illegal",
             ToBot::Played(_) => "played",
+            ToBot::Prove(_) => "prove",
+            ToBot::Declared(_) => "declared",
+            ToBot::Verified(_) => "verified",
             ToBot::End(_) => "end",
             ToBot::Bye(_) => "bye",
         };

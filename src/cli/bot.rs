@@ -10,7 +10,7 @@ use clap::Args;
 use super::usage;
 use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 
-/// Run a built-in Rolit bot: a real bot process speaking the protocol on stdin/stdout
+/// Run a built-in bot: a real bot process speaking the protocol on stdin/stdout
 ///
 /// The built-in bots are ordinary bots that live in this binary. Give their command line to
 /// `match` or to a tournament file like any other bot's (a command whose first word is
@@ -31,6 +31,10 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 ///               squares diagonally next to a corner very weak) plus the balls turned; with
 ///               --depth D > 1 it looks D moves ahead, assuming every other player plays
 ///               against it (paranoid alpha-beta search).
+///   solver      Rock'n'Roll Robot (--game robots): declares a quick solution's length at
+///               once, then the shortest it finds (the library's optimal solver), and
+///               proves it. --strength S from 1 to 10: below 10 it only looks for
+///               solutions of at most S + 2 moves.
 ///
 /// Random choices come from ChaCha8 seeded by each round's seed (sent by the arbiter in
 /// `start`) together with --seed, so a match replays move for move, and the same bot with
@@ -46,9 +50,13 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct BotArgs {
-    /// The bot: random, greedy or positional.
+    /// The bot: random, greedy or positional (Rolit), solver (Rock'n'Roll Robot).
     #[arg(value_name = "NAME")]
     name: String,
+    /// solver only: 1 to 10, how long a solution it looks for (S + 2 moves below 10)
+    /// [default: 10]
+    #[arg(long, value_name = "S")]
+    strength: Option<u32>,
     /// Mixed with each round's seed to seed the bot's random choices (any number from 0 to
     /// 2^64-1). Same seeds, same moves.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -64,9 +72,18 @@ pub struct BotArgs {
 }
 
 pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
+    if args.name == "solver" {
+        return run_solver(&args);
+    }
+    if args.strength.is_some() {
+        return usage(format!(
+            "--strength is for the solver bot only, not {}",
+            args.name
+        ));
+    }
     if !NAMES.contains(&args.name.as_str()) {
         return usage(format!(
-            "unknown bot {:?}: the built-in bots are {}",
+            "unknown bot {:?}: the built-in bots are {}, solver",
             args.name,
             NAMES.join(", ")
         ));
@@ -102,6 +119,27 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
     match bots::serve(&mut bot, stdin, stdout) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The arbiter closed our stdout: the match is over for us, as with `bye`.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(anyhow::Error::new(e).context("the bot's stdin or stdout failed")),
+    }
+}
+
+/// `rollarena bot solver`: the Rock'n'Roll Robot bot.
+fn run_solver(args: &BotArgs) -> anyhow::Result<ExitCode> {
+    let strength = args.strength.unwrap_or(bots::solver::MAX_STRENGTH);
+    if !(1..=bots::solver::MAX_STRENGTH).contains(&strength) {
+        return usage(format!(
+            "--strength {strength}: from 1 (solutions of at most 3 moves) to {}",
+            bots::solver::MAX_STRENGTH
+        ));
+    }
+    if args.depth.is_some() || args.noise != 0.0 {
+        return usage("--depth and --noise are for the Rolit bots, not solver".to_string());
+    }
+    let stdin = io::stdin().lock();
+    let stdout = BufWriter::new(io::stdout().lock());
+    match bots::solver::serve(strength, stdin, stdout) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(anyhow::Error::new(e).context("the bot's stdin or stdout failed")),
     }

@@ -27,6 +27,14 @@ const DEMO: &[&str] = &[
     "rollarena bot random",
 ];
 
+/// The demo of Rock'n'Roll Robot: solvers of different strengths.
+const DEMO_ROBOTS: &[&str] = &[
+    "rollarena bot solver",
+    "rollarena bot solver --strength 6",
+    "rollarena bot solver --strength 4",
+    "rollarena bot solver --strength 2",
+];
+
 /// Play a match of several rounds between bots.
 ///
 /// Each BOT is a command line, split into words like a shell would (no shell is started: use
@@ -45,17 +53,21 @@ pub struct MatchArgs {
     /// Bot command lines, one per seat (quote each). None: a demo among built-in bots.
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
-    /// The game.
-    #[arg(long, default_value = "rolit", value_parser = ["rolit"])]
+    /// The game: rolit, or robots (Rock'n'Roll Robot; see protocol/games/robots.md).
+    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots"])]
     game: String,
-    /// Board size: 8, 6 or 4 (4x4 is for 2 players).
-    #[arg(long, default_value_t = 8)]
-    size: u8,
-    /// Number of players: 2, 3 or 4. Defaults to the number of BOTs (for the demo: 4, or 2 on
-    /// a 4x4 board).
+    #[command(flatten)]
+    robots: super::robots::RobotsArgs,
+    /// rolit: board size: 8, 6 or 4 (4x4 is for 2 players) [default: 8]
+    #[arg(long)]
+    size: Option<u8>,
+    /// Number of players: rolit 2, 3 or 4; robots 1 (solo) to 8. Defaults to the number of
+    /// BOTs (for the demo: 4, or 2 on a 4x4 board).
     #[arg(long)]
     players: Option<usize>,
-    /// Rounds to play. Defaults to the number of players, one full rotation of colours.
+    /// Rounds to play. rolit: defaults to the number of players, one full rotation of colours.
+    /// robots: a round is one token and the match ends by the rules (a player reaches the
+    /// tokens needed, or they run out); this caps it.
     #[arg(long)]
     rounds: Option<u32>,
     /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
@@ -183,12 +195,33 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
         // 4x4 is for 2 players only.
-        (None, true) if args.size == 4 => 2,
+        (None, true) if args.size == Some(4) => 2,
+        (None, true) if args.game == "robots" => 2,
         (None, true) => DEMO.len(),
     };
-    let game = Rolit::new(args.size, players).map_err(|e| UsageError(e.to_string()))?;
+    let game: Arc<dyn Game> = if args.game == "robots" {
+        if args.size.is_some() {
+            return usage(
+                "--size is an option of rolit; a robots board is always 16x16".to_string(),
+            );
+        }
+        Arc::new(args.robots.game(players).map_err(UsageError)?)
+    } else {
+        args.robots.refuse_for(&args.game).map_err(UsageError)?;
+        let size = args.size.unwrap_or(8);
+        Arc::new(Rolit::new(size, players).map_err(|e| UsageError(e.to_string()))?)
+    };
+    let demo_bots = if args.game == "robots" {
+        DEMO_ROBOTS
+    } else {
+        DEMO
+    };
     let commands: Vec<String> = if demo {
-        DEMO.iter().take(players).map(|s| s.to_string()).collect()
+        demo_bots
+            .iter()
+            .take(players)
+            .map(|s| s.to_string())
+            .collect()
     } else {
         args.bots.clone()
     };
@@ -241,9 +274,13 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let game: Arc<dyn Game> = Arc::new(game);
+    let rounds = args
+        .rounds
+        .or(game.default_rounds())
+        .unwrap_or(players as u32)
+        .max(1);
     Ok(MatchConfig {
-        rounds: args.rounds.unwrap_or(players as u32).max(1),
+        rounds,
         game,
         bots,
         time: TimeControl {
@@ -315,12 +352,15 @@ impl Observer for RoundLines {
                     format!("{}{colour} {}", self.names[s], result.points[s])
                 })
                 .collect();
-            let mut line = format!(
-                "round {}/{}: {}",
-                record.round,
-                record.rounds,
-                parts.join(", ")
-            );
+            let mut line = match token_line(record, &self.names) {
+                Some(l) => l,
+                None => format!(
+                    "round {}/{}: {}",
+                    record.round,
+                    record.rounds,
+                    parts.join(", ")
+                ),
+            };
             for f in &record.forfeits {
                 line.push_str(&format!(
                     "  [{} forfeited: {} at move {}]",
@@ -331,6 +371,67 @@ impl Observer for RoundLines {
         }
         Ok(())
     }
+}
+
+/// A round of Rock'n'Roll Robot in words: the token, who won it with how many moves, the
+/// solver's optimal length, the tokens so far. `None` for other games.
+fn token_line(record: &crate::record::RoundRecord, names: &[String]) -> Option<String> {
+    if record.game != "robots" {
+        return None;
+    }
+    let b = &record.board;
+    let token = b.get("token")?.as_str()?;
+    let optimal = match b.get("optimal") {
+        Some(o) if o.get("moves").is_some() => format!("optimal {}", o["moves"]),
+        Some(o) if o.get("gave_up").is_some() => {
+            format!("the solver gave up (at least {})", o["at_least"])
+        }
+        Some(o) if o.get("impossible").is_some() => "impossible".to_string(),
+        _ => "optimal unknown".to_string(),
+    };
+    let won = b.get("winner").and_then(serde_json::Value::as_u64);
+    let how = match won {
+        Some(w) => {
+            let moves = record
+                .moves
+                .iter()
+                .rev()
+                .find(|m| m.seat == w as usize && m.effects.get("ok") == Some(&true.into()))
+                .and_then(|m| m.effects.get("declared").cloned())
+                .unwrap_or_default();
+            format!("{} won it with {moves} moves", names[w as usize])
+        }
+        None => "nobody won it".to_string(),
+    };
+    if names.len() == 1 {
+        let up = record.result.scores.get("0").copied().unwrap_or(0);
+        let down = record.round - up;
+        return Some(format!(
+            "token {} ({token}): {} ({optimal}); face up {up}, face down {down}",
+            record.round,
+            if won.is_some() {
+                "won face up"
+            } else {
+                "face down"
+            },
+        ));
+    }
+    let tokens: Vec<String> = (0..names.len())
+        .map(|s| {
+            let n = record
+                .result
+                .scores
+                .get(&s.to_string())
+                .copied()
+                .unwrap_or(0);
+            format!("{} {n}", names[s])
+        })
+        .collect();
+    Some(format!(
+        "token {} ({token}): {how} ({optimal}); tokens: {}",
+        record.round,
+        tokens.join(", ")
+    ))
 }
 
 /// The standings as a table for people.

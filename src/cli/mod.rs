@@ -10,6 +10,7 @@ mod matches;
 mod merge;
 mod perft;
 mod replay;
+mod robots;
 mod tournament;
 
 use std::process::ExitCode;

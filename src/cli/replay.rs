@@ -14,7 +14,15 @@ use crate::arbiter::clock::parse_duration;
 use crate::record::{RoundRecord, read_records};
 use crate::replay::html::Verdict;
 use crate::replay::text::{Pace, Style};
-use crate::replay::{Discrepancy, Report, html, replay, select, text, verify, verify_game};
+use crate::replay::{
+    Discrepancy, Report, html, replay, robots, robots_text, select, text, verify, verify_game,
+};
+
+/// A round as its game's replay computes it.
+enum Replayed {
+    Rolit(crate::replay::Replayed),
+    Robots(Box<robots::RobotsReplay>),
+}
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
@@ -23,7 +31,12 @@ use crate::replay::{Discrepancy, Report, html, replay, select, text, verify, ver
 ///
 /// Without --verify or --html, shows the board after each move (in colour on a terminal unless
 /// NO_COLOR is set), the move, its time, the balls it flipped and the running scores, for every
-/// round of the file or the one --game picks.
+/// round of the file or the one --game picks. In a Rock'n'Roll Robot record a round is a token
+/// and a step is an action (--to N: after action N): the board with its walls, diagonals,
+/// targets and robots, the token and its target, each declaration with its round time and CPU
+/// time, each demonstration move by move with the rules' verdict (and the board after a winning
+/// one, with the robots' paths), the winner beside the solver's optimal length, the tokens so
+/// far.
 ///
 /// --verify re-plays every move of every round through the rules and checks every recorded
 /// effect (flips, refused attempts, forfeits, the arbiter's fallback moves, the final board,
@@ -31,8 +44,9 @@ use crate::replay::{Discrepancy, Report, html, replay, select, text, verify, ver
 /// was edited is rejected with the game, the move and the reason (exit code 1).
 ///
 /// --html OUT.html writes one self-contained page (no network; it opens from a USB stick) with
-/// the board, controls, the move list, score and time plots, faults, logs and standings, for
-/// every round of the file (--game picks the one shown first). It is written even for a
+/// the board, controls, the move list, score and time plots (robots: the actions with each
+/// demonstration's moves animated, declarations over time, tokens over the match), faults, logs
+/// and standings, for every round of the file (--game picks the one shown first). It is written even for a
 /// record that does not verify, with the discrepancy shown at the top (and exit code 1).
 ///
 /// Exit codes: 0 done (a clean record); 1 the record does not verify or does not replay;
@@ -51,14 +65,14 @@ pub struct ReplayArgs {
     /// Write a self-contained HTML viewer of the file's rounds to this file.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Wait for Enter after each move (q then Enter quits).
+    /// Wait for Enter after each move, or each action of a robots token (q then Enter quits).
     #[arg(long, conflicts_with_all = ["verify", "html", "delay"])]
     step: bool,
-    /// Play at this pace: the pause after each move (500ms, 1s, ...).
+    /// Play at this pace: the pause after each move or action (500ms, 1s, ...).
     #[arg(long, value_name = "D", value_parser = parse_duration, conflicts_with_all = ["verify", "html"])]
     delay: Option<Duration>,
-    /// Jump to the position after move PLY (0: the start). Alone, shows that position only;
-    /// with --step or --delay, goes on from there.
+    /// Jump to the position after move PLY, or action PLY of a robots token (0: the start).
+    /// Alone, shows that position only; with --step or --delay, goes on from there.
     #[arg(long, value_name = "PLY", conflicts_with_all = ["verify", "html"])]
     to: Option<u32>,
 }
@@ -99,10 +113,13 @@ fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<Exit
                 let table = m.table.map(|t| format!(" (table {t})")).unwrap_or_default();
                 match &m.standings {
                     Some(standings) => {
-                        println!(
-                            "\nmatch {}{table}: all {} rounds; standings:",
-                            m.match_id, m.rounds
-                        );
+                        let played = m.games.len() as u32;
+                        let whole = if played < m.rounds {
+                            format!("all {played} rounds (the rules ended the match)")
+                        } else {
+                            format!("all {played} rounds")
+                        };
+                        println!("\nmatch {}{table}: {whole}; standings:", m.match_id);
                         println!("{}", standings_table(standings));
                     }
                     None => println!(
@@ -251,7 +268,12 @@ fn run_text(
     let mut prompt = std::io::stderr();
     for (k, &n) in games.iter().enumerate() {
         let record = &records[n - 1];
-        let replayed = match replay(n, record) {
+        let replayed = if record.game == "robots" {
+            robots::replay(n, record).map(|r| Replayed::Robots(Box::new(r)))
+        } else {
+            replay(n, record).map(Replayed::Rolit)
+        };
+        let replayed = match replayed {
             Ok(r) => r,
             Err(d) => {
                 out.flush()?;
@@ -265,17 +287,30 @@ fn run_text(
         if k > 0 {
             writeln!(out)?;
         }
-        let go_on = text::play(
-            n,
-            records.len(),
-            record,
-            &replayed,
-            &style,
-            &pace,
-            &mut out,
-            &mut input,
-            &mut prompt,
-        );
+        let go_on = match &replayed {
+            Replayed::Rolit(r) => text::play(
+                n,
+                records.len(),
+                record,
+                r,
+                &style,
+                &pace,
+                &mut out,
+                &mut input,
+                &mut prompt,
+            ),
+            Replayed::Robots(r) => robots_text::play(
+                n,
+                records.len(),
+                record,
+                r,
+                &style,
+                &pace,
+                &mut out,
+                &mut input,
+                &mut prompt,
+            ),
+        };
         match go_on {
             Ok(true) => {}
             Ok(false) => break,

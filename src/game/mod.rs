@@ -9,21 +9,22 @@
 //! so the arbiter never needs a game's move type; inside a game, moves are typed (Rolit's are
 //! [`rolit::Square`]s) and the fast engines are used directly by perft and the built-in bots.
 //!
-//! How the two later games fit without changes to the arbiter:
+//! Simultaneous play (Rock'n'Roll Robot's bidding, Rollerball's bids) uses the same trait:
 //!
-//! - **Rock'n'Roll Robot** (simultaneous bidding). Every seat thinks at once, so `to_act` returns
-//!   [`ToAct::Seats`] with all seats while the hourglass runs, and the arbiter forwards any
-//!   action a seat sends (`declare`) to [`Round::act`], which answers with the events to announce
-//!   (`declared`). Time is part of the rules there (the hourglass, the no-declaration timeout),
-//!   so a round reports its own next deadline through [`Round::deadline_ms`] and the arbiter
-//!   calls [`Round::timeout`] when it passes; verification asks one seat at a time
-//!   ([`ToAct::Seat`] with a [`Request`] of kind `prove`). Solo play is one seat.
-//! - **Rollerball** (hidden hands, chance). [`Round::view`] is per seat, so a seat sees its own
-//!   cards and only the count of the others'. Chance (the deal, card draws) comes from the
-//!   round's own seed, which the arbiter passes in [`RoundSetup`] and records, so a recorded
-//!   round replays exactly without the PRNG being part of the record's verification (the draws
-//!   are recorded as effects of each action). Its simultaneous bid is the same `ToAct::Seats`
-//!   pattern as the robots' declarations.
+//! - [`ToAct::Seats`] says several seats may send a game-specific message at any time
+//!   (`declare`); the arbiter hands each to [`Round::act`] with a [`Stamp`] (ms since the
+//!   round started, the bot's CPU time), and announces what it returns. Time is part of such
+//!   rules (an hourglass), so a round names its next deadline in the same round time
+//!   ([`Round::deadline_ms`]) and the arbiter calls [`Round::timeout`] when it passes. Since
+//!   every input carries its time, a recorded round replays exactly, deadlines included.
+//! - [`ToAct::Seat`] with [`Request::Prove`] asks one seat for a `solution` (the robots'
+//!   verification); its limit is the round's own deadline, and missing it is a rule event the
+//!   round decides on, not a forfeit.
+//! - A match may last a variable number of rounds and carry state from one round to the next
+//!   (the robots stay where they ended, the tokens won add up): [`Round::carry`] hands the
+//!   next round its start ([`Game::next_round`]) and [`Round::ends_match`] stops the match.
+//! - Hidden information (Rollerball's hands) is [`Round::view`] per seat; chance comes from
+//!   the round's seed in [`RoundSetup`].
 //!
 //! Shared vocabulary lives here: seats, refusals, applied actions, outcomes with ties and
 //! forfeits. Everything is plain data; nothing here does I/O.
@@ -83,14 +84,47 @@ impl std::fmt::Display for Refusal {
 /// An action the rules accepted, as it is announced to every bot and recorded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
+    /// The kind of message that was applied: `move` (answering `turn`), or a game-specific
+    /// type (`declare`, `solution`). Decides the announcement (`played`, `declared`,
+    /// `verified`) and how a replay feeds it back.
+    pub kind: &'static str,
     /// The seat that acted.
     pub seat: Seat,
     /// The seat's colour, for games with colours.
     pub colour: Option<String>,
-    /// The action in the game's canonical notation (Rolit: "d3").
+    /// The action in the game's canonical notation (Rolit: "d3"). For game-specific kinds,
+    /// an object: the message's own fields without `type` (`{"moves": 5}`), which a replay
+    /// hands back to [`Round::act`].
     pub notation: Value,
-    /// Game-specific effects, flattened into `played` and the record (Rolit: `flipped`).
+    /// Game-specific effects, flattened into the announcement and the record (Rolit:
+    /// `flipped`; the robots' verification: `ok`, `reason`).
     pub effects: serde_json::Map<String, Value>,
+    /// The action counts against the seat without forfeiting (a failed demonstration): the
+    /// record keeps it as a fault with this text.
+    pub fault: Option<String>,
+}
+
+impl Applied {
+    /// A move answering `turn` (Rolit's kind of action).
+    pub fn moved(seat: Seat, colour: Option<String>, notation: Value) -> Applied {
+        Applied {
+            kind: "move",
+            seat,
+            colour,
+            notation,
+            effects: serde_json::Map::new(),
+            fault: None,
+        }
+    }
+}
+
+/// When an input arrived, in round time: what the rules of simultaneous games judge by.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stamp {
+    /// Milliseconds since the round started (`start` was sent), to the microsecond.
+    pub ms: f64,
+    /// CPU time the seat's bot used since the round started, in ms, where the OS tells.
+    pub cpu_ms: Option<f64>,
 }
 
 /// What a round needs to start: its index in the match and its seed.
@@ -116,6 +150,22 @@ pub trait Game: Send + Sync {
     fn seats(&self) -> usize;
     /// A fresh round.
     fn new_round(&self, setup: RoundSetup) -> Box<dyn Round>;
+    /// The next round of a match, starting from what the previous one left ([`Round::carry`]).
+    /// Games whose rounds are independent never carry anything, hence the default. An error
+    /// says why a carried state (read from a record) cannot be the start of a round.
+    fn next_round(&self, setup: RoundSetup, _carry: &Value) -> Result<Box<dyn Round>, String> {
+        Ok(self.new_round(setup))
+    }
+    /// Every seat thinks at once ([`ToAct::Seats`]): idle bots are never frozen.
+    fn simultaneous(&self) -> bool {
+        false
+    }
+    /// The number of rounds a match plays when the organiser does not say: `None` lets the
+    /// arbiter choose (one rotation of the seats); a game whose matches end by its own rules
+    /// ([`Round::ends_match`]) gives the most rounds it can last.
+    fn default_rounds(&self) -> Option<u32> {
+        None
+    }
     /// A warning for the organiser about the schedule (Rolit: rounds that do not rotate fully).
     fn schedule_warning(&self, _rounds: u32) -> Option<String> {
         None
@@ -140,18 +190,44 @@ pub trait Round: Send {
     /// Applies the action a seat sent (the `move` field of its message). On refusal the state
     /// is unchanged.
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal>;
-    /// Applies a message of a game-specific type (`declare`, `solution`) sent by a seat at any
-    /// time. Games without such messages refuse everything, which is the default.
-    fn act(&mut self, _seat: Seat, kind: &str, _message: &Value) -> Result<Vec<Applied>, Refusal> {
+    /// Applies a message of a game-specific type (`declare`, `solution`) that a seat sent
+    /// at `at`, while [`ToAct::Seats`] names the seat or it was asked to prove. Returns what
+    /// to announce and record. (While a `move` is asked, the arbiter refuses every other type
+    /// as an `unknown message type` without asking the game.)
+    fn act(
+        &mut self,
+        _seat: Seat,
+        kind: &str,
+        _message: &Value,
+        _at: Stamp,
+    ) -> Result<Vec<Applied>, Refusal> {
         Err(Refusal::new(format!("unknown message type {kind:?}")))
     }
-    /// Milliseconds from now at which the rules themselves act (an hourglass), if ever.
-    fn deadline_ms(&self) -> Option<u64> {
+    /// The round time (ms since the start) at which the rules themselves act (an hourglass),
+    /// if ever.
+    fn deadline_ms(&self) -> Option<f64> {
         None
     }
-    /// The rules' own deadline passed.
-    fn timeout(&mut self) -> Vec<Applied> {
+    /// The rules' own deadline, `at` (the value [`Round::deadline_ms`] gave), passed. What it
+    /// returns is announced and recorded as the arbiter's (`by_arbiter`).
+    fn timeout(&mut self, _at: f64) -> Vec<Applied> {
         Vec::new()
+    }
+    /// A seat forfeited at `at`; games where a seat can drop out without its turns being
+    /// played for it (simultaneous play) take it out here. Sequential games return nothing:
+    /// the arbiter plays the seat's turns with [`Round::fallback`].
+    fn forfeit(&mut self, _seat: Seat, _at: f64) -> Vec<Applied> {
+        Vec::new()
+    }
+    /// What the next round of the match starts from (robot positions, tokens won), once this
+    /// one is over; `None` when rounds are independent.
+    fn carry(&self) -> Option<Value> {
+        None
+    }
+    /// The match ends with this round, however many rounds were scheduled (a player reached
+    /// the tokens needed to win).
+    fn ends_match(&self) -> bool {
+        false
     }
     /// The action the arbiter plays for a forfeited seat. `pick` is a seeded random index
     /// source (`pick(n)` returns a value below `n`), so the fallback is reproducible.
@@ -168,7 +244,7 @@ pub trait Round: Send {
 }
 
 /// The games this build knows, by name.
-pub const GAMES: &[&str] = &["rolit"];
+pub const GAMES: &[&str] = &["rolit", "robots"];
 
 /// A JSON value as compact text cut to a length fit for a message or a record.
 pub fn short_json(v: &Value) -> String {

@@ -3,7 +3,8 @@
 //! Ranking is shared by every game (DESIGN.md §4): seats are ranked by points, higher first,
 //! with standard competition ranking (1, 1, 3); a seat that forfeited ranks after every seat
 //! that did not, scores 0 points, and forfeited seats tie among themselves. The round's win is
-//! split equally among the seats ranked first that did not forfeit.
+//! split equally among the seats ranked first that did not forfeit and scored: a round where
+//! nobody scored (a robots' token nobody won) has no winner.
 
 use std::collections::BTreeMap;
 
@@ -20,7 +21,8 @@ pub struct Outcome {
     pub points: Vec<u32>,
     /// Rank per seat, in seat order: 1 is best; ties share a rank (1, 1, 3).
     pub ranks: Vec<u32>,
-    /// Share of the round win per seat: 1/k for each of k seats tied first, else 0.
+    /// Share of the round win per seat: 1/k for each of k seats tied first with points, else
+    /// 0 (nobody wins a round where nobody scored).
     pub wins: Vec<f64>,
 }
 
@@ -41,7 +43,8 @@ impl Outcome {
         let firsts: Vec<bool> = ranks
             .iter()
             .zip(forfeited)
-            .map(|(&r, &f)| r == 1 && !f)
+            .zip(&points)
+            .map(|((&r, &f), &p)| r == 1 && !f && p > 0)
             .collect();
         let k = firsts.iter().filter(|&&b| b).count();
         let wins = firsts

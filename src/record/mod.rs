@@ -61,6 +61,15 @@ pub struct RoundRecord {
     pub colours: Option<Vec<String>>,
     /// The seat that moved first.
     pub first: usize,
+    /// What the round started from when the game carries state from round to round
+    /// (Rock'n'Roll Robot: robot positions, tokens won, the token pile): the previous round's
+    /// end, so that each line replays on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry: Option<Value>,
+    /// The game's rules ended the match with this round, before `rounds` were played (a
+    /// player reached the tokens needed). Serialized only when true.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ends_match: bool,
     /// Every move in order.
     pub moves: Vec<MoveRecord>,
     /// Seats that forfeited this round, with evidence.
@@ -113,23 +122,34 @@ pub struct SeatRecord {
     pub files: BTreeMap<String, String>,
 }
 
-/// One move.
+/// One action: a move answering `turn`, or a game-specific message the rules accepted
+/// (`declare`, `solution`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MoveRecord {
-    /// Move number in the round, from 1.
+    /// Action number in the round, from 1.
     pub ply: u32,
+    /// The message type that was applied when it is not `move` (`declare`, `solution`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     pub seat: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
-    /// The move in canonical notation.
+    /// The move in canonical notation; for other kinds, the message's own fields
+    /// (`{"moves": 5}`).
     #[serde(rename = "move")]
     pub mv: Value,
     /// Game-specific effects (Rolit: `flipped`).
     #[serde(flatten)]
     pub effects: BTreeMap<String, Value>,
-    /// Wall time from the request to the accepted answer, in ms (0 for the arbiter's moves).
+    /// Wall time from the request to the accepted answer, in ms (0 for the arbiter's moves;
+    /// for simultaneous play, from the round's start, as `at_ms`).
     pub ms: f64,
-    /// CPU time the bot used for the move, in ms, where the OS tells: its whole process tree
+    /// Round time of the action (ms since `start` was sent), in games whose rules run on a
+    /// clock (simultaneous play): what a replay hands back to the rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<f64>,
+    /// CPU time the bot used for the move (simultaneous play: since the round started), in ms,
+    /// where the OS tells: its whole process tree
     /// from its cgroup (exact) where the arbiter can make one, else the bot process from /proc
     /// (in clock ticks, usually 10 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]

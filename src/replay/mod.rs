@@ -5,11 +5,16 @@
 //! recorded effect, returning the first discrepancy as a plain value. [`text`] and [`html`]
 //! only need the positions: they use [`replay`], which plays the recorded moves through the
 //! engine (so what they show is what the rules make of the moves, never a board the record
-//! merely claims) and fails only when a move cannot be played at all.
+//! merely claims) and fails only when a move cannot be played at all. Rock'n'Roll Robot
+//! records replay through [`robots::replay`] (a token per line, its demonstrations played move
+//! by move) and show with [`robots_text`] and the same viewer.
 
 pub mod html;
+pub mod robots;
+pub mod robots_text;
 pub mod text;
 pub mod verify;
+mod verify_sim;
 
 use serde_json::Value;
 
@@ -51,6 +56,29 @@ pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
         ));
     }
     Ok(game)
+}
+
+/// The game a record was played at, with its options, checked against the rules this build
+/// knows.
+pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String> {
+    match record.game.as_str() {
+        "rolit" => Ok(std::sync::Arc::new(rolit_of(record)?)),
+        "robots" => {
+            use crate::game::robots::{RULES_VERSION, Robots};
+            if record.rules != RULES_VERSION {
+                return Err(format!(
+                    "the record was played under robots rules version {}; this build knows \
+                     version {RULES_VERSION}",
+                    record.rules
+                ));
+            }
+            Ok(std::sync::Arc::new(Robots::from_options(&record.options)?))
+        }
+        other => Err(format!(
+            "the game {other:?} is not one this build can replay ({})",
+            crate::game::GAMES.join(", ")
+        )),
+    }
 }
 
 /// A fresh round set up as the record says it was (round index, match seed, round seed).

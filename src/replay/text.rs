@@ -225,7 +225,7 @@ pub fn move_lines(record: &RoundRecord, ply: usize) -> String {
     out
 }
 
-fn forfeit_line(record: &RoundRecord, f: &crate::arbiter::fault::Forfeit) -> String {
+pub(super) fn forfeit_line(record: &RoundRecord, f: &crate::arbiter::fault::Forfeit) -> String {
     format!(
         "seat {} ({}) forfeits ({}): {}; the arbiter plays its moves\n",
         f.seat,
@@ -276,6 +276,13 @@ pub fn result(record: &RoundRecord) -> String {
             r.points[s]
         ));
     }
+    out.push_str(&round_notes(record));
+    out
+}
+
+/// The end of a round's result: forfeits after its last move, faults, and how many logs.
+pub(super) fn round_notes(record: &RoundRecord) -> String {
+    let mut out = String::new();
     for f in &record.forfeits {
         if f.ply as usize > record.moves.len() {
             out.push_str(&format!("  {}", forfeit_line(record, f)));
@@ -363,17 +370,29 @@ pub fn play(
 
 /// Waits for a line on the input: Enter goes on, `q` (or the end of the input) stops.
 fn wait_key(input: &mut dyn BufRead, prompt: &mut dyn Write) -> io::Result<Next> {
-    write!(prompt, "[Enter: next move, q Enter: quit] ")?;
+    Ok(
+        if wait_for(input, prompt, "[Enter: next move, q Enter: quit] ")? {
+            Next::Go
+        } else {
+            Next::Quit
+        },
+    )
+}
+
+/// Shows `text` on the prompt and waits for a line: `true` to go on, `false` on `q` or the end
+/// of the input.
+pub(super) fn wait_for(
+    input: &mut dyn BufRead,
+    prompt: &mut dyn Write,
+    text: &str,
+) -> io::Result<bool> {
+    write!(prompt, "{text}")?;
     prompt.flush()?;
     let mut line = String::new();
     if input.read_line(&mut line)? == 0 {
-        return Ok(Next::Quit);
+        return Ok(false);
     }
-    Ok(if line.trim().eq_ignore_ascii_case("q") {
-        Next::Quit
-    } else {
-        Next::Go
-    })
+    Ok(!line.trim().eq_ignore_ascii_case("q"))
 }
 
 #[cfg(test)]

@@ -92,19 +92,37 @@ impl MatchReport {
 
 /// Counts for one verified round.
 #[derive(Default)]
-struct Counts {
-    moves: usize,
-    fallback_moves: usize,
-    refused: usize,
-    refused_unjudged: usize,
-    forfeits: usize,
+pub(super) struct Counts {
+    pub moves: usize,
+    pub fallback_moves: usize,
+    pub refused: usize,
+    pub refused_unjudged: usize,
+    pub forfeits: usize,
 }
 
 /// Verifies every round of a file and every match it holds whole.
 pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
     let mut report = empty_report();
+    // Games that carry state: what each match's last verified round handed on.
+    let mut handed: BTreeMap<(String, Option<u32>), (u32, Option<Value>)> = BTreeMap::new();
     for (i, record) in records.iter().enumerate() {
-        add(&mut report, verify_round(i + 1, record)?);
+        let (counts, carry) = verify_any(i + 1, record)?;
+        add(&mut report, counts);
+        let key = (record.match_id.clone(), record.table);
+        if let Some((round, given)) = handed.get(&key)
+            && *round + 1 == record.round
+            && record.carry != *given
+        {
+            return Err(Discrepancy {
+                game: i + 1,
+                ply: None,
+                reason: format!(
+                    "the round starts from a state that is not the one round {round} of its \
+                     match ended with"
+                ),
+            });
+        }
+        handed.insert(key, (record.round, carry));
     }
     report.matches = matches(records)?;
     Ok(report)
@@ -119,7 +137,7 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
         ply: None,
         reason: format!("the record holds {} rounds", records.len()),
     })?;
-    add(&mut report, verify_round(game, record)?);
+    add(&mut report, verify_any(game, record)?.0);
     Ok(report)
 }
 
@@ -145,6 +163,34 @@ fn add(report: &mut Report, c: Counts) {
 }
 
 /// Verifies one round; `game` is its index in the file, from 1.
+/// Verifies one round of any game this build knows; returns what it hands to the next round.
+fn verify_any(game: usize, r: &RoundRecord) -> Result<(Counts, Option<Value>), Discrepancy> {
+    if r.game == "rolit" {
+        return Ok((verify_round(game, r)?, None));
+    }
+    let fail = |(ply, reason): (Option<u32>, String)| Discrepancy { game, ply, reason };
+    if r.format != FORMAT_VERSION {
+        return Err(fail((
+            None,
+            format!(
+                "record format {} is not the one this build reads ({FORMAT_VERSION})",
+                r.format
+            ),
+        )));
+    }
+    let g = super::game_of(r).map_err(|e| fail((None, e)))?;
+    if r.round == 0 || r.round > r.rounds {
+        return Err(fail((
+            None,
+            format!(
+                "round {} of a {}-round match is out of range",
+                r.round, r.rounds
+            ),
+        )));
+    }
+    super::verify_sim::verify_round(&*g, r).map_err(fail)
+}
+
 fn verify_round(game: usize, r: &RoundRecord) -> Result<Counts, Discrepancy> {
     let fail = |ply: Option<u32>, reason: String| Discrepancy { game, ply, reason };
     let at = |ply: u32| move |reason: String| fail(Some(ply), reason);
@@ -428,10 +474,8 @@ fn rejudge(round: &mut dyn Round, seat: Seat, attempt: &Refused) -> Result<bool,
             Ok(_) => return Err("is a legal move, which the arbiter would have accepted".into()),
             Err(r) => r.reason,
         },
-        Ok(Incoming::Other { kind, message }) => match round.act(seat, &kind, &message) {
-            Ok(_) => return Err("is an action the rules accept, not a refusal".into()),
-            Err(r) => r.reason,
-        },
+        // While a move is asked, the arbiter refuses every other type (session.rs).
+        Ok(Incoming::Other { kind, .. }) => format!("unknown message type {kind:?}"),
         Ok(Incoming::Message(_)) => {
             return Err("is a ready or log message, which the arbiter never refuses".into());
         }
@@ -495,7 +539,7 @@ fn board_differs(recorded: &Value, replayed: &Value) -> String {
 }
 
 /// Checks the recorded result against the one the engine and the forfeits give.
-fn check_result(
+pub(super) fn check_result(
     recorded: &Outcome,
     expected: &Outcome,
     forfeited: &[bool],
@@ -591,7 +635,12 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
         let mut games = groups.remove(&key).unwrap_or_default();
         games.sort_by_key(|&g| records[g].round);
         let first = &records[games[0]];
-        let standings = (games.len() == first.rounds as usize).then(|| {
+        // Whole: every round 1..k is there, k being the match's rounds or the round whose
+        // rules ended the match.
+        let last = &records[games[games.len() - 1]];
+        let whole = games.len() == first.rounds as usize
+            || (last.ends_match && games.len() == last.round as usize);
+        let standings = whole.then(|| {
             let names: Vec<String> = first.seats.iter().map(|s| s.name.clone()).collect();
             let mut standings = Standings::new(&names);
             for &g in &games {

@@ -1,22 +1,24 @@
 //! Tournament standings and ratings, computed from round records alone.
 //!
-//! Records are first sorted into schedule order (table, then round), so the result never
-//! depends on the order in which rounds finished: a resumed, sharded or merged tournament
-//! gives the same standings and ratings as a single uninterrupted run. Seats are mapped to bots
-//! by name (names are unique in a tournament).
+//! Rounds are folded in schedule order (table, then round: [`Sequencer`] holds back a table
+//! that finished before an earlier one), so the result never depends on the order in which
+//! rounds finished: a resumed, sharded or merged tournament gives the same standings and
+//! ratings as a single uninterrupted run. Only compact [`RoundSummary`]s are kept, never the
+//! records, so memory does not grow with the rounds played. Seats are mapped to bots by name
+//! (names are unique in a tournament).
 //!
 //! Ranking follows DESIGN.md §4, summed over the tournament: round wins (a round won jointly
 //! by k seats counts 1/k), then points (balls), then rounds won outright; bots equal on all
 //! three share a rank. Ratings: Weng-Lin for every event; for 2-player events also Elo against
 //! the field with its 95% interval and LOS, a head-to-head table, and the SPRT when asked.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
 use super::config::Tournament;
 use super::elo::{EloEstimate, Wdl, estimate};
-use super::sprt::{Sprt, SprtReport};
+use super::sprt::{Sprt, SprtReport, Verdict};
 use super::wenglin::{Rating, Ratings};
 use crate::record::RoundRecord;
 
@@ -85,170 +87,368 @@ pub struct Standings {
     pub sprt: Option<SprtReport>,
 }
 
-/// Sorts records into schedule order: table, then round.
-pub fn schedule_order(records: &mut [RoundRecord]) {
-    records.sort_by_key(|r| (r.table.unwrap_or(0), r.round));
+/// What the standings need of one round, and no more: a tournament keeps these (for the
+/// tables playing, and the few that finished before an earlier one), never the records.
+#[derive(Clone, Debug)]
+pub struct RoundSummary {
+    pub table: u32,
+    pub round: u32,
+    /// Per seat, in seat order; `None` when a seat is not a bot of the tournament (the round
+    /// is then counted but scores nothing).
+    seats: Option<Vec<SeatSummary>>,
+    /// Forfeits: the seat and the kind's name.
+    forfeits: Vec<(usize, &'static str)>,
 }
 
-/// The tables whose rounds the standings count when an SPRT decided: every table up to and
-/// including the one holding the deciding round. `None`: count everything.
-pub fn sprt_cut(t: &Tournament, sprt: &Sprt, sorted: &[RoundRecord]) -> Option<u32> {
-    let report = super::sprt::run(sprt, pair_results(t, sorted));
-    let n = report.decided_after? as usize;
-    sorted.get(n - 1).and_then(|r| r.table)
+#[derive(Clone, Copy, Debug)]
+struct SeatSummary {
+    bot: usize,
+    win: f64,
+    points: u32,
+    rank: u32,
+    outright: bool,
+    /// Moves the bot itself played, and their wall time (ms) summed in move order.
+    moves: u32,
+    ms: f64,
 }
 
-/// The first bot's and the second's share of each round's win, in order (two-bot events).
-fn pair_results<'a>(
-    t: &'a Tournament,
-    sorted: &'a [RoundRecord],
-) -> impl Iterator<Item = (f64, f64)> + 'a {
-    sorted.iter().filter_map(move |r| {
-        let a = r.seats.iter().position(|s| s.name == t.bots[0].name)?;
-        let b = r.seats.iter().position(|s| s.name == t.bots[1].name)?;
-        Some((r.result.wins[a], r.result.wins[b]))
-    })
-}
-
-/// Standings and ratings from records already in schedule order.
-pub fn compute(t: &Tournament, sorted: &[RoundRecord], tables_scheduled: Option<u32>) -> Standings {
-    let n = t.bots.len();
-    let sprt = t.sprt.as_ref();
-    // A decided SPRT ends the event: rounds of later tables (still running when it decided)
-    // are not counted, so the standings do not depend on timing.
-    let cut = sprt.and_then(|s| sprt_cut(t, s, sorted));
-    let counted: Vec<&RoundRecord> = sorted
-        .iter()
-        .filter(|r| cut.is_none_or(|c| r.table.unwrap_or(0) <= c))
-        .collect();
-    let mut rows: Vec<Row> = t
-        .bots
-        .iter()
-        .map(|b| Row {
-            rank: 0,
-            bot: b.name.clone(),
-            tables: 0,
-            rounds: 0,
-            wins: 0.0,
-            points: 0,
-            outright: 0,
-            avg_points: 0.0,
-            win_pct: 0.0,
-            forfeits: BTreeMap::new(),
-            moves: 0,
-            avg_ms: None,
-            rating: Ratings::new(1).get(0),
-            elo: None,
-        })
-        .collect();
-    let mut tables: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); n];
-    let mut ms_total = vec![0.0f64; n];
-    let mut ratings = Ratings::new(n);
-    let two = t.players == 2;
-    let mut field = vec![Wdl::default(); n];
-    let mut h2h: BTreeMap<(usize, usize), Wdl> = BTreeMap::new();
-    let mut tables_played = BTreeSet::new();
-    for r in &counted {
-        let bots: Vec<Option<usize>> = r.seats.iter().map(|s| t.bot_index(&s.name)).collect();
-        if bots.iter().any(Option::is_none) {
-            continue;
-        }
-        let bots: Vec<usize> = bots.into_iter().flatten().collect();
-        tables_played.insert(r.table.unwrap_or(0));
+impl RoundSummary {
+    /// The summary of a round of tournament `t` (seats are mapped to bots by name).
+    pub fn of(t: &Tournament, r: &RoundRecord) -> RoundSummary {
+        let bots: Option<Vec<usize>> = r.seats.iter().map(|s| t.bot_index(&s.name)).collect();
         let winners = r.result.winners();
-        for (seat, &b) in bots.iter().enumerate() {
-            let row = &mut rows[b];
-            tables[b].insert(r.table.unwrap_or(0));
+        let seats = bots.map(|bots| {
+            let mut seats: Vec<SeatSummary> = bots
+                .iter()
+                .enumerate()
+                .map(|(seat, &bot)| SeatSummary {
+                    bot,
+                    win: r.result.wins[seat],
+                    points: r.result.points[seat],
+                    rank: r.result.ranks[seat],
+                    outright: winners == [seat],
+                    moves: 0,
+                    ms: 0.0,
+                })
+                .collect();
+            for m in r.moves.iter().filter(|m| !m.by_arbiter) {
+                seats[m.seat].moves += 1;
+                seats[m.seat].ms += m.ms;
+            }
+            seats
+        });
+        RoundSummary {
+            table: r.table.unwrap_or(0),
+            round: r.round,
+            seats,
+            forfeits: r.forfeits.iter().map(|f| (f.seat, f.kind.name())).collect(),
+        }
+    }
+
+    /// Each seat's bot and share of the round win, in seat order (none for a round with a
+    /// seat that is not a bot of the tournament).
+    pub fn wins(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.seats.iter().flatten().map(|s| (s.bot, s.win))
+    }
+
+    /// The first bot's and the second's share of the round win (two-bot events).
+    fn pair(&self) -> Option<(f64, f64)> {
+        let seats = self.seats.as_ref()?;
+        let a = seats.iter().find(|s| s.bot == 0)?;
+        let b = seats.iter().find(|s| s.bot == 1)?;
+        Some((a.win, b.win))
+    }
+}
+
+/// The SPRT as it goes, round by round in schedule order; it stops counting at its decision.
+#[derive(Clone, Debug)]
+struct SprtState {
+    test: Sprt,
+    wdl: Wdl,
+    llr: f64,
+    rounds: u64,
+    decided_after: Option<u64>,
+}
+
+impl SprtState {
+    fn report(&self) -> SprtReport {
+        let (lower, upper) = self.test.bounds();
+        SprtReport {
+            test: self.test,
+            wdl: self.wdl,
+            llr: self.llr,
+            lower,
+            upper,
+            verdict: self.test.verdict(self.llr),
+            decided_after: self.decided_after,
+        }
+    }
+}
+
+/// Standings and ratings folded round by round, in schedule order (table, then round): the
+/// same figures as from every record at once, in memory that does not grow with the rounds.
+///
+/// Ranking follows DESIGN.md §4. A decided SPRT ends the event: rounds of tables after the
+/// one holding the deciding round (tables still running when it decided) are not counted, so
+/// the standings do not depend on timing.
+#[derive(Clone, Debug)]
+pub struct Fold {
+    name: String,
+    id: String,
+    names: Vec<String>,
+    two: bool,
+    rows: Vec<Row>,
+    /// Per bot: tables played, and the last one counted (tables come one after another).
+    tables: Vec<(u32, Option<u32>)>,
+    ms_total: Vec<f64>,
+    ratings: Ratings,
+    field: Vec<Wdl>,
+    h2h: BTreeMap<(usize, usize), Wdl>,
+    tables_played: u32,
+    last_table: Option<u32>,
+    rounds_counted: u64,
+    sprt: Option<SprtState>,
+    /// The last table counted once the SPRT decided.
+    cut: Option<u32>,
+}
+
+impl Fold {
+    pub fn new(t: &Tournament) -> Fold {
+        let n = t.bots.len();
+        Fold {
+            name: t.name.clone(),
+            id: t.id(),
+            names: t.bots.iter().map(|b| b.name.clone()).collect(),
+            two: t.players == 2,
+            rows: t
+                .bots
+                .iter()
+                .map(|b| Row {
+                    rank: 0,
+                    bot: b.name.clone(),
+                    tables: 0,
+                    rounds: 0,
+                    wins: 0.0,
+                    points: 0,
+                    outright: 0,
+                    avg_points: 0.0,
+                    win_pct: 0.0,
+                    forfeits: BTreeMap::new(),
+                    moves: 0,
+                    avg_ms: None,
+                    rating: Ratings::new(1).get(0),
+                    elo: None,
+                })
+                .collect(),
+            tables: vec![(0, None); n],
+            ms_total: vec![0.0; n],
+            ratings: Ratings::new(n),
+            field: vec![Wdl::default(); n],
+            h2h: BTreeMap::new(),
+            tables_played: 0,
+            last_table: None,
+            rounds_counted: 0,
+            sprt: t.sprt.map(|test| SprtState {
+                test,
+                wdl: Wdl::default(),
+                llr: 0.0,
+                rounds: 0,
+                decided_after: None,
+            }),
+            cut: None,
+        }
+    }
+
+    /// True once the SPRT decided: no new table should start.
+    pub fn decided(&self) -> bool {
+        self.cut.is_some()
+    }
+
+    /// The next round in schedule order.
+    pub fn add(&mut self, r: &RoundSummary) {
+        if let Some(s) = &mut self.sprt
+            && s.decided_after.is_none()
+            && let Some((mine, theirs)) = r.pair()
+        {
+            s.rounds += 1;
+            s.wdl.add(mine, theirs);
+            s.llr = s.test.llr(&s.wdl);
+            if s.test.verdict(s.llr) != Verdict::Continue {
+                s.decided_after = Some(s.rounds);
+                self.cut = Some(r.table);
+            }
+        }
+        if self.cut.is_some_and(|c| r.table > c) {
+            return;
+        }
+        self.rounds_counted += 1;
+        let Some(seats) = &r.seats else {
+            return;
+        };
+        if self.last_table != Some(r.table) {
+            self.last_table = Some(r.table);
+            self.tables_played += 1;
+        }
+        for s in seats {
+            let row = &mut self.rows[s.bot];
+            let tables = &mut self.tables[s.bot];
+            if tables.1 != Some(r.table) {
+                *tables = (tables.0 + 1, Some(r.table));
+            }
             row.rounds += 1;
-            row.wins += r.result.wins[seat];
-            row.points += u64::from(r.result.points[seat]);
-            if winners == [seat] {
+            row.wins += s.win;
+            row.points += u64::from(s.points);
+            if s.outright {
                 row.outright += 1;
             }
         }
-        for f in &r.forfeits {
-            *rows[bots[f.seat]]
+        for &(seat, kind) in &r.forfeits {
+            *self.rows[seats[seat].bot]
                 .forfeits
-                .entry(f.kind.name().to_string())
+                .entry(kind.to_string())
                 .or_insert(0) += 1;
         }
-        for m in r.moves.iter().filter(|m| !m.by_arbiter) {
-            rows[bots[m.seat]].moves += 1;
-            ms_total[bots[m.seat]] += m.ms;
+        for s in seats {
+            self.rows[s.bot].moves += u64::from(s.moves);
+            self.ms_total[s.bot] += s.ms;
         }
-        let placings: Vec<(usize, u32)> = bots
-            .iter()
-            .zip(&r.result.ranks)
-            .map(|(&b, &rank)| (b, rank))
-            .collect();
-        ratings.update(&placings);
-        if two && bots.len() == 2 {
-            let (a, b) = (bots[0], bots[1]);
-            let (wa, wb) = (r.result.wins[0], r.result.wins[1]);
-            field[a].add(wa, wb);
-            field[b].add(wb, wa);
-            h2h.entry((a, b)).or_default().add(wa, wb);
-            h2h.entry((b, a)).or_default().add(wb, wa);
+        let placings: Vec<(usize, u32)> = seats.iter().map(|s| (s.bot, s.rank)).collect();
+        self.ratings.update(&placings);
+        if self.two && seats.len() == 2 {
+            let (a, b) = (seats[0].bot, seats[1].bot);
+            let (wa, wb) = (seats[0].win, seats[1].win);
+            self.field[a].add(wa, wb);
+            self.field[b].add(wb, wa);
+            self.h2h.entry((a, b)).or_default().add(wa, wb);
+            self.h2h.entry((b, a)).or_default().add(wb, wa);
         }
     }
-    for (b, row) in rows.iter_mut().enumerate() {
-        row.tables = tables[b].len() as u32;
-        if row.rounds > 0 {
-            row.avg_points = round3(row.points as f64 / f64::from(row.rounds));
-            row.win_pct = round3(100.0 * row.wins / f64::from(row.rounds));
+
+    /// The standings of the rounds folded so far.
+    pub fn standings(&self, tables_scheduled: Option<u32>) -> Standings {
+        let n = self.rows.len();
+        let mut rows = self.rows.clone();
+        for (b, row) in rows.iter_mut().enumerate() {
+            row.tables = self.tables[b].0;
+            if row.rounds > 0 {
+                row.avg_points = round3(row.points as f64 / f64::from(row.rounds));
+                row.win_pct = round3(100.0 * row.wins / f64::from(row.rounds));
+            }
+            row.wins = round3(row.wins);
+            if row.moves > 0 {
+                row.avg_ms = Some(round3(self.ms_total[b] / row.moves as f64));
+            }
+            row.rating = self.ratings.get(b);
+            if self.two {
+                row.elo = estimate(&self.field[b]).map(|estimate| FieldElo {
+                    wdl: self.field[b],
+                    estimate,
+                });
+            }
         }
-        row.wins = round3(row.wins);
-        if row.moves > 0 {
-            row.avg_ms = Some(round3(ms_total[b] / row.moves as f64));
-        }
-        row.rating = ratings.get(b);
-        if two {
-            row.elo = estimate(&field[b]).map(|estimate| FieldElo {
-                wdl: field[b],
-                estimate,
+        let key = |r: &Row| (r.wins, r.points, r.outright);
+        let order: Vec<usize> = {
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.sort_by(|&a, &b| {
+                key(&rows[b])
+                    .partial_cmp(&key(&rows[a]))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.cmp(&b))
             });
+            idx
+        };
+        let mut ranked: Vec<Row> = Vec::with_capacity(n);
+        for (i, &b) in order.iter().enumerate() {
+            let mut row = rows[b].clone();
+            row.rank = match ranked.last() {
+                Some(prev) if key(prev) == key(&row) => prev.rank,
+                _ => i as u32 + 1,
+            };
+            ranked.push(row);
+        }
+        let head_to_head = self
+            .h2h
+            .iter()
+            .filter_map(|(&(a, b), wdl)| {
+                estimate(wdl).map(|estimate| HeadToHead {
+                    bot: self.names[a].clone(),
+                    opponent: self.names[b].clone(),
+                    wdl: *wdl,
+                    estimate,
+                })
+            })
+            .collect();
+        Standings {
+            tournament: self.name.clone(),
+            id: self.id.clone(),
+            tables_played: self.tables_played,
+            tables_scheduled,
+            rounds_played: self.rounds_counted,
+            standings: ranked,
+            head_to_head,
+            sprt: self.sprt.as_ref().map(SprtState::report),
         }
     }
-    let key = |r: &Row| (r.wins, r.points, r.outright);
-    let order: Vec<usize> = {
-        let mut idx: Vec<usize> = (0..n).collect();
-        idx.sort_by(|&a, &b| {
-            key(&rows[b])
-                .partial_cmp(&key(&rows[a]))
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.cmp(&b))
-        });
-        idx
-    };
-    let mut ranked: Vec<Row> = Vec::with_capacity(n);
-    for (i, &b) in order.iter().enumerate() {
-        let mut row = rows[b].clone();
-        row.rank = match ranked.last() {
-            Some(prev) if key(prev) == key(&row) => prev.rank,
-            _ => i as u32 + 1,
-        };
-        ranked.push(row);
+}
+
+/// Folds tables in schedule order whatever order they finish in: a table that finishes
+/// before an earlier one waits (as summaries) until that one is folded.
+#[derive(Debug)]
+pub struct Sequencer {
+    pub fold: Fold,
+    /// Tables expected, in schedule order, not yet folded.
+    expected: VecDeque<u32>,
+    /// Finished tables waiting for an earlier one.
+    waiting: BTreeMap<u32, Vec<RoundSummary>>,
+}
+
+impl Sequencer {
+    pub fn new(fold: Fold) -> Sequencer {
+        Sequencer {
+            fold,
+            expected: VecDeque::new(),
+            waiting: BTreeMap::new(),
+        }
     }
-    let head_to_head = h2h
-        .into_iter()
-        .filter_map(|((a, b), wdl)| {
-            estimate(&wdl).map(|estimate| HeadToHead {
-                bot: t.bots[a].name.clone(),
-                opponent: t.bots[b].name.clone(),
-                wdl,
-                estimate,
-            })
-        })
-        .collect();
-    Standings {
-        tournament: t.name.clone(),
-        id: t.id(),
-        tables_played: tables_played.len() as u32,
-        tables_scheduled,
-        rounds_played: counted.len() as u64,
-        standings: ranked,
-        head_to_head,
-        sprt: sprt.map(|s| super::sprt::run(s, pair_results(t, sorted))),
+
+    /// More tables to expect, after those already expected (ascending).
+    pub fn expect(&mut self, tables: impl IntoIterator<Item = u32>) {
+        self.expected.extend(tables);
+        self.drain();
+    }
+
+    /// A finished table: its rounds in round order.
+    pub fn finished(&mut self, table: u32, rounds: Vec<RoundSummary>) {
+        self.waiting.insert(table, rounds);
+        self.drain();
+    }
+
+    fn drain(&mut self) {
+        while let Some(&next) = self.expected.front() {
+            let Some(rounds) = self.waiting.remove(&next) else {
+                break;
+            };
+            for r in &rounds {
+                self.fold.add(r);
+            }
+            self.expected.pop_front();
+        }
+    }
+
+    /// Tables finished but still waiting for an earlier one.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// The fold of every finished table: those still waiting (for tables that were never
+    /// played, as when the SPRT stopped the event) are folded in table order.
+    pub fn finish(mut self) -> Fold {
+        for rounds in std::mem::take(&mut self.waiting).into_values() {
+            for r in &rounds {
+                self.fold.add(r);
+            }
+        }
+        self.fold
     }
 }
 

@@ -127,6 +127,9 @@ impl Tournament {
     /// The game with its options.
     pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
         match self.game.as_str() {
+            "robots" => Ok(std::sync::Arc::new(super::robots_options::robots_game(
+                &self.options,
+            )?)),
             "rolit" => {
                 let size = self
                     .options
@@ -326,9 +329,10 @@ pub fn parse(
             ),
         ));
     }
-    // Game options: Rolit has `size` (8, 6 or 4).
+    let robots = game == "robots";
+    // Game options: Rolit has `size` (8, 6 or 4); robots, those of robots_options.rs.
     let mut size: u8 = 8;
-    if let Some(opts) = &raw.options {
+    if let Some(opts) = raw.options.as_ref().filter(|_| !robots) {
         for (key, value) in opts.get_ref() {
             match key.as_str() {
                 "size" => {
@@ -353,6 +357,9 @@ pub fn parse(
         }
     }
     if let Some(s) = overrides.size {
+        if robots {
+            return Err(err(None, "--size is an option of rolit, not robots".into()));
+        }
         size = s;
     }
 
@@ -375,26 +382,46 @@ pub fn parse(
         Some(p) => p,
         None => int(&raw.players, "players", 1, 64)?.unwrap_or(2) as usize,
     };
-    if !(2..=4).contains(&players) {
-        return Err(err(
-            raw.players.as_ref().map(|p| p.span()),
-            format!("players: {players} bots per table; Rolit is for 2, 3 or 4"),
-        ));
-    }
-    crate::game::rolit::Rolit::new(size, players).map_err(|e| {
-        err(
-            raw.options
-                .as_ref()
-                .map(|o| o.span())
-                .or(raw.players.as_ref().map(|p| p.span())),
-            format!("options.size {size} with {players} players: {e}"),
+    let options = if robots {
+        let g = super::robots_options::robots_options(
+            raw.options.as_ref().map(|o| o.get_ref()),
+            players,
         )
-    })?;
+        .map_err(|e| {
+            err(
+                raw.options
+                    .as_ref()
+                    .map(|o| o.span())
+                    .or(raw.players.as_ref().map(|p| p.span())),
+                e,
+            )
+        })?;
+        g.to_options()
+    } else {
+        if !(2..=4).contains(&players) {
+            return Err(err(
+                raw.players.as_ref().map(|p| p.span()),
+                format!("players: {players} bots per table; Rolit is for 2, 3 or 4"),
+            ));
+        }
+        crate::game::rolit::Rolit::new(size, players).map_err(|e| {
+            err(
+                raw.options
+                    .as_ref()
+                    .map(|o| o.span())
+                    .or(raw.players.as_ref().map(|p| p.span())),
+                format!("options.size {size} with {players} players: {e}"),
+            )
+        })?;
+        serde_json::json!({ "size": size })
+    };
     let rounds = match overrides.rounds {
         Some(r) => r,
+        // Robots: a table is one match, which ends by the rules; `rounds` caps its tokens.
+        None if robots => int(&raw.rounds, "rounds", 1, 1_000_000)?.unwrap_or(323) as u32,
         None => int(&raw.rounds, "rounds", 1, 1_000_000)?.unwrap_or(players as i64) as u32,
     };
-    if rounds == 0 || !rounds.is_multiple_of(players as u32) {
+    if !robots && (rounds == 0 || !rounds.is_multiple_of(players as u32)) {
         return Err(err(
             raw.rounds.as_ref().map(|r| r.span()),
             format!(
@@ -438,6 +465,14 @@ pub fn parse(
         Some(p) => p,
         None => int(&raw.opening_plies, "opening_plies", 0, 1000)?.unwrap_or(0) as u32,
     };
+    if robots && opening_plies > 0 {
+        return Err(err(
+            raw.opening_plies.as_ref().map(|p| p.span()),
+            "opening_plies: robots has no opening moves (each match starts from its own seeded \
+             board, robots and pile)"
+                .into(),
+        ));
+    }
     let cells = u32::from(size) * u32::from(size) - 4;
     if opening_plies > cells / 2 {
         return Err(err(
@@ -681,7 +716,7 @@ pub fn parse(
     let tournament = Tournament {
         name: raw.name.clone().unwrap_or_else(|| "tournament".into()),
         game,
-        options: serde_json::json!({ "size": size }),
+        options,
         players,
         rounds,
         schedule,

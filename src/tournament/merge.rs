@@ -5,12 +5,17 @@
 //! configuration), the set must be complete (every index from 1 to n, once), and every shard
 //! must have finished all its tables. The merged `results.jsonl` is in schedule order; the
 //! standings and ratings are computed from it exactly as a single run computes them.
+//!
+//! The shards are streamed, never loaded: a first pass over each file finds its complete
+//! tables, a second interleaves the shards' tables in schedule order, copying each round's
+//! line as it is (and folding its summary into the standings).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::aggregate::{Standings, compute, schedule_order};
+use super::aggregate::{Fold, RoundSummary, Standings};
 use super::output::{self, Meta};
+use super::results::{self, Line, Rewrite, Tables};
 use super::runner::{scheduled_tables, shard_tables};
 
 /// What a merge produced.
@@ -76,16 +81,17 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         ));
     }
     let t = &first.tournament;
-    let mut all = Vec::new();
+    // First pass over every shard: which tables are complete, and is each shard finished?
+    let mut shards = Vec::with_capacity(metas.len());
     for (dir, m) in &metas {
         let tables = shard_tables(t, m.shard)?
             .ok_or_else(|| "a Swiss event is not sharded; there is nothing to merge".to_string())?;
-        let records = output::load_results(dir)?;
-        let complete = output::complete_tables(&records, t.rounds);
+        let path = dir.join(output::RESULTS);
+        let scan = results::scan(&path, t.rounds, |_| Ok(()))?;
         let unfinished: Vec<u32> = tables
             .iter()
             .map(|tb| tb.index)
-            .filter(|i| !complete.contains(i))
+            .filter(|i| !scan.complete.contains_key(i))
             .collect();
         if !unfinished.is_empty() && t.sprt.is_none() {
             return Err(format!(
@@ -98,9 +104,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
                 unfinished[0]
             ));
         }
-        all.extend(output::keep_complete(records, t.rounds));
+        if !scan.complete.is_empty() {
+            shards.push(Tables::open(&path, scan.complete)?);
+        }
     }
-    schedule_order(&mut all);
     if !output::is_empty_dir(out) {
         return Err(format!(
             "the output directory {} is not empty: choose another --output",
@@ -115,13 +122,39 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         ..first.clone()
     };
     output::write_meta(out, &meta).map_err(|e| format!("cannot write tournament.json: {e}"))?;
-    output::rewrite_results(out, &all).map_err(|e| format!("cannot write the results: {e}"))?;
-    let standings = compute(t, &all, Some(scheduled_tables(t)?));
+
+    // Second pass: the shards' tables interleaved in schedule order, each written and folded
+    // as it comes; only the tables a shard finished out of order wait, as places in its file.
+    let write_err = |e: std::io::Error| format!("cannot write the results: {e}");
+    let mut merged = Rewrite::create(&out.join(output::RESULTS)).map_err(write_err)?;
+    let mut fold = Fold::new(t);
+    let mut rounds = 0usize;
+    let mut heads: BTreeMap<u32, (usize, Vec<Line>)> = BTreeMap::new();
+    for (i, shard) in shards.iter_mut().enumerate() {
+        if let Some((table, lines)) = shard.next_table()? {
+            heads.insert(table, (i, lines));
+        }
+    }
+    while let Some((_, (i, lines))) = heads.pop_first() {
+        let shard = &mut shards[i];
+        for line in &lines {
+            let bytes = shard.read(line)?;
+            let record = shard.record(line, &bytes)?;
+            fold.add(&RoundSummary::of(t, &record));
+            merged.line(&bytes).map_err(write_err)?;
+            rounds += 1;
+        }
+        if let Some((table, lines)) = shard.next_table()? {
+            heads.insert(table, (i, lines));
+        }
+    }
+    merged.finish().map_err(write_err)?;
+    let standings = fold.standings(Some(scheduled_tables(t)?));
     output::write_standings(out, &standings)
         .map_err(|e| format!("cannot write the standings: {e}"))?;
     Ok(Merged {
         standings,
-        rounds: all.len(),
+        rounds,
         shards: count,
     })
 }

@@ -6,9 +6,11 @@
 //!   tournament and its seed;
 //! - [`openings`]: seeded random openings, one per rotation cycle of a table;
 //! - [`runner`]: tables at once, the results file, resume, shards, Ctrl-C;
-//! - [`aggregate`]: standings and ratings from records in schedule order;
+//! - [`aggregate`]: standings and ratings folded from compact round summaries in schedule
+//!   order;
 //! - [`elo`], [`sprt`], [`wenglin`]: the statistics;
 //! - [`output`]: the output directory's files;
+//! - [`results`]: `results.jsonl` written a round at a time and read back a table at a time;
 //! - [`merge`]: shard outputs combined into one;
 //! - [`progress`]: the progress bar.
 pub mod aggregate;
@@ -18,6 +20,8 @@ pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod progress;
+pub mod results;
+pub mod robots_options;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;

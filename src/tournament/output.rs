@@ -3,14 +3,14 @@
 //! - `tournament.json`: the resolved configuration, the tournament file's SHA-256, the
 //!   tournament's id (hash of the resolved configuration) and the shard;
 //! - `results.jsonl`: one round per line in the record format, written as each round ends
-//!   (completion order: everything computed from it sorts first);
+//!   (completion order: everything computed from it is read in schedule order, see
+//!   [`results`](super::results));
 //! - `standings.json`, `standings.csv`: the standings and ratings, written at the end;
 //! - `logs/` (with `--bot-logs`): each bot's stderr per table.
 //!
 //! A run refuses a non-empty directory unless it resumes, and a resume refuses a directory of
 //! a different tournament (another file, other overrides, another shard).
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -18,8 +18,6 @@ use serde::{Deserialize, Serialize};
 
 use super::aggregate::Standings;
 use super::config::Tournament;
-use crate::record::RoundRecord;
-use crate::record::reader::parse_records;
 
 pub const META: &str = "tournament.json";
 pub const RESULTS: &str = "results.jsonl";
@@ -162,75 +160,6 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
         ));
     }
     Ok(true)
-}
-
-/// The rounds in `results.jsonl` (missing: none). A torn last line (the run was killed while
-/// writing it) is cut off the file.
-pub fn load_results(dir: &Path) -> Result<Vec<RoundRecord>, String> {
-    let path = dir.join(RESULTS);
-    let mut bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    if let Some(last) = bytes.iter().rposition(|&b| b == b'\n') {
-        if last + 1 != bytes.len() {
-            bytes.truncate(last + 1);
-            truncate(&path, bytes.len() as u64)?;
-        }
-    } else if !bytes.is_empty() {
-        bytes.clear();
-        truncate(&path, 0)?;
-    }
-    let (records, _) = parse_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(records)
-}
-
-fn truncate(path: &Path, len: u64) -> Result<(), String> {
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    f.set_len(len)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("cannot cut the torn last line of {}: {e}", path.display()))
-}
-
-/// The tables (by number) whose every round, 1 to `rounds`, is present.
-pub fn complete_tables(records: &[RoundRecord], rounds: u32) -> BTreeSet<u32> {
-    let mut seen: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-    for r in records {
-        if let Some(t) = r.table {
-            seen.entry(t).or_default().insert(r.round);
-        }
-    }
-    seen.into_iter()
-        .filter(|(_, rs)| (1..=rounds).all(|r| rs.contains(&r)))
-        .map(|(t, _)| t)
-        .collect()
-}
-
-/// Keeps the rounds of complete tables (once each), drops the rest, in schedule order.
-pub fn keep_complete(records: Vec<RoundRecord>, rounds: u32) -> Vec<RoundRecord> {
-    let complete = complete_tables(&records, rounds);
-    let mut seen = BTreeSet::new();
-    let mut kept: Vec<RoundRecord> = records
-        .into_iter()
-        .filter(|r| r.table.is_some_and(|t| complete.contains(&t)))
-        .filter(|r| seen.insert((r.table, r.round)))
-        .collect();
-    super::aggregate::schedule_order(&mut kept);
-    kept
-}
-
-/// Rewrites `results.jsonl` with exactly these rounds (atomically).
-pub fn rewrite_results(dir: &Path, records: &[RoundRecord]) -> std::io::Result<()> {
-    let mut bytes = Vec::new();
-    for r in records {
-        serde_json::to_writer(&mut bytes, r).map_err(std::io::Error::other)?;
-        bytes.push(b'\n');
-    }
-    write_atomic(&dir.join(RESULTS), &bytes)
 }
 
 /// Writes `standings.json` and `standings.csv`.

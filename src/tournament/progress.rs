@@ -47,6 +47,12 @@ impl Progress {
         self.bar.inc(1);
     }
 
+    /// A table's match ended by the game's rules `n` rounds before its cap (robots): those
+    /// rounds will never be played.
+    pub fn skipped(&self, n: u64) {
+        self.bar.inc(n);
+    }
+
     /// How many tables are playing now.
     pub fn running(&self, tables: usize) {
         self.bar.set_message(format!("{tables} tables playing"));

@@ -1,43 +1,49 @@
-//! Running a tournament: tables at once on a tokio runtime, results as they come, resume,
-//! shards, Ctrl-C.
+//! Running a tournament: tables at once, results as they come, resume, shards, Ctrl-C.
 //!
-//! - **Concurrency.** Up to `jobs` tables at once (a `JoinSet` kept at that size). Each table
+//! - **Concurrency.** Up to `jobs` tables at once, each on a thread of its own with a
+//!   current-thread runtime (no wake-up crosses threads, as in `rollarena match`); with
+//!   `--pin` each of those threads, and so the bots it starts, is bound to one CPU. Each table
 //!   is one [`run_match`] with its own bot processes, which live for the table, so start-up is
-//!   spread over its rounds. Each table's observer hands finished rounds to the one shared
-//!   record writer (`results.jsonl`: each line whole, synced) and ticks the progress bar.
+//!   spread over its rounds. Each table's observer appends finished rounds to the shared
+//!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
+//!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
+//! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
+//!   [`RoundSummary`] per round until it ends, then the summaries are folded into the
+//!   standings in schedule order ([`Sequencer`]); the records themselves are only written.
 //! - **Determinism.** Every table's [`MatchConfig`] gets `table: Some(i)`, the tournament seed
 //!   and the match id `t<id8>-<i>`, so round seeds and openings depend on the schedule only.
-//!   The file is in completion order; everything computed from it sorts first.
-//! - **Resume.** `results.jsonl` is read back (a torn last line is cut), tables with every
-//!   round present are kept, and the rounds of incomplete tables are dropped from the file: a
-//!   table is one match with one set of bot processes, so it is played again from its first
-//!   round. With deterministic bots the results are then identical to an uninterrupted run.
+//!   The file is in completion order; everything computed from it is folded in schedule order.
+//! - **Resume.** `results.jsonl` is read back as a stream (a torn last line is cut), tables
+//!   with every round present are kept, and the rounds of incomplete tables are dropped from
+//!   the file: a table is one match with one set of bot processes, so it is played again from
+//!   its first round. With deterministic bots the results are then identical to an
+//!   uninterrupted run.
 //! - **Shards.** `--shard i/n` plays the tables whose number is i modulo n.
 //! - **Swiss.** Played phase by phase; each phase's pairing is computed from the complete
 //!   tables of the earlier ones (so a resumed Swiss event pairs exactly as before).
-//! - **SPRT.** After each table the test runs over the prefix of the schedule whose tables are
+//! - **SPRT.** The test runs in the fold, so over the prefix of the schedule whose tables are
 //!   all complete; once it decides, no new table starts.
-//! - **Interruption.** Ctrl-C or SIGTERM kills every bot at once and returns
-//!   [`Finished::Interrupted`]; finished rounds stay in the file for `--resume`.
+//! - **Interruption.** Ctrl-C or SIGTERM cancels every table, kills every bot at once and
+//!   returns [`Finished::Interrupted`]; finished rounds stay in the file for `--resume`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use tokio::task::JoinSet;
+use tokio::sync::watch;
 
-use super::aggregate::{Standings, compute, schedule_order};
+use super::aggregate::{Fold, RoundSummary, Sequencer, Standings};
 use super::config::{ScheduleSpec, Tournament};
 use super::openings::table_openings;
 use super::output::{self, Meta, Shard};
 use super::progress::Progress;
+use super::results::{self, Rewrite, Syncer, Tables, Writer};
 use super::schedule::{self, Table};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::kill_all;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::game::Game;
-use crate::record::{RecordWriter, RoundRecord};
 use crate::sandbox::Isolation;
 
 /// How to run (what does not change the results).
@@ -50,6 +56,9 @@ pub struct RunOptions {
     pub isolation: Isolation,
     /// Keep each bot's stderr in `logs/`.
     pub bot_logs: bool,
+    /// Bind each table (its arbiter thread and its bots) to one CPU of those the arbiter may
+    /// use, table slot i to the i-th.
+    pub pin: bool,
     /// No progress bar and no forfeit lines.
     pub quiet: bool,
     /// The tournament file as given, and its SHA-256.
@@ -102,12 +111,71 @@ struct Ctx {
     id: String,
     game: Arc<dyn Game>,
     opts: RunOptions,
-    writer: Mutex<RecordWriter>,
-    /// Every round finished so far (kept and new), in completion order.
-    records: Mutex<Vec<RoundRecord>>,
+    writer: Arc<Writer>,
+    syncer: Syncer,
+    state: Mutex<State>,
     progress: Progress,
-    /// Set when no new table may start (SPRT decided).
+    /// Set when no new table may start (the SPRT decided).
     stop: AtomicBool,
+    /// Set to cancel every table at once (Ctrl-C, or a table failed): nothing more is written.
+    cancel: watch::Sender<bool>,
+    /// Rounds written by this run.
+    rounds_played: AtomicU64,
+    /// With `--pin`: the CPUs the arbiter may use, one per table slot in turn.
+    cpus: Option<Vec<usize>>,
+}
+
+/// What the tables of a run build up together.
+struct State {
+    /// The standings, folded in schedule order.
+    seq: Sequencer,
+    /// Tables with every round in the file.
+    complete: BTreeSet<u32>,
+    /// Swiss events only: each finished table's (bot, share of the round win), per round and
+    /// seat, for the pairings.
+    swiss: BTreeMap<u32, Vec<(usize, f64)>>,
+}
+
+impl Ctx {
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn cancelled(&self) -> bool {
+        *self.cancel.borrow()
+    }
+
+    /// A table whose every round is in the file.
+    fn table_done(&self, table: u32, rounds: Vec<RoundSummary>) {
+        let cap = u64::from(self.tournament.rounds);
+        self.progress
+            .skipped(cap.saturating_sub(rounds.len() as u64));
+        let decided = self.state().table_done(&self.tournament, table, rounds);
+        if decided {
+            self.sprt_decided();
+        }
+    }
+
+    fn sprt_decided(&self) {
+        if !self.stop.swap(true, Ordering::SeqCst) {
+            self.progress
+                .note("the SPRT decided: no new table starts; tables already playing finish");
+        }
+    }
+}
+
+impl State {
+    /// A table whose every round is in the file (played now or kept from before). True when
+    /// the SPRT has decided.
+    fn table_done(&mut self, t: &Tournament, table: u32, rounds: Vec<RoundSummary>) -> bool {
+        self.complete.insert(table);
+        if matches!(t.schedule, ScheduleSpec::Swiss { .. }) {
+            self.swiss
+                .insert(table, rounds.iter().flat_map(|r| r.wins()).collect());
+        }
+        self.seq.finished(table, rounds);
+        self.seq.fold.decided()
+    }
 }
 
 /// The tables of a fixed schedule that this run (shard) plays.
@@ -174,35 +242,42 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         tracing::info!("nothing to resume in {}: starting afresh", dir.display());
     }
 
-    // Rounds kept from before: complete tables only, once each.
-    let loaded = output::load_results(&dir).map_err(RunError::Usage)?;
-    if let Some(other) = loaded
-        .iter()
-        .find(|r| r.table.is_none_or(|tb| r.match_id != match_id(&id, tb)))
-    {
-        return Err(RunError::Usage(format!(
+    // Rounds kept from before: complete tables only, once each, folded as they are read.
+    let path = dir.join(output::RESULTS);
+    let scan = results::scan(&path, t.rounds, |k| match k.table {
+        Some(tb) if k.match_id == match_id(&id, tb) => Ok(()),
+        _ => Err(format!(
             "{} holds a round of match {:?}, which is not of this tournament",
-            dir.join(output::RESULTS).display(),
-            other.match_id
-        )));
+            path.display(),
+            k.match_id
+        )),
+    })
+    .map_err(RunError::Usage)?;
+    let mut seq = Sequencer::new(Fold::new(t));
+    seq.expect(match &fixed {
+        Some(tables) => tables.iter().map(|tb| tb.index).collect::<Vec<_>>(),
+        // Swiss phases number their tables on from one phase to the next.
+        None => (1..=scheduled).collect(),
+    });
+    let mut state = State {
+        seq,
+        complete: BTreeSet::new(),
+        swiss: BTreeMap::new(),
+    };
+    let rounds_kept = scan.kept;
+    let dropped = scan.lines - scan.kept;
+    if scan.lines > 0 {
+        keep_tables(t, &mut state, &path, scan.complete, dropped > 0)?;
     }
-    let before = loaded.len();
-    let kept = output::keep_complete(loaded, t.rounds);
-    if kept.len() != before {
-        output::rewrite_results(&dir, &kept)
-            .map_err(|e| RunError::Failed(format!("cannot rewrite the results: {e}")))?;
-    }
-    let complete = output::complete_tables(&kept, t.rounds);
-    let rounds_kept = kept.len() as u64;
+    let complete = state.complete.clone();
     if resuming && !opts.quiet {
         eprintln!(
             "resuming: {} finished tables kept ({rounds_kept} rounds){}",
             complete.len(),
-            if kept.len() != before {
+            if dropped > 0 {
                 format!(
-                    "; {} rounds of unfinished tables dropped (those tables are played again \
-                     from their first round)",
-                    before - kept.len()
+                    "; {dropped} rounds of unfinished tables dropped (those tables are played \
+                     again from their first round)"
                 )
             } else {
                 String::new()
@@ -214,99 +289,255 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         Some(tables) => tables.len() as u64,
         None => u64::from(scheduled),
     };
-    let progress = Progress::new(total_tables * u64::from(t.rounds), rounds_kept, opts.quiet);
-    let writer = RecordWriter::append(&dir.join(output::RESULTS)).map_err(|e| {
-        RunError::Failed(format!(
-            "cannot open {}: {e}",
-            dir.join(output::RESULTS).display()
-        ))
-    })?;
-    if opts.bot_logs {
-        std::fs::create_dir_all(dir.join("logs"))
-            .map_err(|e| RunError::Failed(format!("cannot create the log directory: {e}")))?;
-    }
+    let decided = state.seq.fold.decided();
+    let writer = Arc::new(
+        Writer::append(&path)
+            .map_err(|e| RunError::Failed(format!("cannot open {}: {e}", path.display())))?,
+    );
     let ctx = Arc::new(Ctx {
         tournament: t.clone(),
         id: id.clone(),
         game,
         opts: opts.clone(),
-        writer: Mutex::new(writer),
-        records: Mutex::new(kept),
-        progress,
+        writer: writer.clone(),
+        syncer: Syncer::start(writer)
+            .map_err(|e| RunError::Failed(format!("cannot start a thread: {e}")))?,
+        state: Mutex::new(state),
+        progress: Progress::new(total_tables * u64::from(t.rounds), rounds_kept, opts.quiet),
         stop: AtomicBool::new(false),
+        cancel: watch::Sender::new(false),
+        rounds_played: AtomicU64::new(0),
+        cpus: opts.pin.then(allowed_cpus),
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    if decided {
+        ctx.sprt_decided();
+    }
+    if opts.bot_logs {
+        std::fs::create_dir_all(dir.join("logs"))
+            .map_err(|e| RunError::Failed(format!("cannot create the log directory: {e}")))?;
+    }
+
+    // The tables play on threads of their own; this one waits for them or for a signal.
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
+    let tables = {
+        let ctx = ctx.clone();
+        std::thread::Builder::new()
+            .name("tables".into())
+            .spawn(move || {
+                let result = match fixed {
+                    Some(tables) => {
+                        let todo: Vec<Table> = tables
+                            .into_iter()
+                            .filter(|tb| !complete.contains(&tb.index))
+                            .collect();
+                        play_tables(&ctx, todo)
+                    }
+                    None => play_swiss(&ctx),
+                };
+                let _ = done_tx.send(());
+                result
+            })
+            .map_err(|e| RunError::Failed(format!("cannot start a thread: {e}")))?
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| RunError::Failed(format!("cannot start the runtime: {e}")))?;
-    let work = {
-        let ctx = ctx.clone();
-        async move {
-            match fixed {
-                Some(tables) => {
-                    check_sprt(&ctx);
-                    let todo: Vec<Table> = tables
-                        .into_iter()
-                        .filter(|tb| !complete.contains(&tb.index))
-                        .collect();
-                    play_tables(&ctx, todo).await
-                }
-                None => play_swiss(&ctx).await,
-            }
-        }
-    };
-    let outcome = runtime.block_on(async {
+    let stopped = runtime.block_on(async {
         tokio::select! {
-            r = work => Some(r),
-            _ = interrupted() => None,
+            _ = done_rx => false,
+            _ = interrupted() => true,
         }
     });
-    let Some(result) = outcome else {
+    if stopped {
+        // Cancel first (so that no table writes a round its bots' deaths cut short), then
+        // kill every bot; the tables' threads end at their next wake-up.
+        ctx.cancel.send_replace(true);
         kill_all();
+        let _ = tables.join();
         ctx.progress.finish();
-        runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+        if let Err(e) = ctx.syncer.finish() {
+            tracing::warn!("cannot sync {}: {e}", path.display());
+        }
         return Ok(Finished::Interrupted);
-    };
-    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    }
+    let result = tables
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("a table panicked")));
     ctx.progress.finish();
+    let synced = ctx.syncer.finish();
     result.map_err(|e| RunError::Failed(format!("the tournament failed: {e}")))?;
+    synced.map_err(|e| RunError::Failed(format!("cannot sync {}: {e}", path.display())))?;
 
-    // Everything computed from the file, in schedule order.
-    let mut records = output::load_results(&dir).map_err(RunError::Failed)?;
-    schedule_order(&mut records);
-    let standings = compute(t, &records, Some(scheduled));
+    // The tables the SPRT stopped from starting leave gaps: fold what waits after them.
+    let fold = {
+        let mut st = ctx.state();
+        std::mem::replace(&mut st.seq, Sequencer::new(Fold::new(t))).finish()
+    };
+    let standings = fold.standings(Some(scheduled));
     output::write_standings(&dir, &standings)
         .map_err(|e| RunError::Failed(format!("cannot write the standings: {e}")))?;
     Ok(Finished::Done(Box::new(Summary {
-        rounds_played: records.len() as u64 - rounds_kept,
+        rounds_played: ctx.rounds_played.load(Ordering::SeqCst),
         rounds_kept,
         standings,
         elapsed: ctx.progress.elapsed(),
     })))
 }
 
-/// Plays tables, at most `jobs` at once, in schedule order of starting.
-async fn play_tables(ctx: &Arc<Ctx>, tables: Vec<Table>) -> std::io::Result<()> {
-    let mut set: JoinSet<std::io::Result<()>> = JoinSet::new();
-    let mut pending = tables.into_iter();
-    loop {
-        while set.len() < ctx.opts.jobs.max(1) && !ctx.stop.load(Ordering::SeqCst) {
-            let Some(table) = pending.next() else { break };
-            let ctx = ctx.clone();
-            set.spawn(async move { play_table(&ctx, table).await });
+/// Reads back the complete tables of an earlier run, in schedule order, into the standings;
+/// with `rewrite`, the file is rewritten with their rounds only (in schedule order), dropping
+/// the rounds of unfinished tables.
+fn keep_tables(
+    t: &Tournament,
+    state: &mut State,
+    path: &Path,
+    complete: BTreeMap<u32, u32>,
+    rewrite: bool,
+) -> Result<(), RunError> {
+    let failed = |e: std::io::Error| RunError::Failed(format!("cannot rewrite the results: {e}"));
+    let mut tables = Tables::open(path, complete).map_err(RunError::Usage)?;
+    let mut out = if rewrite {
+        Some(Rewrite::create(path).map_err(failed)?)
+    } else {
+        None
+    };
+    while let Some((table, lines)) = tables.next_table().map_err(RunError::Usage)? {
+        let mut rounds = Vec::with_capacity(lines.len());
+        for line in &lines {
+            let bytes = tables.read(line).map_err(RunError::Usage)?;
+            let record = tables.record(line, &bytes).map_err(RunError::Usage)?;
+            rounds.push(RoundSummary::of(t, &record));
+            if let Some(out) = &mut out {
+                out.line(&bytes).map_err(failed)?;
+            }
         }
-        ctx.progress.running(set.len());
-        match set.join_next().await {
-            None => return Ok(()),
-            Some(Ok(Ok(()))) => check_sprt(ctx),
-            Some(Ok(Err(e))) => return Err(e),
-            Some(Err(e)) => return Err(std::io::Error::other(format!("a table panicked: {e}"))),
+        state.table_done(t, table, rounds);
+    }
+    if let Some(out) = out {
+        out.finish().map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// The CPUs this process may run on (all it can see if it cannot tell).
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: sched_getaffinity fills the set we pass, of the size we give.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) } == 0;
+    let cpus: Vec<usize> = if ok {
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if cpus.is_empty() {
+        (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+    } else {
+        cpus
+    }
+}
+
+/// Binds the calling thread (and so every process it starts from now on) to one CPU.
+fn pin_thread(cpu: usize) {
+    // SAFETY: a zeroed cpu_set_t is empty; CPU_SET stays within it (cpu < CPU_SETSIZE, as
+    // sched_getaffinity listed it); sched_setaffinity(0) reads it for this thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        if libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) != 0 {
+            tracing::warn!(
+                "cannot bind a table to CPU {cpu}: {}",
+                std::io::Error::last_os_error()
+            );
         }
     }
 }
 
-/// Plays one table to its end.
-async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<()> {
+/// Plays tables, at most `jobs` at once, in schedule order of starting: `jobs` threads, each
+/// taking the next table when its last one ends. Returns when every table ended, the SPRT
+/// decided (tables playing finish) or the run was cancelled.
+fn play_tables(ctx: &Arc<Ctx>, tables: Vec<Table>) -> std::io::Result<()> {
+    let jobs = ctx.opts.jobs.max(1).min(tables.len());
+    let queue = Mutex::new(tables.into_iter());
+    let running = AtomicUsize::new(0);
+    let failure: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for slot in 0..jobs {
+            let (queue, running, failure) = (&queue, &running, &failure);
+            let spawned = std::thread::Builder::new()
+                .name(format!("table-{slot}"))
+                .spawn_scoped(scope, move || {
+                    if let Err(e) = table_slot(ctx, slot, queue, running) {
+                        failure
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .get_or_insert(e);
+                        // The others stop too, at once.
+                        ctx.cancel.send_replace(true);
+                    }
+                });
+            if let Err(e) = spawned {
+                failure
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(e);
+                ctx.cancel.send_replace(true);
+                break;
+            }
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// One table slot: plays tables one after another on this thread.
+fn table_slot(
+    ctx: &Ctx,
+    slot: usize,
+    queue: &Mutex<std::vec::IntoIter<Table>>,
+    running: &AtomicUsize,
+) -> std::io::Result<()> {
+    if let Some(cpus) = &ctx.cpus {
+        // Before the runtime, so that its threads (and every bot) inherit the binding.
+        pin_thread(cpus[slot % cpus.len()]);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    loop {
+        if ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {
+            return Ok(());
+        }
+        let Some(table) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else {
+            return Ok(());
+        };
+        ctx.progress
+            .running(running.fetch_add(1, Ordering::SeqCst) + 1);
+        let mut cancel = ctx.cancel.subscribe();
+        let played = runtime.block_on(async {
+            tokio::select! {
+                biased;
+                _ = cancel.wait_for(|&c| c) => None,
+                r = play_table(ctx, table) => Some(r),
+            }
+        });
+        ctx.progress
+            .running(running.fetch_sub(1, Ordering::SeqCst) - 1);
+        match played {
+            None => return Ok(()),
+            Some(Ok((index, rounds))) => ctx.table_done(index, rounds),
+            Some(Err(_)) if ctx.cancelled() => return Ok(()),
+            Some(Err(e)) => return Err(e),
+        }
+    }
+}
+
+/// Plays one table to its end; returns its number and its rounds' summaries.
+async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundSummary>)> {
     let t = &ctx.tournament;
     let bots = table
         .bots
@@ -334,8 +565,14 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<()> {
         ctx,
         table: table.index,
         names: config.bots.iter().map(|b| b.name.clone()).collect(),
+        line: Vec::new(),
+        rounds: Vec::with_capacity(t.rounds as usize),
     };
-    run_match(&config, &mut observer).await.map(|_| ())
+    run_match(&config, &mut observer).await?;
+    // One sync per table, in the background: the rounds of a table that is not on disk are
+    // played again on resume anyway.
+    ctx.syncer.ask();
+    Ok((table.index, observer.rounds))
 }
 
 /// The command of a bot at a seat of a table.
@@ -366,27 +603,31 @@ fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, S
     Ok(spec)
 }
 
-/// Forwards a table's events to the writer and the progress display.
+/// Forwards a table's events to the results file and the progress display, and keeps the
+/// summary of each round.
 struct TableObserver<'a> {
     ctx: &'a Ctx,
     table: u32,
     names: Vec<String>,
+    /// The line being written (its buffer is reused from round to round).
+    line: Vec<u8>,
+    rounds: Vec<RoundSummary>,
 }
 
 impl Observer for TableObserver<'_> {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
         match event {
             Event::RoundEnded { record } => {
-                self.ctx
-                    .writer
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .write(record)?;
-                self.ctx
-                    .records
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((*record).clone());
+                if self.ctx.cancelled() {
+                    return Err(std::io::Error::other("the tournament was cancelled"));
+                }
+                self.line.clear();
+                serde_json::to_writer(&mut self.line, record).map_err(std::io::Error::other)?;
+                self.line.push(b'\n');
+                self.ctx.writer.write_line(&self.line)?;
+                self.rounds
+                    .push(RoundSummary::of(&self.ctx.tournament, record));
+                self.ctx.rounds_played.fetch_add(1, Ordering::SeqCst);
                 self.ctx.progress.round_done();
             }
             Event::Forfeited { round, forfeit } if !self.ctx.opts.quiet => {
@@ -405,58 +646,36 @@ impl Observer for TableObserver<'_> {
     }
 }
 
-/// Runs the SPRT over the complete prefix of the schedule; stops new tables once it decides.
-fn check_sprt(ctx: &Ctx) {
-    let Some(test) = &ctx.tournament.sprt else {
-        return;
-    };
-    let mut records = ctx
-        .records
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone();
-    let complete = output::complete_tables(&records, ctx.tournament.rounds);
-    // The prefix: tables 1, 2, ... as long as each is complete.
-    let prefix = (1..)
-        .take_while(|i| complete.contains(i))
-        .last()
-        .unwrap_or(0);
-    records.retain(|r| r.table.is_some_and(|tb| tb <= prefix));
-    schedule_order(&mut records);
-    if super::aggregate::sprt_cut(&ctx.tournament, test, &records).is_some()
-        && !ctx.stop.swap(true, Ordering::SeqCst)
-    {
-        ctx.progress
-            .note("the SPRT decided: no new table starts; tables already playing finish");
-    }
-}
-
 /// A Swiss event: phase by phase, each paired from the complete tables before it.
-async fn play_swiss(ctx: &Arc<Ctx>) -> std::io::Result<()> {
+fn play_swiss(ctx: &Arc<Ctx>) -> std::io::Result<()> {
     let ScheduleSpec::Swiss { swiss_rounds } = ctx.tournament.schedule else {
         unreachable!("only Swiss events are played by phases");
     };
     for phase in 1..=swiss_rounds {
-        let records = ctx
-            .records
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let complete = output::complete_tables(&records, ctx.tournament.rounds);
-        let tables = swiss_phase(&ctx.tournament, &records, phase);
-        let todo: Vec<Table> = tables
-            .into_iter()
-            .filter(|tb| !complete.contains(&tb.index))
-            .collect();
-        play_tables(ctx, todo).await?;
+        if ctx.cancelled() {
+            return Ok(());
+        }
+        let todo: Vec<Table> = {
+            let st = ctx.state();
+            swiss_phase(&ctx.tournament, &st.swiss, phase)
+                .into_iter()
+                .filter(|tb| !st.complete.contains(&tb.index))
+                .collect()
+        };
+        play_tables(ctx, todo)?;
     }
     Ok(())
 }
 
 /// The tables of Swiss phase `phase` (from 1), replaying the pairings of the phases before
-/// it from their records. Table numbers run on from phase to phase (n/2 tables each). A bye
+/// it from the results of their tables (`wins`: per table, each round's (bot, share of the
+/// round win) by seat). Table numbers run on from phase to phase (n/2 tables each). A bye
 /// counts half the table's rounds as wins for pairing only (not in the standings).
-pub fn swiss_phase(t: &Tournament, records: &[RoundRecord], phase: u32) -> Vec<Table> {
+pub fn swiss_phase(
+    t: &Tournament,
+    wins: &BTreeMap<u32, Vec<(usize, f64)>>,
+    phase: u32,
+) -> Vec<Table> {
     let n = t.bots.len();
     let per_phase = (n / 2) as u32;
     let mut scores = vec![0.0f64; n];
@@ -481,12 +700,8 @@ pub fn swiss_phase(t: &Tournament, records: &[RoundRecord], phase: u32) -> Vec<T
         }
         for tb in &tables {
             met.insert((tb.bots[0].min(tb.bots[1]), tb.bots[0].max(tb.bots[1])));
-            for r in records.iter().filter(|r| r.table == Some(tb.index)) {
-                for (seat, s) in r.seats.iter().enumerate() {
-                    if let Some(b) = t.bot_index(&s.name) {
-                        scores[b] += r.result.wins[seat];
-                    }
-                }
+            for &(b, win) in wins.get(&tb.index).into_iter().flatten() {
+                scores[b] += win;
             }
         }
     }

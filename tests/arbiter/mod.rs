@@ -191,42 +191,57 @@ impl Arena {
     }
 
     /// Waits for a spawned arbiter, reads the record, checks that no bot process survived.
-    pub fn finish(self, mut child: std::process::Child, started: Instant) -> Run {
-        let record = self.dir.path().join("record.jsonl");
-        let out = self.dir.path().join("stdout.txt");
-        let err = self.dir.path().join("stderr.txt");
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > RUN_LIMIT {
-                let _ = child.kill();
-                let _ = child.wait();
-                kill_tagged(&self.tag);
-                panic!("rollarena ran for more than {RUN_LIMIT:?}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let elapsed = started.elapsed();
-        assert_no_survivors(&self.tag);
-        let stdout = std::fs::read_to_string(&out).unwrap();
-        let stderr = std::fs::read_to_string(&err).unwrap();
-        let rounds = if record.exists() {
-            let (rounds, torn) = read_records(&record)
-                .unwrap_or_else(|e| panic!("the record reads back: {e}\nstderr:\n{stderr}"));
-            assert!(!torn, "no torn line in the record");
-            rounds
-        } else {
-            Vec::new()
-        };
-        Run {
-            code: status.code(),
-            stdout,
-            stderr,
-            rounds,
-            elapsed,
-            dir: self.dir,
+    pub fn finish(self, child: std::process::Child, started: Instant) -> Run {
+        await_arbiter(child, started, self.dir, &self.tag)
+    }
+}
+
+/// Waits for an arbiter spawned with its record, stdout and stderr in `dir`
+/// (`record.jsonl`, `stdout.txt`, `stderr.txt`), kills it past [`RUN_LIMIT`], reads the
+/// record back and checks that no process tagged `tag` survived.
+pub fn await_arbiter(
+    mut child: std::process::Child,
+    started: Instant,
+    dir: tempfile::TempDir,
+    tag: &str,
+) -> Run {
+    let record = dir.path().join("record.jsonl");
+    let out = dir.path().join("stdout.txt");
+    let err = dir.path().join("stderr.txt");
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
         }
+        if started.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            kill_tagged(tag);
+            panic!(
+                "rollarena ran for more than {RUN_LIMIT:?}\nstderr:\n{}",
+                std::fs::read_to_string(&err).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let elapsed = started.elapsed();
+    assert_no_survivors(tag);
+    let stdout = std::fs::read_to_string(&out).unwrap();
+    let stderr = std::fs::read_to_string(&err).unwrap();
+    let rounds = if record.exists() {
+        let (rounds, torn) = read_records(&record)
+            .unwrap_or_else(|e| panic!("the record reads back: {e}\nstderr:\n{stderr}"));
+        assert!(!torn, "no torn line in the record");
+        rounds
+    } else {
+        Vec::new()
+    };
+    Run {
+        code: status.code(),
+        stdout,
+        stderr,
+        rounds,
+        elapsed,
+        dir,
     }
 }
 

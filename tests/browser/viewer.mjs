@@ -9,7 +9,18 @@
 //                 "games": [{ "index": 1, "moves": 60, "board": "....RY..",
 //                             "scores": {"red": 30, ...}, "names": ["seat name", ...] }],
 //                 "hostile": { "game": 5, "names": ["<img src=x onerror=alert(1)>", ...] } }],
-//     "screenshot": "/abs/out.png", "shot": { "page": 0, "game": 1, "ply": 30 } }
+//     "screenshot": "/abs/out.png", "shot": { "page": 0, "game": 1, "ply": 30 },
+//     "shots": [{ "path": "/abs/robots.png", "page": 1, "game": 1, "ply": 9 }] }
+//
+// A page with "robots": true is a Rock'n'Roll Robot viewer; its games are
+//   { "index": 1, "token": "yellow-star", "target": "b12", "diagonals": 8, "names": [...],
+//     "start": "blue:d9,green:l12,..." or null, "final": "blue:d9,...", "declarations": 2,
+//     "failed": 1, "win": [{"robot": "red", "dir": "up"}, ...] or null }
+// and the checks are: the board drawn (17 targets, the diagonals, the walls, the goal), the
+// token, stepping with the forward button from the start (the robots as the record starts them)
+// to the end (the robots as the record leaves them), the winning demonstration move by move
+// (each move's path drawn for its robot, the earlier ones faded, the robot sliding along it),
+// failures listed, the declarations plotted.
 //
 // Checks, for each viewer and game: stepping with the forward button to the end shows the record's final
 // board and scores; End, Home and the slider move the board; both plots exist with one point
@@ -69,13 +80,13 @@ try {
       if (!r.url().startsWith('file:')) requests.push(r.url());
     });
     await page.goto(pathToFileURL(view.html).href);
-    await page.waitForSelector('#board circle.ball');
+    await page.waitForSelector(view.robots ? '#board g.robot' : '#board circle.ball');
     check(errors.length === 0, `script errors on load: ${errors.join('; ')}`);
 
     const ply = async () => Number(await page.getAttribute('#board', 'data-ply'));
     const shownBoard = () => page.getAttribute('#board', 'data-board');
 
-    for (const g of view.games) {
+    for (const g of view.robots ? [] : view.games) {
       await page.selectOption('#game', String(g.index));
       await page.click('#first');
       check((await ply()) === 0, `game ${g.index}: first goes to the start`);
@@ -133,6 +144,8 @@ try {
       stamp(`ok: game ${g.index}: ${g.moves} moves stepped, final board and scores match the record, plots drawn`);
     }
 
+    for (const g of view.robots ? view.games : []) await checkRobots(page, g, ply);
+
     if (view.hostile) {
       const h = view.hostile;
       await page.selectOption('#game', String(h.game));
@@ -159,6 +172,96 @@ try {
     stamp(`ok: ${view.html}: no dialog, no script error, no network request`);
     return page;
   }
+  // Checks one token of a Rock'n'Roll Robot viewer.
+  async function checkRobots(page, g, ply) {
+    const robots = () => page.getAttribute('#board', 'data-robots');
+    const what = `robots game ${g.index}`;
+    await page.selectOption('#game', String(g.index));
+    await page.click('#first');
+    check((await ply()) === 0, `${what}: first goes to the start`);
+    if (g.start) check((await robots()) === g.start, `${what}: the start shows ${await robots()}, the record starts from ${g.start}`);
+    const drawn = await page.evaluate(() => ({
+      targets: document.querySelectorAll('#board g.target').length,
+      diagonals: document.querySelectorAll('#board line.diagonal').length,
+      walls: document.querySelectorAll('#board line.wall').length,
+      goal: document.querySelector('#board .goal') && document.querySelector('#board .goal').getAttribute('data-cell'),
+      token: document.querySelector('#scores .token') && document.querySelector('#scores .token').getAttribute('data-token'),
+      robots: document.querySelectorAll('#board g.robot').length,
+      names: Array.from(document.querySelectorAll('#seats li .name')).map((n) => n.textContent),
+    }));
+    check(drawn.targets === 17, `${what}: ${drawn.targets} targets drawn`);
+    check(drawn.diagonals === g.diagonals, `${what}: ${drawn.diagonals} diagonals drawn, the board has ${g.diagonals}`);
+    check(drawn.walls >= 64, `${what}: ${drawn.walls} wall segments drawn (the edge alone has 64)`);
+    check(drawn.goal === g.target, `${what}: the goal drawn on ${drawn.goal}, the target is ${g.target}`);
+    check(drawn.token === g.token, `${what}: token shown ${drawn.token}, the record's ${g.token}`);
+    check(drawn.robots === g.start_count, `${what}: ${drawn.robots} robots drawn`);
+    check(JSON.stringify(drawn.names) === JSON.stringify(g.names), `${what}: seat names ${JSON.stringify(drawn.names)}`);
+    // Forward to the end, one step at a time.
+    const last = Number(await page.getAttribute('#slider', 'max'));
+    const seen = await page.evaluate((n) => {
+      const plies = [];
+      for (let i = 1; i <= n + 1; i++) {
+        document.getElementById('forward').click();
+        plies.push(Number(document.getElementById('board').getAttribute('data-ply')));
+      }
+      return plies;
+    }, last);
+    seen.forEach((p, k) => check(p === Math.min(k + 1, last), `${what}: forward shows step ${Math.min(k + 1, last)}, not ${p}`));
+    check((await robots()) === g.final, `${what}: the end shows ${await robots()}, the record ends with ${g.final}`);
+    check((await page.$$('#board polyline.trail')).length > 0 || !g.win, `${what}: the last move's path is drawn`);
+    // The declarations plot: a point per declaration; the failures listed.
+    const points = await page.$$eval('#score-plot circle.decl', (cs) => cs.length);
+    check(points === g.declarations, `${what}: ${points} declarations plotted, ${g.declarations} made`);
+    const fails = await page.$$eval('#moves tr.sub.fail', (rs) => rs.length);
+    check(fails >= g.failed, `${what}: ${fails} failure rows for ${g.failed} failed demonstrations`);
+    if (g.win) {
+      // The winning demonstration move by move, from its row in the action list.
+      const rows = await page.$$('#moves tbody tr.move:not(.sub)');
+      let clicked = false;
+      for (const row of rows) {
+        const cells = await row.$$eval('td', (tds) => tds.map((td) => td.textContent));
+        if (cells[4] === 'ok') {
+          await row.click();
+          clicked = true;
+          break;
+        }
+      }
+      check(clicked, `${what}: no action row says ok`);
+      for (let k = 0; k < g.win.length; k++) {
+        const m = g.win[k];
+        if (k > 0) {
+          await page.focus('body');
+          await page.keyboard.press('ArrowRight');
+        }
+        const shown = await page.evaluate(() => {
+          const now = document.querySelector('#board polyline.trail:not(.past)');
+          const moving = now && Array.from(document.querySelectorAll('#board g.robot')).find((r) => r.getAttribute('data-robot') === now.getAttribute('data-robot'));
+          return {
+            robot: now && now.getAttribute('data-robot'),
+            past: document.querySelectorAll('#board polyline.trail.past').length,
+            status: document.querySelector('#status .move-now') ? document.querySelector('#status .move-now').textContent : '',
+            transform: moving && moving.getAttribute('transform'),
+            cell: moving && moving.getAttribute('data-cell'),
+          };
+        });
+        check(shown.robot === m.robot, `${what}: move ${k + 1} draws the path of ${shown.robot}, not ${m.robot}`);
+        check(shown.past === k, `${what}: move ${k + 1} shows ${shown.past} earlier paths`);
+        check(shown.status.includes(`${m.robot} ${m.dir}`), `${what}: move ${k + 1} says ${JSON.stringify(shown.status)}`);
+        if (k === 1) {
+          // The robot slides: it is on its way just after the key, and at its cell at the end.
+          await page.waitForTimeout(900);
+          const end = await page.evaluate((r) => Array.from(document.querySelectorAll('#board g.robot')).find((x) => x.getAttribute('data-robot') === r).getAttribute('transform'), m.robot);
+          check(shown.transform !== end, `${what}: the robot of move 2 does not slide (${shown.transform})`);
+          const file = shown.cell.charCodeAt(0) - 97;
+          const rank = Number(shown.cell.slice(1));
+          check(end === `translate(${6 + file * 10 + 5} ${6 + (16 - rank) * 10 + 5})`, `${what}: the robot ends its slide at ${end}, its cell is ${shown.cell}`);
+        }
+      }
+      check((await robots()) === g.final, `${what}: after the winning moves the robots are ${await robots()}, not ${g.final}`);
+      check((await page.$$('#status .ok')).length === 1, `${what}: the win is announced`);
+    }
+    stamp(`ok: ${what}: board, token, ${last} steps, the winning moves and the declarations shown as the record says`);
+  }
   for (const view of expect.pages) pages.push(await checkViewer(view));
 
   if (expect.screenshot) {
@@ -169,6 +272,14 @@ try {
     await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
     await page.screenshot({ path: expect.screenshot });
     stamp(`ok: screenshot ${expect.screenshot}`);
+  }
+  for (const shot of expect.shots || []) {
+    const page = pages[shot.page || 0];
+    await page.selectOption('#game', String(shot.game));
+    await page.focus('body');
+    await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
+    await page.screenshot({ path: shot.path });
+    stamp(`ok: screenshot ${shot.path}`);
   }
 } catch (e) {
   failed = true;

@@ -3,10 +3,14 @@
 //!
 //! For every round of an 8x8 record and of a record whose seats have hostile names, the script
 //! steps to the end and checks the board and scores shown against the record, checks both
-//! plots, the keyboard and the slider; it checks that the hostile names show as text and that
-//! nothing runs (no dialog, no img element, no script error, no network request), and saves a
-//! screenshot (`target/tmp/replay-viewer.png`; also to `$ROLLARENA_SCREENSHOT` when set, which
-//! is how `docs/replay.png` is made).
+//! plots, the keyboard and the slider; for every token of two Rock'n'Roll Robot records, it
+//! checks the board drawn, the token, the robots at the start and the end, the winning
+//! demonstration move by move (paths drawn, the robot sliding), failures and declarations; it
+//! checks that the hostile names show as text and that nothing runs (no dialog, no img
+//! element, no script error, no network request), and saves screenshots
+//! (`target/tmp/replay-viewer.png` and `replay-viewer-robots.png`; also to
+//! `$ROLLARENA_SCREENSHOT` and `$ROLLARENA_SCREENSHOT_ROBOTS` when set, which is how
+//! `docs/replay.png` and `docs/replay-robots.png` are made).
 //!
 //! Without Chromium or playwright-core the test prints a loud SKIP, unless `CI` is set: then
 //! it fails (DESIGN.md §9).
@@ -93,6 +97,60 @@ fn expected_games(record: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The robots as a viewer shows them in `data-robots`: "blue:d9,green:l12,...", by name.
+fn robots_key(robots: &Value) -> String {
+    let mut pairs: Vec<String> = robots
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(r, c)| format!("{r}:{}", c.as_str().unwrap()))
+        .collect();
+    pairs.sort();
+    pairs.join(",")
+}
+
+/// What the script checks for each token of a Rock'n'Roll Robot record: the board, the token,
+/// where the robots start and end, the declarations, the failures, the winning moves.
+fn expected_robots(record: &Path) -> Vec<Value> {
+    lines(record)
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let state = &r["board"];
+            let moves = r["moves"].as_array().unwrap();
+            let count = |kind: &str, ok: Option<bool>| {
+                moves
+                    .iter()
+                    .filter(|m| m["kind"] == kind && ok.is_none_or(|ok| m["ok"] == ok))
+                    .count()
+            };
+            let win = moves
+                .iter()
+                .find(|m| m["kind"] == "solution" && m["ok"] == true)
+                .map(|m| m["move"]["moves"].clone());
+            let names: Vec<&Value> = r["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| &s["name"])
+                .collect();
+            json!({
+                "index": i + 1,
+                "token": state["token"],
+                "target": state["target"],
+                "diagonals": state["board"]["diagonals"].as_array().unwrap().len(),
+                "names": names,
+                "start": r.get("carry").map(|c| robots_key(&c["robots"])),
+                "start_count": state["robots"].as_object().unwrap().len(),
+                "final": robots_key(&state["robots"]),
+                "declarations": count("declare", None),
+                "failed": count("solution", Some(false)),
+                "win": win,
+            })
+        })
+        .collect()
+}
+
 /// Writes the viewer of a record; returns its path.
 fn viewer(record: &Path, name: &str) -> PathBuf {
     let out = records().path(name);
@@ -153,10 +211,20 @@ fn the_viewer_in_chromium() {
     let shot = shot_dir.join("replay-viewer.png");
     let _ = std::fs::remove_file(&shot);
 
-    // One browser session: the 8x8 record (four rounds, each stepped to its end) and the
-    // record with hostile seat names; a screenshot in the middle of the 8x8 round 1.
+    let robots_shot = shot_dir.join("replay-viewer-robots.png");
+    let _ = std::fs::remove_file(&robots_shot);
+
+    // One browser session: the 8x8 record (four rounds, each stepped to its end), the record
+    // with hostile seat names, and two Rock'n'Roll Robot records (a duel of solvers; a clumsy
+    // bot with a hostile name failing its demonstrations against the solver); a screenshot in
+    // the middle of the 8x8 round 1, and one of a robots token near its end.
     let big = viewer(&r.big, "big.html");
     let hostile = viewer(&r.hostile, "hostile-browser.html");
+    let rr = super::robots_records();
+    let duel = viewer(&rr.duel, "robots-duel.html");
+    let faults = viewer(&rr.faults, "robots-faults.html");
+    let faults_games = expected_robots(&rr.faults);
+    let shot_ply = lines(&rr.faults)[0]["moves"].as_array().unwrap().len() + 6;
     run_script(
         &json!({
             "pages": [
@@ -166,15 +234,28 @@ fn the_viewer_in_chromium() {
                     "games": expected_games(&r.hostile),
                     "hostile": {"game": 1, "names": HOSTILE},
                 },
+                {"html": duel, "robots": true, "games": expected_robots(&rr.duel)},
+                {
+                    "html": faults,
+                    "robots": true,
+                    "games": faults_games,
+                    "hostile": {"game": 1, "names": [HOSTILE[0]]},
+                },
             ],
             "screenshot": shot,
             "shot": {"page": 0, "game": 1, "ply": 33},
+            "shots": [{"path": robots_shot, "page": 3, "game": 1, "ply": shot_ply}],
         }),
         "expect.json",
     );
     let png = std::fs::read(&shot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
     if let Some(copy) = std::env::var_os("ROLLARENA_SCREENSHOT") {
+        std::fs::write(&copy, &png).unwrap();
+    }
+    let png = std::fs::read(&robots_shot).expect("the robots screenshot was saved");
+    assert!(png.starts_with(b"\x89PNG"));
+    if let Some(copy) = std::env::var_os("ROLLARENA_SCREENSHOT_ROBOTS") {
         std::fs::write(&copy, &png).unwrap();
     }
 }

@@ -1,7 +1,7 @@
 //! `rollarena replay` on records the arbiter really writes: verification of clean and tampered
 //! files (`verify`), the terminal replay with snapshots of a 4x4 game (`terminal`), the HTML
-//! viewer's escaping and self-containment (`html`), and the viewer in headless Chromium
-//! (`browser`).
+//! viewer's escaping and self-containment (`html`), Rock'n'Roll Robot records in the terminal
+//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`).
 //!
 //! The records are made once per test run by `rollarena match` with the built-in bots, a
 //! clumsy Python bot (`fumbler.py`: refused attempts, logs, stderr, a crash) and a bot that
@@ -9,6 +9,7 @@
 
 mod browser;
 mod html;
+mod robots;
 mod terminal;
 mod verify;
 
@@ -126,6 +127,108 @@ pub fn records() -> &'static Records {
                     "rollarena bot greedy",
                     &fumbler,
                     "rollarena bot random",
+                ],
+            ),
+            dir,
+        }
+    })
+}
+
+/// The Rock'n'Roll Robot records of this test run, made once (apart from the Rolit ones, so
+/// that tests of one game do not wait for the other's matches).
+pub struct RobotsRecords {
+    dir: tempfile::TempDir,
+    /// The built-in solver against a weaker one, 3 tokens.
+    pub duel: PathBuf,
+    /// A clumsy bot with a hostile seat name (`robots_fumbler.py`: it declares 2 at once, then
+    /// fails its demonstration with wrong moves, unreadable moves, or no answer, in turn)
+    /// against the solver, 3 tokens.
+    pub faults: PathBuf,
+    /// The solver alone (solo variant), 1 token.
+    pub solo: PathBuf,
+}
+
+impl RobotsRecords {
+    /// A scratch path in the records' directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+}
+
+/// The robots records, made on first use.
+pub fn robots_records() -> &'static RobotsRecords {
+    static RECORDS: OnceLock<RobotsRecords> = OnceLock::new();
+    RECORDS.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("rollarena-replay-robots-")
+            .tempdir()
+            .expect("a temporary directory");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let bot = dir.path().join("robots_fumbler.py");
+        std::fs::write(&bot, include_str!("robots_fumbler.py")).unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let fumbler = format!("/usr/bin/python3 {}", bot.display());
+        let make = |name: &str, args: &[&str]| {
+            let path = dir.path().join(name);
+            let mut argv = vec![
+                "match",
+                "--game",
+                "robots",
+                "--record",
+                path.to_str().unwrap(),
+            ];
+            argv.extend_from_slice(args);
+            let out = rollarena(&argv, None);
+            assert!(
+                out.status.success(),
+                "rollarena {argv:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            path
+        };
+        RobotsRecords {
+            duel: make(
+                "duel.jsonl",
+                &[
+                    "--seed",
+                    "2",
+                    "--hourglass",
+                    "300ms",
+                    "--rounds",
+                    "3",
+                    "rollarena bot solver",
+                    "rollarena bot solver --strength 6",
+                ],
+            ),
+            faults: make(
+                "faults.jsonl",
+                &[
+                    "--seed",
+                    "5",
+                    // Wide: the Python fumbler must declare before the hourglass the solver
+                    // turns runs out, even on a loaded machine.
+                    "--hourglass",
+                    "2s",
+                    "--prove-time",
+                    "400ms",
+                    "--rounds",
+                    "3",
+                    "--names",
+                    &format!("{},solver", HOSTILE[0]),
+                    &fumbler,
+                    "rollarena bot solver",
+                ],
+            ),
+            solo: make(
+                "solo.jsonl",
+                &[
+                    "--seed",
+                    "4",
+                    "--hourglass",
+                    "2s",
+                    "--rounds",
+                    "1",
+                    "rollarena bot solver",
                 ],
             ),
             dir,

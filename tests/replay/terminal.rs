@@ -39,13 +39,13 @@ fn redact_times(s: &str) -> String {
 
 /// The output with what differs between runs (timings, the match id) redacted; CPU times are
 /// left out (the OS may not tell them).
-fn redact(out: &str, record: &Path) -> String {
+pub(super) fn redact(out: &str, record: &Path) -> String {
     let id = lines(record)[0]["match"].as_str().unwrap().to_string();
     redact_times(&out.replace(&id, "<match>")).replace(", CPU T ms", "")
 }
 
 /// Compares with a stored snapshot (or rewrites it with UPDATE_SNAPSHOTS=1).
-fn snapshot(name: &str, actual: &str) {
+pub(super) fn snapshot(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/replay/snapshots")
         .join(format!("{name}.txt"));

@@ -5,6 +5,7 @@
 //! timing fields removed ([`comparable_results`], [`comparable_standings`]).
 
 mod config;
+mod results;
 mod runs;
 mod schedule;
 mod stats;

@@ -12,13 +12,17 @@
 //! [`text`] (the drawing format), [`board`] (the assembled board), [`view`] (its JSON view),
 //! [`boards`] (the eight quarter boards and assembly), [`mod@slide`] (movement), [`solution`]
 //! (checking), [`solver`] (the optimal solver, with its transposition table in `table`),
-//! [`quick`] (a cheap fallback solution).
+//! [`quick`] (a cheap fallback solution). The game itself sits on top: [`game`] (the options of
+//! a match and the state carried from token to token) and [`round`] (one token: declarations,
+//! the hourglass, verification).
 
 pub mod board;
 pub mod boards;
 pub mod cell;
+pub mod game;
 pub mod quick;
 pub mod robot;
+pub mod round;
 pub mod slide;
 pub mod solution;
 pub mod solver;
@@ -33,8 +37,10 @@ mod tests;
 pub use board::{Board, Diagonal, Kind, Placement};
 pub use boards::Choice;
 pub use cell::{Cell, Dir};
+pub use game::{MatchState, RULES_VERSION, Robots, Tiebreak};
 pub use quick::quick_solution;
 pub use robot::{Colour, Positions, Robot, place_robots};
+pub use round::RobotsRound;
 pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
 pub use solver::{Budget, Solution, solve, solve_counting};

@@ -180,12 +180,13 @@ impl Round for RolitRound {
             .collect();
         let mut effects = serde_json::Map::new();
         effects.insert("flipped".into(), Value::Array(flipped));
-        Ok(Applied {
+        let mut applied = Applied::moved(
             seat,
-            colour: Some(colour.name().to_string()),
-            notation: Value::String(sq.to_string()),
-            effects,
-        })
+            Some(colour.name().to_string()),
+            Value::String(sq.to_string()),
+        );
+        applied.effects = effects;
+        Ok(applied)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,0 +1,138 @@
+//! The built-in Rock'n'Roll Robot bot (`rollarena bot solver`): the library's optimal solver
+//! behind the protocol, with a strength setting.
+//!
+//! At each `start` it reads the board, the robots and the token from the state, declares the
+//! length of a quick (not always shortest) solution at once if it has one, then searches for
+//! the shortest and lowers its declaration when it finds better; `prove` is answered with the
+//! best moves found. Strength 10 searches solutions of any length the solver reaches; strength
+//! s below 10 only looks for solutions of at most s + 2 moves, so weaker bots miss the hard
+//! tokens and lose races to stronger ones. Plain serde_json values: a token is a rare event,
+//! nothing here is on a hot path.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::game::robots::{Board, Budget, Move, Positions, Solution, Token, quick_solution, solve};
+
+/// The strongest setting (and the default).
+pub const MAX_STRENGTH: u32 = 10;
+
+/// The best moves found for the token in play.
+#[derive(Default)]
+struct Plan {
+    best: Option<Vec<Move>>,
+}
+
+/// Runs the bot until `bye` or the end of stdin.
+pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Result<()> {
+    let mut current = Plan::default();
+    // Alone, the first declaration is verified at once: declare only the best found.
+    let mut solo = false;
+    for line in input.lines() {
+        let line = line?;
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        match msg.get("type").and_then(Value::as_str) {
+            Some("hello") => {
+                solo = msg["seats"].as_array().is_some_and(|s| s.len() == 1);
+                send(
+                    &mut out,
+                    json!({"type": "ready", "name": format!("solver-{strength}"),
+                           "version": env!("CARGO_PKG_VERSION"), "author": "rollarena"}),
+                )?;
+                if msg.get("game").and_then(Value::as_str) != Some("robots") {
+                    send(
+                        &mut out,
+                        json!({"type": "log", "text": "this bot plays robots only"}),
+                    )?;
+                }
+            }
+            Some("start") => {
+                current = Plan::default();
+                if let Err(e) = think(strength, solo, &msg["state"], &mut current, &mut out) {
+                    send(&mut out, json!({"type": "log", "text": e}))?;
+                }
+            }
+            Some("prove") => {
+                let moves = current.best.clone().unwrap_or_default();
+                send(
+                    &mut out,
+                    json!({"type": "solution", "moves": moves, "turn_id": msg["turn_id"]}),
+                )?;
+            }
+            Some("bye") => return Ok(()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Declares what it can find for the token in `state`, best last.
+fn think(
+    strength: u32,
+    solo: bool,
+    state: &Value,
+    current: &mut Plan,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let board = Board::from_json(&state["board"])?;
+    let robots: Positions = serde_json::from_value(state["robots"].clone())
+        .map_err(|e| format!("cannot read the robots: {e}"))?;
+    let token: Token = serde_json::from_value(state["token"].clone())
+        .map_err(|e| format!("cannot read the token: {e}"))?;
+    let cap = if strength >= MAX_STRENGTH {
+        Budget::default().max_moves
+    } else {
+        strength as usize + 2
+    };
+    let keep = |path: Vec<Move>, current: &mut Plan| -> bool {
+        let better = current.best.as_ref().is_none_or(|b| path.len() < b.len());
+        if better && path.len() <= cap {
+            current.best = Some(path);
+        }
+        better && current.best.is_some()
+    };
+    let declare = |current: &Plan, out: &mut dyn Write| -> Result<(), String> {
+        match &current.best {
+            Some(best) => send(out, json!({"type": "declare", "moves": best.len()}))
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    };
+    // Each improvement is declared at once; alone, only the best (it is verified at once).
+    if let Some(quick) = quick_solution(&board, &robots, token)
+        && keep(quick, current)
+        && !solo
+    {
+        declare(current, out)?;
+    }
+    let budget = Budget {
+        max_moves: cap,
+        time: Some(Duration::from_secs(20)),
+        ..Budget::default()
+    };
+    let found = match solve(&board, &robots, token, budget) {
+        Solution::Optimal(path) => Some(path),
+        Solution::GaveUp { best, .. } => best,
+        Solution::Impossible => None,
+    };
+    if let Some(path) = found
+        && keep(path, current)
+        && !solo
+    {
+        declare(current, out)?;
+    }
+    if solo {
+        declare(current, out)?;
+    }
+    Ok(())
+}
+
+fn send(out: &mut (impl Write + ?Sized), msg: Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &msg)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}

@@ -1,0 +1,545 @@
+//! One token of Rock'n'Roll Robot: the race to declare, the hourglass, and the verification, as
+//! a plain state machine on round time (see [`crate::game`] for how the arbiter drives it).
+//!
+//! Phases: **thinking** (every live seat may `declare`; the first declaration starts the
+//! hourglass, and with none by `first_declaration_ms` it is started anyway; alone, it runs from
+//! the start), then **verifying** (the declarations in order, lowest first, ties to the earlier
+//! declaration or, with the CPU tie-break, to the one made with less CPU time; each seat asked
+//! to `prove` in turn, a failure or no answer in `prove_ms` passing to the next), then **over**.
+//! Every decision is in `protocol/games/robots.md`.
+
+use std::sync::OnceLock;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value, json};
+
+use super::board::Board;
+use super::game::{MatchState, Robots, Tiebreak};
+use super::robot::Positions;
+use super::solution::{check_solution, parse_solution};
+use super::solver::{Budget, Solution, solve};
+use super::token::Token;
+use crate::game::{Applied, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
+
+/// The most moves a declaration may name.
+pub const MAX_DECLARATION: u64 = 100;
+
+/// A declaration as made.
+#[derive(Clone, Debug, PartialEq)]
+struct Declaration {
+    seat: Seat,
+    moves: u32,
+    ms: f64,
+    cpu_ms: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Phase {
+    /// Declarations are open; the hourglass started at the given round time, if it did.
+    Thinking {
+        hourglass: Option<f64>,
+    },
+    /// `queue[0]` is asked to prove since the given round time.
+    Verifying {
+        queue: Vec<usize>,
+        since: f64,
+    },
+    Over,
+}
+
+/// One token of a match.
+pub struct RobotsRound {
+    game: Robots,
+    board: Board,
+    /// The match as this token was drawn: the pile without it.
+    state: MatchState,
+    token: Token,
+    /// Robots at the start of the token (failed demonstrations leave them there).
+    start: Positions,
+    phase: Phase,
+    /// Every declaration, in the order made.
+    declarations: Vec<Declaration>,
+    forfeited: Vec<bool>,
+    winner: Option<Seat>,
+    /// Robots after the winning demonstration.
+    end: Option<Positions>,
+    /// Where a token nobody won goes back in the pile.
+    return_at: usize,
+    optimal: OnceLock<Value>,
+}
+
+impl RobotsRound {
+    /// Draws the next token of `state`'s pile (the round's seed decides where it goes back
+    /// if nobody wins it).
+    pub fn new(game: Robots, board: Board, mut state: MatchState, round_seed: u64) -> Self {
+        let token = state.pile.remove(0);
+        let return_at = ChaCha8Rng::seed_from_u64(round_seed).random_range(0..=state.pile.len());
+        let solo = game.players == 1;
+        let start = state.robots;
+        RobotsRound {
+            forfeited: vec![false; game.players],
+            game,
+            board,
+            state,
+            token,
+            start,
+            phase: Phase::Thinking {
+                hourglass: solo.then_some(0.0),
+            },
+            declarations: Vec::new(),
+            winner: None,
+            end: None,
+            return_at,
+            optimal: OnceLock::new(),
+        }
+    }
+
+    /// The token drawn.
+    pub fn token(&self) -> Token {
+        self.token
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The robots now (their start until a demonstration succeeds).
+    pub fn robots(&self) -> &Positions {
+        self.end.as_ref().unwrap_or(&self.start)
+    }
+
+    fn solo(&self) -> bool {
+        self.game.players == 1
+    }
+
+    /// Each seat's current declaration: its last (declarations only go down).
+    fn current(&self, seat: Seat) -> Option<usize> {
+        self.declarations.iter().rposition(|d| d.seat == seat)
+    }
+
+    /// The current declarations of the seats still in, in the order they are verified.
+    fn verification_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.game.players)
+            .filter(|&s| !self.forfeited[s])
+            .filter_map(|s| self.current(s))
+            .collect();
+        let cpu = |i: usize| self.declarations[i].cpu_ms.unwrap_or(f64::INFINITY);
+        order.sort_by(|&a, &b| {
+            let (da, db) = (&self.declarations[a], &self.declarations[b]);
+            let by_cpu = match self.game.tiebreak {
+                Tiebreak::Cpu => cpu(a).total_cmp(&cpu(b)),
+                Tiebreak::Time => std::cmp::Ordering::Equal,
+            };
+            // Index order is the order in which the values were declared.
+            da.moves.cmp(&db.moves).then(by_cpu).then(a.cmp(&b))
+        });
+        order
+    }
+
+    /// Verification starts (or goes on) with `queue` at round time `at`.
+    fn verify_next(&mut self, queue: Vec<usize>, at: f64) {
+        self.phase = if queue.is_empty() {
+            Phase::Over
+        } else {
+            Phase::Verifying { queue, since: at }
+        };
+    }
+
+    fn proving(&self) -> Option<(Seat, u32)> {
+        match &self.phase {
+            Phase::Verifying { queue, .. } => {
+                let d = &self.declarations[queue[0]];
+                Some((d.seat, d.moves))
+            }
+            _ => None,
+        }
+    }
+
+    fn declare(&mut self, seat: Seat, message: &Value, at: Stamp) -> Result<Applied, Refusal> {
+        let Phase::Thinking { hourglass } = self.phase else {
+            return Err(Refusal::new(
+                "declarations are closed: the hourglass has run out",
+            ));
+        };
+        let moves = match message.get("moves") {
+            Some(v) => v.as_u64().ok_or_else(|| {
+                Refusal::new(format!(
+                    "\"moves\" must be a whole number of moves, got {}",
+                    crate::game::short_json(v)
+                ))
+            })?,
+            None => {
+                return Err(Refusal::new(
+                    "a declaration needs \"moves\": {\"type\":\"declare\",\"moves\":5}",
+                ));
+            }
+        };
+        if moves < 2 {
+            return Err(Refusal::new(format!(
+                "{moves} moves cannot win a token: the robot must bounce off an obstacle at \
+                 least once on its way, so it needs at least 2 moves"
+            )));
+        }
+        if moves > MAX_DECLARATION {
+            return Err(Refusal::new(format!(
+                "{moves} moves is more than a declaration may name ({MAX_DECLARATION})"
+            )));
+        }
+        if let Some(i) = self.current(seat) {
+            let mine = self.declarations[i].moves;
+            if moves as u32 >= mine {
+                return Err(Refusal::new(format!(
+                    "you declared {mine} moves already and may only lower your declaration"
+                )));
+            }
+        }
+        self.declarations.push(Declaration {
+            seat,
+            moves: moves as u32,
+            ms: at.ms,
+            cpu_ms: at.cpu_ms,
+        });
+        if self.solo() {
+            // Alone there is nobody to wait for: the demonstration follows at once.
+            let queue = vec![self.declarations.len() - 1];
+            self.verify_next(queue, at.ms);
+        } else if hourglass.is_none() {
+            self.phase = Phase::Thinking {
+                hourglass: Some(at.ms),
+            };
+        }
+        let mut effects = Map::new();
+        if let Some(end) = self.hourglass_end() {
+            effects.insert("hourglass_ends_ms".into(), json!(end));
+        }
+        Ok(Applied {
+            kind: "declare",
+            seat,
+            colour: None,
+            notation: json!({ "moves": moves }),
+            effects,
+            fault: None,
+        })
+    }
+
+    fn hourglass_end(&self) -> Option<f64> {
+        match self.phase {
+            Phase::Thinking { hourglass: Some(h) } => Some(h + self.game.hourglass_ms as f64),
+            _ => None,
+        }
+    }
+
+    /// Judges a demonstration (`moves` as sent; `None`: no answer in time).
+    fn demonstration(&mut self, seat: Seat, moves: Option<&Value>, at: f64) -> Applied {
+        let Phase::Verifying { queue, .. } = &self.phase else {
+            unreachable!("only the seat asked to prove demonstrates")
+        };
+        let mut queue = queue.clone();
+        let declared = self.declarations[queue.remove(0)].moves;
+        let result = match moves {
+            None => Err(format!(
+                "no solution within {} ms of the request",
+                self.game.prove_ms
+            )),
+            Some(v) => parse_solution(v).and_then(|path| {
+                check_solution(
+                    &self.board,
+                    &self.start,
+                    self.token,
+                    &path,
+                    declared as usize,
+                )
+            }),
+        };
+        let mut effects = Map::new();
+        effects.insert("declared".into(), json!(declared));
+        let ok = result.is_ok();
+        effects.insert("ok".into(), json!(ok));
+        let fault = match result {
+            Ok(end) => {
+                effects.insert("robots".into(), json!(end));
+                self.winner = Some(seat);
+                self.end = Some(end);
+                self.phase = Phase::Over;
+                None
+            }
+            Err(reason) => {
+                effects.insert("reason".into(), json!(reason));
+                self.verify_next(queue, at);
+                Some(format!(
+                    "failed demonstration of {declared} moves: {reason}"
+                ))
+            }
+        };
+        Applied {
+            kind: "solution",
+            seat,
+            colour: None,
+            notation: json!({ "moves": moves.cloned().unwrap_or(Value::Null) }),
+            effects,
+            fault,
+        }
+    }
+
+    /// The state every seat sees (`you` for a seat, the solver's answer once over for
+    /// spectators).
+    fn state(&self, seat: Option<Seat>) -> Value {
+        let phase = match self.phase {
+            Phase::Thinking { .. } => "thinking",
+            Phase::Verifying { .. } => "verifying",
+            Phase::Over => "over",
+        };
+        let declarations: Vec<Value> = (0..self.game.players)
+            .filter_map(|s| self.current(s))
+            .map(|i| {
+                let d = &self.declarations[i];
+                json!({"seat": d.seat, "moves": d.moves, "at_ms": d.ms})
+            })
+            .collect();
+        let mut v = json!({
+            "board": self.board.to_json(),
+            "robots": self.robots(),
+            "token": self.token,
+            "target": self.board.target(self.token).map(|c| c.to_string()),
+            "phase": phase,
+            "declarations": declarations,
+            "tokens": self.state.won.iter().map(Vec::len).collect::<Vec<_>>(),
+            "pile": self.state.pile.len(),
+        });
+        let m = v.as_object_mut().expect("an object");
+        if let Some(end) = self.hourglass_end() {
+            m.insert("hourglass_ends_ms".into(), json!(end));
+        }
+        if let Some((s, moves)) = self.proving() {
+            m.insert("proving".into(), json!({"seat": s, "moves": moves}));
+        }
+        match seat {
+            Some(s) => {
+                m.insert("you".into(), json!(s));
+            }
+            None if self.phase == Phase::Over => {
+                m.insert("winner".into(), json!(self.winner));
+                m.insert("optimal".into(), self.optimal().clone());
+            }
+            None => {}
+        }
+        v
+    }
+
+    /// The solver's answer for the token from the start position (computed once, when asked:
+    /// at the end of the round, never while the bots think).
+    pub fn optimal(&self) -> &Value {
+        self.optimal.get_or_init(|| {
+            // A node budget and no time limit: the answer must not depend on the machine, so
+            // that a replay finds the same.
+            let budget = Budget {
+                time: None,
+                ..Budget::nodes(self.game.solver_nodes)
+            };
+            match solve(&self.board, &self.start, self.token, budget) {
+                Solution::Optimal(path) => json!({"moves": path.len(), "solution": path}),
+                Solution::Impossible => json!({"impossible": true}),
+                Solution::GaveUp {
+                    searched, at_least, ..
+                } => json!({"gave_up": true, "searched": searched, "at_least": at_least}),
+            }
+        })
+    }
+
+    /// The match after this token.
+    fn next_state(&self) -> MatchState {
+        let mut next = self.state.clone();
+        next.robots = *self.robots();
+        match self.winner {
+            Some(seat) => {
+                next.won[seat].push(self.token);
+                next.since_win = 0;
+            }
+            None if self.solo() => {
+                next.face_down.push(self.token);
+                next.since_win += 1;
+            }
+            None => {
+                next.pile.insert(self.return_at, self.token);
+                next.since_win += 1;
+            }
+        }
+        next
+    }
+}
+
+impl Round for RobotsRound {
+    fn colours(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    fn first(&self) -> Seat {
+        0
+    }
+
+    fn to_act(&self) -> ToAct {
+        match &self.phase {
+            Phase::Thinking { .. } => ToAct::Seats(
+                (0..self.game.players)
+                    .filter(|&s| !self.forfeited[s])
+                    .collect(),
+            ),
+            Phase::Verifying { .. } => {
+                let (seat, _) = self.proving().expect("verifying");
+                ToAct::Seat(seat, Request::Prove)
+            }
+            Phase::Over => ToAct::Over,
+        }
+    }
+
+    fn view(&self, seat: Seat) -> Value {
+        self.state(Some(seat))
+    }
+
+    fn public_view(&self) -> Value {
+        self.state(None)
+    }
+
+    fn legal_moves(&self, _seat: Seat) -> Option<Vec<Value>> {
+        None
+    }
+
+    fn play(&mut self, _seat: Seat, _action: &Value) -> Result<Applied, Refusal> {
+        Err(Refusal::new(
+            "Rock'n'Roll Robot has no turns: send \"declare\" or, when asked, \"solution\"",
+        ))
+    }
+
+    fn act(
+        &mut self,
+        seat: Seat,
+        kind: &str,
+        message: &Value,
+        at: Stamp,
+    ) -> Result<Vec<Applied>, Refusal> {
+        if self.forfeited.get(seat) != Some(&false) {
+            return Err(Refusal::new("this seat is out of the round"));
+        }
+        match kind {
+            "declare" => Ok(vec![self.declare(seat, message, at)?]),
+            "solution" => {
+                if self.proving().map(|(s, _)| s) != Some(seat) {
+                    return Err(Refusal::new("no demonstration is asked of you now"));
+                }
+                let moves = message.get("moves").unwrap_or(&Value::Null);
+                Ok(vec![self.demonstration(seat, Some(moves), at.ms)])
+            }
+            other => Err(Refusal::new(format!(
+                "unknown message type {other:?}: Rock'n'Roll Robot takes \"declare\" and \
+                 \"solution\""
+            ))),
+        }
+    }
+
+    fn deadline_ms(&self) -> Option<f64> {
+        match &self.phase {
+            Phase::Thinking { hourglass: Some(h) } => Some(h + self.game.hourglass_ms as f64),
+            Phase::Thinking { hourglass: None } => Some(self.game.first_declaration_ms as f64),
+            Phase::Verifying { since, .. } => Some(since + self.game.prove_ms as f64),
+            Phase::Over => None,
+        }
+    }
+
+    fn timeout(&mut self, at: f64) -> Vec<Applied> {
+        match &self.phase {
+            Phase::Thinking { hourglass: None } => {
+                // Nobody declared in time: the hourglass is turned anyway.
+                self.phase = Phase::Thinking {
+                    hourglass: Some(at),
+                };
+                Vec::new()
+            }
+            Phase::Thinking { .. } => {
+                let queue = self.verification_order();
+                self.verify_next(queue, at);
+                Vec::new()
+            }
+            Phase::Verifying { .. } => {
+                let (seat, _) = self.proving().expect("verifying");
+                vec![self.demonstration(seat, None, at)]
+            }
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn forfeit(&mut self, seat: Seat, at: f64) -> Vec<Applied> {
+        self.forfeited[seat] = true;
+        if let Phase::Verifying { queue, .. } = &self.phase {
+            let queue: Vec<usize> = queue
+                .iter()
+                .copied()
+                .filter(|&i| self.declarations[i].seat != seat)
+                .collect();
+            let restart = self.proving().is_some_and(|(s, _)| s == seat);
+            if restart {
+                self.verify_next(queue, at);
+            } else if let Phase::Verifying { queue: q, .. } = &mut self.phase {
+                *q = queue;
+            }
+        }
+        Vec::new()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let next = self.next_state();
+        let scores = next
+            .won
+            .iter()
+            .enumerate()
+            .map(|(s, w)| (s.to_string(), w.len() as u32))
+            .collect();
+        let points = (0..self.game.players)
+            .map(|s| u32::from(self.winner == Some(s)))
+            .collect();
+        Some(Outcome {
+            scores,
+            points,
+            ranks: Vec::new(),
+            wins: Vec::new(),
+        })
+    }
+
+    fn carry(&self) -> Option<Value> {
+        (self.phase == Phase::Over).then(|| json!(self.next_state()))
+    }
+
+    fn ends_match(&self) -> bool {
+        if self.phase != Phase::Over {
+            return false;
+        }
+        let next = self.next_state();
+        let target = self.game.tokens_to_win();
+        let won = target.is_some_and(|t| next.won.iter().any(|w| w.len() >= t));
+        // The guard the rules lack: the pile drawn through twice without a token won.
+        // (Alone, a missed token is not returned: the pile only shrinks.)
+        let stuck = !self.solo() && next.since_win as usize >= 2 * next.pile.len();
+        won || next.pile.is_empty() || stuck
+    }
+
+    fn render(&self) -> String {
+        let robots: Vec<String> = self
+            .robots()
+            .iter()
+            .map(|(r, c)| format!("{r} {c}"))
+            .collect();
+        format!(
+            "{}token {} at {}; robots: {}\n",
+            self.board.render(),
+            self.token,
+            self.board
+                .target(self.token)
+                .map_or("?".to_string(), |c| c.to_string()),
+            robots.join(", ")
+        )
+    }
+}
