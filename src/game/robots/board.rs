@@ -3,7 +3,7 @@
 //!
 //! A [`Board`] is built once per game (from a seed by [`Board::assemble`], from a drawing by
 //! [`Board::from_text`], or back from its JSON view) and never changes; building it precomputes
-//! the slide tables of [`super::slide`], so every query afterwards is a table look-up. The edge
+//! the slide tables of [`mod@super::slide`], so every query afterwards is a table look-up. The edge
 //! of the board is stored as walls on the border cells and the central block as cells walled on
 //! every side, so a slide only ever asks "is there a wall on this side of this cell".
 

@@ -4,17 +4,17 @@
 //! Everything here is plain, synchronous data and functions, with no I/O and no notion of
 //! seats, rounds or clocks: the game's rounds are built on top of it. A game is a [`Board`]
 //! (assembled from the quarter boards of [`boards`] by a seed), the robots' [`Positions`]
-//! (placed by [`place_robots`]), and a [`Token`] to reach. Moves [`slide`]; a bot's list of moves
-//! is read by [`parse_solution`] and judged by [`check_solution`]; [`solve`] finds the shortest.
+//! (placed by [`place_robots`]), and a [`Token`] to reach. Robots move with [`slide()`]; a bot's
+//! list of moves is read by [`parse_solution`] and judged by [`check_solution`]; [`solve`] finds
+//! the shortest.
 //!
 //! Files: [`cell`] (naming), [`robot`] (robots, colours, positions), [`token`] (targets),
 //! [`text`] (the drawing format), [`board`] (the assembled board), [`view`] (its JSON view),
-//! [`boards`]
-//! (the eight quarter boards and assembly), [`slide`] (movement), [`solution`] (checking),
-//! [`solver`] (the optimal solver, with its transposition table in `table`), [`quick`] (a cheap
-//! fallback solution). The game itself sits on top: [`game`] (the options of a match and the
-//! state carried from token to token) and [`round`] (one token: declarations, the hourglass,
-//! verification).
+//! [`boards`] (the eight quarter boards and assembly), [`mod@slide`] (movement), [`solution`]
+//! (checking), [`solver`] (the optimal solver, with its transposition table in `table`),
+//! [`quick`] (a cheap fallback solution). The game itself sits on top: [`game`] (the options of
+//! a match and the state carried from token to token) and [`round`] (one token: declarations,
+//! the hourglass, verification).
 
 pub mod board;
 pub mod boards;

@@ -4,7 +4,7 @@
 //! Rules, as in `protocol/games/robots.md`: a robot moves in a straight line until the next
 //! obstacle (a wall, the edge, the central block, another robot). On entering a cell with a
 //! diagonal wall of another colour (any colour, for the black robot) it is turned a quarter
-//! (see [`Kind::turn`]) and keeps sliding in the same move; it passes a diagonal of its own
+//! (see [`Kind::turn`](super::board::Kind::turn)) and keeps sliding in the same move; it passes a diagonal of its own
 //! colour straight. A robot turned by a diagonal and blocked at once in its new direction stops
 //! on the diagonal's cell; a robot never enters a cell another robot stands on, diagonal or not.
 //! The diagonal of the cell a move starts from does not turn it (it leaves straight), but does

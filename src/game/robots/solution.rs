@@ -2,7 +2,7 @@
 //! reasons written for the bot's author.
 //!
 //! A solution succeeds when every move is legal (the robot is on the board and moves: see
-//! [`super::slide`]), it has at most the declared number of moves, and after its last move a
+//! [`mod@super::slide`]), it has at most the declared number of moves, and after its last move a
 //! robot the token accepts stands on the target and has made at least two of the solution's
 //! moves (the bounce rule: one straight run onto the target does not count).
 
