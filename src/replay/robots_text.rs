@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 use serde_json::Value;
 
 use super::robots::{Action, Demonstration, RobotsReplay, Step, letter};
-use super::text::{Pace, Style, clean, forfeit_line, format_ms, round_notes, wait_for};
+use super::text::{Pace, Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
 use crate::game::robots::cell::SIZE;
 use crate::game::robots::{Cell, Colour, Positions, Robot, Token};
 use crate::record::RoundRecord;
@@ -537,19 +537,14 @@ pub fn play(
     prompt: &mut dyn Write,
 ) -> io::Result<bool> {
     let last = record.moves.len();
-    let start = pace.to.map_or(0, |t| (t as usize).min(last));
-    let only_one = pace.to.is_some() && !pace.step && pace.delay.is_none();
-    let end = if only_one { start } else { last };
     let head = header(index, total, record, rp);
-    for ply in start..=end {
-        let mut frame = String::new();
-        if style.clear {
-            frame.push_str("\x1b[H\x1b[2J");
-        }
-        if style.clear || ply == start {
-            frame.push_str(&head);
-        }
-        frame.push('\n');
+    let io = Paced {
+        out,
+        input,
+        prompt,
+        prompt_text: "[Enter: next action, q Enter: quit] ",
+    };
+    paced(last, &head, style, pace, io, |ply, start, frame| {
         if style.clear || ply == start {
             frame.push_str(&format!("token {}\n", token_text(rp)));
             frame.push_str(&format!("robots: {}\n", robots_text(&rp.start)));
@@ -578,20 +573,7 @@ pub fn play(
             frame.push('\n');
             frame.push_str(&result(record, rp));
         }
-        out.write_all(frame.as_bytes())?;
-        out.flush()?;
-        if ply == end {
-            break;
-        }
-        if pace.step {
-            if !wait_for(input, prompt, "[Enter: next action, q Enter: quit] ")? {
-                return Ok(false);
-            }
-        } else if let Some(d) = pace.delay {
-            std::thread::sleep(d);
-        }
-    }
-    Ok(true)
+    })
 }
 
 #[cfg(test)]

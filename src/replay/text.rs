@@ -305,12 +305,6 @@ pub(super) fn round_notes(record: &RoundRecord) -> String {
     out
 }
 
-/// What the reader asked for after a board.
-enum Next {
-    Go,
-    Quit,
-}
-
 /// Replays one game to `out`, pausing as `pace` says; keys come from `input`.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
@@ -325,19 +319,14 @@ pub fn play(
     prompt: &mut dyn Write,
 ) -> io::Result<bool> {
     let last = record.moves.len();
-    let start = pace.to.map_or(0, |t| (t as usize).min(last));
-    let only_one = pace.to.is_some() && !pace.step && pace.delay.is_none();
-    let end = if only_one { start } else { last };
     let head = header(index, total, record, replayed);
-    for ply in start..=end {
-        let mut frame = String::new();
-        if style.clear {
-            frame.push_str("\x1b[H\x1b[2J");
-        }
-        if style.clear || ply == start {
-            frame.push_str(&head);
-        }
-        frame.push('\n');
+    let io = Paced {
+        out,
+        input,
+        prompt,
+        prompt_text: "[Enter: next move, q Enter: quit] ",
+    };
+    paced(last, &head, style, pace, io, |ply, _start, frame| {
         if ply == 0 {
             for f in record.forfeits.iter().filter(|f| f.ply == 0) {
                 frame.push_str(&forfeit_line(record, f));
@@ -352,13 +341,49 @@ pub fn play(
             frame.push('\n');
             frame.push_str(&result(record));
         }
-        out.write_all(frame.as_bytes())?;
-        out.flush()?;
+    })
+}
+
+/// Where a paced replay writes, reads keys and prompts.
+pub(super) struct Paced<'a> {
+    pub out: &'a mut dyn Write,
+    pub input: &'a mut dyn BufRead,
+    pub prompt: &'a mut dyn Write,
+    pub prompt_text: &'a str,
+}
+
+/// The pacing both games' replays share: steps 0 to `last` (from `--to`, only that one
+/// without `--step` or `--delay`), the header on the first frame (every frame when clearing the
+/// screen), `frame` adding a step's own lines, then a key or a delay between steps. False when
+/// the user quit.
+pub(super) fn paced(
+    last: usize,
+    head: &str,
+    style: &Style,
+    pace: &Pace,
+    io: Paced<'_>,
+    mut frame_of: impl FnMut(usize, usize, &mut String),
+) -> io::Result<bool> {
+    let start = pace.to.map_or(0, |t| (t as usize).min(last));
+    let only_one = pace.to.is_some() && !pace.step && pace.delay.is_none();
+    let end = if only_one { start } else { last };
+    for ply in start..=end {
+        let mut frame = String::new();
+        if style.clear {
+            frame.push_str("\x1b[H\x1b[2J");
+        }
+        if style.clear || ply == start {
+            frame.push_str(head);
+        }
+        frame.push('\n');
+        frame_of(ply, start, &mut frame);
+        io.out.write_all(frame.as_bytes())?;
+        io.out.flush()?;
         if ply == end {
             break;
         }
         if pace.step {
-            if let Next::Quit = wait_key(input, prompt)? {
+            if !wait_for(io.input, io.prompt, io.prompt_text)? {
                 return Ok(false);
             }
         } else if let Some(d) = pace.delay {
@@ -366,17 +391,6 @@ pub fn play(
         }
     }
     Ok(true)
-}
-
-/// Waits for a line on the input: Enter goes on, `q` (or the end of the input) stops.
-fn wait_key(input: &mut dyn BufRead, prompt: &mut dyn Write) -> io::Result<Next> {
-    Ok(
-        if wait_for(input, prompt, "[Enter: next move, q Enter: quit] ")? {
-            Next::Go
-        } else {
-            Next::Quit
-        },
-    )
 }
 
 /// Shows `text` on the prompt and waits for a line: `true` to go on, `false` on `q` or the end
