@@ -7,6 +7,7 @@ mod check;
 mod fuzz;
 mod hostile;
 mod kits;
+mod referee;
 mod replay;
 mod robots;
 mod rolit;

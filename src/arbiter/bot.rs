@@ -100,25 +100,8 @@ impl Default for Limits {
     }
 }
 
-/// A fault that forfeits the round, before the session adds seat, ply and stderr.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub kind: ForfeitKind,
-    pub detail: String,
-    pub line: Option<String>,
-    pub exit: Option<ExitInfo>,
-}
-
-impl Failure {
-    fn new(kind: ForfeitKind, detail: impl Into<String>) -> Failure {
-        Failure {
-            kind,
-            detail: detail.into(),
-            line: None,
-            exit: None,
-        }
-    }
-}
+/// A fault that forfeits the round (the referee's vocabulary).
+pub use crate::referee::Failure;
 
 /// What a bot answered to a request.
 #[derive(Debug)]
@@ -138,6 +121,13 @@ pub enum Reply {
 }
 
 /// A line the bot sent when nothing was asked, kept as an example.
+/// What a bot did, before anyone judged it (the referee does).
+#[derive(Debug)]
+pub enum Heard {
+    Line(Vec<u8>),
+    Failed(Failure),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unasked {
     pub line: String,
@@ -575,6 +565,49 @@ impl Bot {
                 }
             }
         }
+    }
+
+    /// The next thing the bot does, raw, for the referee to judge: a line, or a failure (an
+    /// over-long line, a crash, a closed stdout); `None` once `until` passes first.
+    pub async fn hear(&mut self, until: Option<Instant>) -> Option<Heard> {
+        if self.eof {
+            // Found closed earlier (a wait on several bots was cut short): judge it now.
+            let grace = until.unwrap_or_else(|| Instant::now() + EXIT_GRACE);
+            return Some(Heard::Failed(self.died_waiting(grace).await));
+        }
+        let event = match until {
+            Some(d) => timeout_at(d, self.events.recv()).await.ok()?,
+            None => self.events.recv().await,
+        };
+        Some(match event {
+            Some(BotEvent::Line(line)) => Heard::Line(line),
+            Some(BotEvent::TooLong { head }) => Heard::Failed(self.too_long(&head)),
+            Some(BotEvent::Eof) | None => {
+                let grace = until.unwrap_or_else(|| Instant::now() + EXIT_GRACE);
+                Heard::Failed(self.died_waiting(grace).await)
+            }
+            Some(BotEvent::Exited(info)) => Heard::Failed(self.crashed(info)),
+        })
+    }
+
+    /// Everything the bot sent so far without waiting, and its failure if it is found dead
+    /// (a bot whose stdout closed is resumed, so that its exit can be seen).
+    pub async fn drain_heard(&mut self) -> (Vec<Vec<u8>>, Option<Failure>) {
+        let mut lines = Vec::new();
+        while let Some(event) = self.events.try_recv() {
+            match event {
+                BotEvent::Line(line) => lines.push(line),
+                BotEvent::TooLong { head } => return (lines, Some(self.too_long(&head))),
+                BotEvent::Eof => self.eof = true,
+                BotEvent::Exited(info) => return (lines, Some(self.crashed(info))),
+            }
+        }
+        if self.eof {
+            self.thaw();
+            let deadline = Instant::now() + EXIT_GRACE;
+            return (lines, Some(self.died_waiting(deadline).await));
+        }
+        (lines, None)
     }
 
     /// Lets the bot exit by itself until `deadline` (after `bye`), then kills what is left.

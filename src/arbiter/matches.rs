@@ -18,9 +18,8 @@ use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
 use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
 use super::seed::round_seed;
-use super::session::Session;
 use super::standings::Standings;
-use crate::game::{Game, Outcome, RoundSetup};
+use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
 
 /// How long bots have to exit after `bye` before they are killed.
@@ -114,47 +113,28 @@ pub async fn run_match(
             None => config.game.new_round(setup),
         };
         let carried = carry.take();
-        let mut session = Session::new(
+        let finished = super::driver::play_round(
             config,
-            round_no,
             round,
-            seed,
+            super::driver::RoundStart {
+                round_no,
+                round_seed: seed,
+                failures: startup_failures,
+                restarts,
+                opening: config.openings.get(r as usize).map(Vec::as_slice),
+            },
             &mut bots,
             &mut turn_id,
             observer,
-        );
-        session.play.faults.extend(restarts);
-        for (seat, failure) in startup_failures {
-            session.forfeit(seat, failure).await?;
-        }
-        session.start(seed);
-        if let Some(opening) = config.openings.get(r as usize) {
-            session.play_opening(opening)?;
-        }
-        session.run().await?;
-        session.finish().await?;
-        let raw = session
-            .round
-            .outcome()
-            .expect("a round that is over has an outcome");
-        let outcome = Outcome::new(raw.scores, &raw.points, &session.forfeited);
-        session.announce_end(&outcome);
-        let board = session.round.public_view();
-        let colours = session.round.colours();
-        let first = session.round.first();
-        carry = session.round.carry();
-        let match_over = session.round.ends_match();
-        let play = std::mem::replace(
-            &mut session.play,
-            super::session::RoundPlay {
-                moves: vec![],
-                forfeits: vec![],
-                faults: vec![],
-                logs: vec![],
-                stderr: vec![],
-            },
-        );
-        drop(session);
+        )
+        .await?;
+        let outcome = finished.outcome;
+        let board = finished.round.public_view();
+        let colours = finished.round.colours();
+        let first = finished.round.first();
+        carry = finished.round.carry();
+        let match_over = finished.round.ends_match();
+        let play = finished.play;
         let record = RoundRecord {
             format: FORMAT_VERSION,
             arbiter: env!("CARGO_PKG_VERSION").to_string(),

@@ -2,12 +2,12 @@
 //!
 //! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
-//! the protocol operations on it), [`session`] (one round; [`simultaneous`] where seats act at
-//! once), [`matches`] (rounds, restarts,
-//! records, standings). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
+//! the protocol operations on it), [`driver`] (one round: process events in, the
+//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records, standings). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
 //! data, [`events`] the one event stream per match.
 pub mod bot;
 pub mod clock;
+pub mod driver;
 pub mod events;
 pub mod fault;
 pub mod io;
@@ -15,8 +15,6 @@ pub mod matches;
 pub mod process;
 pub mod protocol;
 pub mod seed;
-pub mod session;
-pub mod simultaneous;
 pub mod standings;
 
 pub use bot::{BotSpec, Limits};

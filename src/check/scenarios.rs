@@ -614,7 +614,7 @@ impl<'a> Play<'a> {
                     made += 1;
                 }
                 ToAct::Seat(seat, _) => self.other_move(talk, seat),
-                ToAct::Seats(_) => unreachable!("rolit is played in turn"),
+                ToAct::Seats(_) | ToAct::Each(..) => unreachable!("rolit is played in turn"),
             }
         }
         Ok(made)

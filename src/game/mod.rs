@@ -17,7 +17,7 @@
 //!   rules (an hourglass), so a round names its next deadline in the same round time
 //!   ([`Round::deadline_ms`]) and the arbiter calls [`Round::timeout`] when it passes. Since
 //!   every input carries its time, a recorded round replays exactly, deadlines included.
-//! - [`ToAct::Seat`] with [`Request::Prove`] asks one seat for a `solution` (the robots'
+//! - [`ToAct::Seat`] with a `prove` request asks one seat for a `solution` (the robots'
 //!   verification); its limit is the round's own deadline, and missing it is a rule event the
 //!   round decides on, not a forfeit.
 //! - A match may last a variable number of rounds and carry state from one round to the next
@@ -45,19 +45,56 @@ pub type Seat = usize;
 pub enum ToAct {
     /// One seat is asked for an action with a request of the given kind.
     Seat(Seat, Request),
-    /// Several seats may act at once, each whenever it likes (simultaneous play).
+    /// Several seats are asked at once, each with its own request of the given kind, answered
+    /// independently (a sealed bid: every seat thinks at once, nobody is frozen). The list
+    /// shrinks as seats answer; the arbiter asks each seat once.
+    Each(Vec<Seat>, Request),
+    /// Several seats may act at once, each whenever it likes, with messages the game names
+    /// (simultaneous play with no request, such as Rock'n'Roll Robot's declarations); the
+    /// rules' own deadline ([`Round::deadline_ms`]) applies.
     Seats(Vec<Seat>),
     /// The round is over; [`Round::outcome`] holds the result.
     Over,
 }
 
-/// The kind of request the arbiter sends to the seat that must act.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Request {
-    /// A `turn` message, answered by a `move`.
-    Turn,
-    /// A `prove` message, answered by a `solution` (Rock'n'Roll Robot).
-    Prove,
+/// A request the arbiter sends to a seat that must act: which message asks, which message
+/// answers, which clock limits the answer and whether the other seats are frozen meanwhile.
+/// Games name their own requests; Rolit's is [`Request::TURN`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    /// The message type that asks (`turn`, `prove`). The message carries `turn_id`, the
+    /// seat's `state`, the `legal` answers where the game lists them and `time_ms`.
+    pub kind: &'static str,
+    /// The message type that answers (`move`, `solution`). A `move` is judged by
+    /// [`Round::play`]; any other type by [`Round::act`].
+    pub answer: &'static str,
+    /// The clock that limits the answer.
+    pub clock: Limit,
+    /// The other seats' bots are frozen while this request is open (where the match freezes
+    /// idle bots at all): sequential play. Requests made to several seats at once never are.
+    pub freeze_others: bool,
+}
+
+impl Request {
+    /// A `turn` answered by a `move` on the match's per-move clock, the other seats frozen:
+    /// the request of turn-based games.
+    pub const TURN: Request = Request {
+        kind: "turn",
+        answer: "move",
+        clock: Limit::PerMove,
+        freeze_others: true,
+    };
+}
+
+/// Which clock limits an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The match's time per move (`--time`), with retries on the same clock; running out of
+    /// it forfeits the round.
+    PerMove,
+    /// The rules' own deadline ([`Round::deadline_ms`]); what happens when it passes is the
+    /// rules' business ([`Round::timeout`]), not a forfeit.
+    Rules,
 }
 
 /// An action refused by the rules. The state is unchanged; the reason is written for the bot's
@@ -81,7 +118,7 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-/// An action the rules accepted, as it is announced to every bot and recorded.
+/// An action the rules accepted, as it is recorded and announced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// The kind of message that was applied: `move` (answering `turn`), or a game-specific
@@ -92,16 +129,28 @@ pub struct Applied {
     pub seat: Seat,
     /// The seat's colour, for games with colours.
     pub colour: Option<String>,
-    /// The action in the game's canonical notation (Rolit: "d3"). For game-specific kinds,
-    /// an object: the message's own fields without `type` (`{"moves": 5}`), which a replay
-    /// hands back to [`Round::act`].
+    /// The action in the game's canonical notation (Rolit: "d3"), as the record keeps it and a
+    /// replay feeds it back. For game-specific kinds, an object: the message's own fields
+    /// without `type` (`{"moves": 5}`), which a replay hands back to [`Round::act`].
     pub notation: Value,
-    /// Game-specific effects, flattened into the announcement and the record (Rolit:
+    /// Game-specific public effects, flattened into the announcement and the record (Rolit:
     /// `flipped`; the robots' verification: `ok`, `reason`).
     pub effects: serde_json::Map<String, Value>,
+    /// Effects only the record keeps, never announced (cards drawn, a deck's order).
+    pub secret: serde_json::Map<String, Value>,
+    /// What the seats other than the actor are told instead of `notation` and `effects`
+    /// (a sealed bid: `"bid (sealed)"`); `None` tells every seat the same.
+    pub shown: Option<Shown>,
     /// The action counts against the seat without forfeiting (a failed demonstration): the
     /// record keeps it as a fault with this text.
     pub fault: Option<String>,
+}
+
+/// How an action is announced to the seats that may not see it whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub notation: Value,
+    pub effects: serde_json::Map<String, Value>,
 }
 
 impl Applied {
@@ -113,6 +162,8 @@ impl Applied {
             colour,
             notation,
             effects: serde_json::Map::new(),
+            secret: serde_json::Map::new(),
+            shown: None,
             fault: None,
         }
     }

@@ -13,8 +13,6 @@ pub mod html;
 pub mod robots;
 pub mod robots_text;
 pub mod text;
-pub mod verify;
-mod verify_sim;
 
 use serde_json::Value;
 
@@ -22,7 +20,7 @@ use crate::game::rolit::{RULES_VERSION, Rolit};
 use crate::game::{Game, Round, RoundSetup, ToAct};
 use crate::record::RoundRecord;
 
-pub use verify::{Discrepancy, MatchReport, Report, verify, verify_game};
+pub use crate::verify::{Discrepancy, MatchReport, Report, verify, verify_game};
 
 /// The Rolit variant a record's options name, checked against the rules this build knows.
 pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {

@@ -61,7 +61,7 @@ fn cycle_opening(
     });
     let mut moves = Vec::new();
     for _ in 0..plies {
-        let ToAct::Seat(seat, Request::Turn) = round.to_act() else {
+        let ToAct::Seat(seat, Request::TURN) = round.to_act() else {
             break;
         };
         let Some(legal) = round.legal_moves(seat) else {

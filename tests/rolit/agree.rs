@@ -222,7 +222,7 @@ fn play_round(size: usize, players: usize, match_seed: u64, round: u32, choices:
             break;
         }
         let seat = seat_of(nv.to_move());
-        assert_eq!(r.to_act(), ToAct::Seat(seat, Request::Turn));
+        assert_eq!(r.to_act(), ToAct::Seat(seat, Request::TURN));
         let legal = nv.legal();
         let listed: Vec<String> = r
             .legal_moves(seat)

@@ -325,7 +325,7 @@ fn a_vanished_colour_plays_next_to_any_ball() {
         position(&rows, RYG, "yellow"),
         vec![Colour::Green, Colour::Red, Colour::Yellow],
     );
-    assert_eq!(round.to_act(), ToAct::Seat(2, Request::Turn));
+    assert_eq!(round.to_act(), ToAct::Seat(2, Request::TURN));
     let listed: Vec<String> = round
         .legal_moves(2)
         .unwrap()

@@ -40,7 +40,7 @@ pub use cell::{Cell, Dir};
 pub use game::{MatchState, RULES_VERSION, Robots, Tiebreak};
 pub use quick::quick_solution;
 pub use robot::{Colour, Positions, Robot, place_robots};
-pub use round::RobotsRound;
+pub use round::{PROVE, RobotsRound};
 pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
 pub use solver::{Budget, Solution, solve, solve_counting};

@@ -20,7 +20,16 @@ use super::robot::Positions;
 use super::solution::{check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
 use super::token::Token;
-use crate::game::{Applied, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
+use crate::game::{Applied, Limit, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
+
+/// The verification request: `prove`, answered by `solution` before the rules' deadline;
+/// nobody is frozen (the others may still watch the clock).
+pub const PROVE: Request = Request {
+    kind: "prove",
+    answer: "solution",
+    clock: Limit::Rules,
+    freeze_others: false,
+};
 
 /// The most moves a declaration may name.
 pub const MAX_DECLARATION: u64 = 100;
@@ -220,6 +229,8 @@ impl RobotsRound {
             colour: None,
             notation: json!({ "moves": moves }),
             effects,
+            secret: Map::new(),
+            shown: None,
             fault: None,
         })
     }
@@ -279,6 +290,8 @@ impl RobotsRound {
             colour: None,
             notation: json!({ "moves": moves.cloned().unwrap_or(Value::Null) }),
             effects,
+            secret: Map::new(),
+            shown: None,
             fault,
         }
     }
@@ -388,7 +401,7 @@ impl Round for RobotsRound {
             ),
             Phase::Verifying { .. } => {
                 let (seat, _) = self.proving().expect("verifying");
-                ToAct::Seat(seat, Request::Prove)
+                ToAct::Seat(seat, PROVE)
             }
             Phase::Over => ToAct::Over,
         }

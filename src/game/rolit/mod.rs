@@ -138,7 +138,7 @@ impl Round for RolitRound {
         if self.pos.is_over() {
             ToAct::Over
         } else {
-            ToAct::Seat(self.seat_of(self.pos.to_move()), Request::Turn)
+            ToAct::Seat(self.seat_of(self.pos.to_move()), Request::TURN)
         }
     }
 
@@ -151,7 +151,7 @@ impl Round for RolitRound {
     }
 
     fn legal_moves(&self, seat: Seat) -> Option<Vec<Value>> {
-        if self.to_act() != ToAct::Seat(seat, Request::Turn) {
+        if self.to_act() != ToAct::Seat(seat, Request::TURN) {
             return None;
         }
         let moves = self.pos.legal_moves();

@@ -1,0 +1,376 @@
+//! The course of a round: asking the seats the rules name (after draining what they sent
+//! unasked), freezing the idle ones, the clocks running out, forfeits and the arbiter's
+//! fallback moves, announcing and recording every action, and the end.
+
+use rand::Rng;
+
+use crate::arbiter::fault::{Forfeit, ForfeitKind};
+use crate::arbiter::protocol::{End, ToBot, announcement, to_line};
+use crate::game::{Applied, Limit, Outcome, Request, Seat, Shown, ToAct};
+use crate::record::{Fault, MoveRecord, round_ms};
+
+use super::{Asked, Failure, Output, Referee};
+
+/// What asking one seat came to.
+enum Step {
+    /// An action was played (the arbiter's, for a forfeited seat): the rules may ask anew.
+    Played,
+    /// The seat is being drained before it is asked.
+    Draining,
+    /// The seat is asked (now or before) or the rules' clock decides for it: wait.
+    Wait,
+}
+
+/// A request as it goes on the wire: `{"type": kind, "turn_id", "state", "legal"?, "time_ms"}`
+/// (`turn` and `prove` are this shape).
+#[derive(serde::Serialize)]
+struct RequestLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    turn_id: u64,
+    state: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal: Option<Vec<serde_json::Value>>,
+    time_ms: u64,
+}
+
+impl Referee {
+    /// Plays on from round time `at` until an input is needed.
+    pub(super) fn advance(&mut self, at: f64) {
+        loop {
+            if self.draining.is_some() || self.outcome.is_some() {
+                return;
+            }
+            self.settle_asks();
+            let step = match self.round.to_act() {
+                ToAct::Over => return self.end(),
+                ToAct::Seats(_) => Step::Wait,
+                ToAct::Seat(seat, request) => self.ask(seat, request, at),
+                ToAct::Each(seats, request) => {
+                    let mut step = Step::Wait;
+                    for seat in seats {
+                        step = self.ask(seat, request, at);
+                        if !matches!(step, Step::Wait) {
+                            break;
+                        }
+                    }
+                    step
+                }
+            };
+            match step {
+                Step::Played => continue,
+                Step::Draining => return,
+                Step::Wait => return self.settle_freezing(),
+            }
+        }
+    }
+
+    /// Forgets requests the rules no longer make (a rules' deadline moved the round on).
+    fn settle_asks(&mut self) {
+        let to_act = self.round.to_act();
+        for (s, st) in self.seats.iter_mut().enumerate() {
+            let Some(asked) = &st.asked else { continue };
+            let still = match &to_act {
+                ToAct::Seat(x, r) => *x == s && *r == asked.request,
+                ToAct::Each(xs, r) => xs.contains(&s) && *r == asked.request,
+                _ => false,
+            };
+            if !still {
+                st.asked = None;
+            }
+        }
+    }
+
+    /// Freezes the idle bots and thaws the asked ones, as the current request wants.
+    pub(super) fn settle_freezing(&mut self) {
+        let freezes = self.settings.freeze
+            && match self.round.to_act() {
+                ToAct::Seat(_, r) | ToAct::Each(_, r) => r.freeze_others,
+                ToAct::Seats(_) | ToAct::Over => false,
+            };
+        for s in 0..self.seats.len() {
+            let st = &mut self.seats[s];
+            if st.forfeited {
+                continue;
+            }
+            let want = freezes && st.asked.is_none();
+            if want != st.frozen {
+                st.frozen = want;
+                self.out.push(if want {
+                    Output::Freeze(s)
+                } else {
+                    Output::Thaw(s)
+                });
+            }
+        }
+    }
+
+    /// Asks a seat, unless it is asked already; a forfeited seat's move is the arbiter's.
+    fn ask(&mut self, seat: Seat, request: Request, at: f64) -> Step {
+        let st = &self.seats[seat];
+        if st.forfeited {
+            if request.clock == Limit::PerMove {
+                self.play_fallback(seat);
+                return Step::Played;
+            }
+            return Step::Wait; // the rules' deadline decides
+        }
+        if st.asked.is_some() {
+            return Step::Wait;
+        }
+        if !st.drained {
+            self.settle_freezing();
+            self.out.push(Output::Drain(seat));
+            self.draining = Some(seat);
+            return Step::Draining;
+        }
+        self.turn_id += 1;
+        let time_ms = match request.clock {
+            Limit::PerMove => self.settings.move_ms as u64,
+            Limit::Rules => self
+                .round
+                .deadline_ms()
+                .map_or(0, |d| (d - at).max(0.0) as u64),
+        };
+        let legal = if self.settings.hide_legal {
+            None
+        } else {
+            self.round.legal_moves(seat)
+        };
+        let msg = RequestLine {
+            kind: request.kind,
+            turn_id: self.turn_id,
+            state: self.round.view(seat),
+            legal,
+            time_ms,
+        };
+        let mut line = serde_json::to_vec(&msg).expect("requests serialise");
+        line.push(b'\n');
+        self.send(seat, line, request.clock == Limit::PerMove);
+        let st = &mut self.seats[seat];
+        st.drained = false;
+        st.asked = Some(Asked {
+            turn_id: self.turn_id,
+            request,
+            since: at,
+            refused: Vec::new(),
+        });
+        Step::Wait
+    }
+
+    /// The arbiter's move for a forfeited seat: a seeded choice, the attempts the bot had made
+    /// on that ply kept with it.
+    fn play_fallback(&mut self, seat: Seat) {
+        let rng = &mut self.fallback[seat];
+        let mv = self.round.fallback(seat, &mut |n| rng.random_range(0..n));
+        let applied = self
+            .round
+            .play(seat, &mv)
+            .expect("a fallback move is legal by construction");
+        let refused = std::mem::take(&mut self.seats[seat].refused_before_fallback);
+        self.record(applied, 0.0, None, None, refused, true, false);
+    }
+
+    /// A tick at round time `at`: every per-move clock run out forfeits its seat; the rules'
+    /// deadline, once passed with its margin, is the rules' to act on.
+    pub(super) fn tick(&mut self, at: f64) {
+        let limit = self.settings.move_ms + self.settings.margin_ms;
+        for seat in 0..self.seats.len() {
+            let late = self.seats[seat]
+                .asked
+                .as_ref()
+                .is_some_and(|a| a.request.clock == Limit::PerMove && at >= a.since + limit);
+            if late && !self.seats[seat].forfeited {
+                let failure = Failure::new(
+                    ForfeitKind::Timeout,
+                    format!("no answer within {} ms", self.settings.move_ms as u64),
+                );
+                self.forfeit(seat, failure, at);
+            }
+        }
+        if let Some(d) = self.rules_deadline()
+            && at >= d + self.settings.margin_ms
+        {
+            self.rules_timeout(d);
+        }
+    }
+
+    /// Time reached `at` without a margin (a bot's failure): the rules' deadline, if it passed,
+    /// passed first.
+    pub(super) fn rules_time_passes(&mut self, at: f64, _margin: bool) {
+        if let Some(d) = self.rules_deadline()
+            && at > d
+        {
+            self.rules_timeout(d);
+        }
+    }
+
+    /// The rules' deadline `d` passed: what they do is announced as the arbiter's.
+    pub(super) fn rules_timeout(&mut self, d: f64) {
+        let applied = self.round.timeout(d);
+        self.record_all(applied, d, None, true);
+    }
+
+    /// The seat forfeits the round: its bot is killed at once, its notes kept, and the rules
+    /// take it out (simultaneous play) or the arbiter plays its turns (sequential play).
+    pub(super) fn forfeit(&mut self, seat: Seat, failure: Failure, at: f64) {
+        if self.seats[seat].forfeited {
+            return;
+        }
+        self.out.push(Output::Kill(seat));
+        self.collect_notes(seat);
+        let st = &mut self.seats[seat];
+        st.forfeited = true;
+        st.frozen = false;
+        if let Some(asked) = st.asked.take() {
+            st.refused_before_fallback = asked.refused;
+        }
+        if self.draining == Some(seat) {
+            self.draining = None;
+        }
+        let at = if self.started { at } else { 0.0 };
+        self.play.forfeits.push(Forfeit {
+            seat,
+            kind: failure.kind,
+            // Any start-up failure happened before the round's first move.
+            ply: if self.started {
+                self.play.moves.len() as u32 + 1
+            } else {
+                0
+            },
+            at_ms: (self.started && self.settings.timed).then_some(at),
+            detail: failure.detail,
+            line: failure.line,
+            exit: failure.exit,
+            stderr_tail: String::new(),
+        });
+        let applied = self.round.forfeit(seat, at);
+        self.record_all(applied, at, None, true);
+    }
+
+    /// Announces and records actions the rules applied at round time `at` (game messages, the
+    /// rules' deadlines, forfeits).
+    pub(super) fn record_all(
+        &mut self,
+        applied: Vec<Applied>,
+        at: f64,
+        cpu_ms: Option<f64>,
+        by_arbiter: bool,
+    ) {
+        for a in applied {
+            let cpu = if by_arbiter { None } else { cpu_ms };
+            self.record(a, at, Some(at), cpu, Vec::new(), by_arbiter, false);
+        }
+    }
+
+    /// Announces one action (each seat told what it may know) and records it whole.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record(
+        &mut self,
+        applied: Applied,
+        ms: f64,
+        at_ms: Option<f64>,
+        cpu_ms: Option<f64>,
+        refused: Vec<crate::arbiter::fault::Refused>,
+        by_arbiter: bool,
+        opening: bool,
+    ) {
+        let line: std::sync::Arc<[u8]> = announcement(&applied, by_arbiter, at_ms).into();
+        let shown: Option<std::sync::Arc<[u8]>> = applied.shown.as_ref().map(|s| {
+            let Shown { notation, effects } = s.clone();
+            let public = Applied {
+                notation,
+                effects,
+                secret: serde_json::Map::new(),
+                shown: None,
+                fault: None,
+                colour: applied.colour.clone(),
+                ..applied
+            };
+            announcement(&public, by_arbiter, at_ms).into()
+        });
+        for s in 0..self.seats.len() {
+            if self.seats[s].forfeited {
+                continue;
+            }
+            let line = match &shown {
+                Some(public) if s != applied.seat => public.clone(),
+                _ => line.clone(),
+            };
+            self.out.push(Output::Send {
+                seat: s,
+                line,
+                mark_cpu: false,
+            });
+        }
+        if let Some(detail) = applied.fault {
+            self.play.faults.push(Fault {
+                seat: applied.seat,
+                kind: applied.kind.to_string(),
+                detail,
+                line: None,
+            });
+        }
+        let mut effects: std::collections::BTreeMap<String, serde_json::Value> =
+            applied.effects.into_iter().collect();
+        effects.extend(applied.secret);
+        self.play.moves.push(MoveRecord {
+            ply: self.play.moves.len() as u32 + 1,
+            kind: (applied.kind != "move").then(|| applied.kind.to_string()),
+            seat: applied.seat,
+            colour: applied.colour,
+            mv: applied.notation,
+            effects,
+            ms: round_ms(ms),
+            at_ms,
+            cpu_ms: cpu_ms.map(round_ms),
+            refused,
+            by_arbiter,
+            opening,
+        });
+    }
+
+    /// The rules ended the round: every live bot is drained once (a bot found dead now
+    /// forfeits), then told `end` with the result, forfeits applied, and resumed.
+    fn end(&mut self) {
+        while self.end_drain < self.seats.len() {
+            let seat = self.end_drain;
+            self.end_drain += 1;
+            if !self.seats[seat].forfeited {
+                self.out.push(Output::Drain(seat));
+                self.draining = Some(seat);
+                return;
+            }
+        }
+        let raw = self
+            .round
+            .outcome()
+            .expect("a round that is over has an outcome");
+        let forfeited = self.forfeited();
+        let outcome = Outcome::new(raw.scores, &raw.points, &forfeited);
+        let end = ToBot::End(End {
+            round: self.round_no,
+            scores: outcome.scores.clone(),
+            points: outcome.points.clone(),
+            ranks: outcome.ranks.clone(),
+            winners: outcome.winners(),
+            forfeits: (0..forfeited.len()).filter(|&s| forfeited[s]).collect(),
+        });
+        let line: std::sync::Arc<[u8]> = to_line(&end).into();
+        for seat in 0..self.seats.len() {
+            if self.seats[seat].forfeited {
+                continue;
+            }
+            self.collect_notes(seat);
+            self.out.push(Output::Send {
+                seat,
+                line: line.clone(),
+                mark_cpu: false,
+            });
+            // Between rounds nobody thinks on another's time: every bot may read `end` now.
+            self.seats[seat].frozen = false;
+            self.out.push(Output::Thaw(seat));
+        }
+        self.outcome = Some(outcome);
+    }
+}
