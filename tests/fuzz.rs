@@ -141,7 +141,7 @@ proptest! {
     #[test]
     fn moves_from_any_json_leave_refused_states_unchanged(value in json(), size in prop_oneof![Just(4u8), Just(6), Just(8)]) {
         let game = Rolit::new(size, 2).unwrap();
-        let mut round = game.new_round(RoundSetup { round: 0, match_seed: 5, round_seed: 5 });
+        let mut round = game.new_round(RoundSetup { round: 0, match_seed: 5, round_seed: 5 , chance_seed: 5});
         let ToAct::Seat(seat, _) = round.to_act() else { unreachable!() };
         let before = round.public_view();
         let legal = round.legal_moves(seat).unwrap();

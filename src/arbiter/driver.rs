@@ -43,6 +43,8 @@ pub fn settings(config: &MatchConfig) -> Settings {
 pub struct RoundStart<'o> {
     pub round_no: u32,
     pub round_seed: u64,
+    /// The seed bots are told in `start`.
+    pub start_seed: u64,
     /// Seats whose bot could not be started (they forfeit before the first move).
     pub failures: Vec<(Seat, Failure)>,
     /// Bots found dead between rounds and started again.
@@ -99,7 +101,7 @@ pub async fn play_round(
         referee.input(0.0, Input::Failed { seat, failure });
     }
     run.carry_out(&mut referee, bots, observer).await?;
-    referee.start(start.round_seed);
+    referee.start(start.start_seed);
     run.t0 = Instant::now();
     for (seat, bot) in bots.iter_mut().enumerate() {
         run.cpu_mark[seat] = bot.as_mut().and_then(|b| b.cpu_ms());

@@ -105,6 +105,7 @@ pub async fn run_match(
             round: r,
             match_seed: config.seed,
             round_seed: seed,
+            chance_seed: super::seed::chance_seed(config.seed, config.table.unwrap_or(0), r),
         };
         let round = match &carry {
             Some(c) => config.game.next_round(setup, c).map_err(|e| {
@@ -119,6 +120,11 @@ pub async fn run_match(
             super::driver::RoundStart {
                 round_no,
                 round_seed: seed,
+                start_seed: if config.game.hidden_information() {
+                    super::seed::start_seed(config.seed, config.table.unwrap_or(0), r)
+                } else {
+                    seed
+                },
                 failures: startup_failures,
                 restarts,
                 opening: config.openings.get(r as usize).map(Vec::as_slice),

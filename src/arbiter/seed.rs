@@ -3,9 +3,13 @@
 //! a match replays identically from its seed on any machine.
 //!
 //! The per-round seed is a hash of (match or tournament seed, table, round) with SplitMix64's
-//! finaliser, cut to 53 bits so every JSON parser (JavaScript's included) reads it exactly.
+//! finaliser, cut to 53 bits so every JSON parser (JavaScript's included) reads it exactly. It
+//! is recorded, seeds the arbiter's fallback moves, and is invertible: games whose chance must
+//! stay secret (a shuffled deck) draw it from [`chance_seed`] instead, and their bots get
+//! [`start_seed`] in `start`; both come out of a ChaCha8 stream keyed by the match seed, so no
+//! bot can compute one from the other or from anything it is told (protocol/SPEC.md §9).
 
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Seeds are below 2^53 so that they survive JSON numbers as doubles.
@@ -23,6 +27,30 @@ pub fn mix(mut z: u64) -> u64 {
 pub fn round_seed(match_seed: u64, table: u32, round: u32) -> u64 {
     mix(mix(mix(match_seed) ^ table as u64) ^ round as u64) & SEED_MASK
 }
+
+/// One word of the ChaCha8 stream `stream` keyed by the match seed, at the block of
+/// (table, round): a one-way function of the match seed.
+fn keyed(match_seed: u64, stream: u64, table: u32, round: u32) -> u64 {
+    let mut key = ChaCha8Rng::seed_from_u64(match_seed);
+    key.set_stream(stream);
+    key.set_word_pos(16 * ((u128::from(table) << 20) + u128::from(round)));
+    key.next_u64()
+}
+
+/// The seed of a round's chance (a deck's shuffles, tie-breaks) in games with hidden
+/// information: never sent to a bot, never recorded (a replay derives it from the match seed).
+pub fn chance_seed(match_seed: u64, table: u32, round: u32) -> u64 {
+    keyed(match_seed, 1, table, round)
+}
+
+/// The seed a bot is given in `start` in games with hidden information (below 2^53).
+pub fn start_seed(match_seed: u64, table: u32, round: u32) -> u64 {
+    keyed(match_seed, 2, table, round) & SEED_MASK
+}
+
+/// Match seeds below this are few enough for a bot to try them all and rebuild the chance of
+/// a game with hidden information from what it is told.
+pub const SHORT_SEED: u64 = 1 << 40;
 
 /// The PRNG of the arbiter's fallback moves for a seat in a round.
 pub fn fallback_rng(round_seed: u64, seat: usize) -> ChaCha8Rng {
@@ -46,5 +74,17 @@ mod tests {
         assert_ne!(round_seed(1, 0, 0), round_seed(1, 1, 0));
         assert!(round_seed(u64::MAX, 7, 9) <= SEED_MASK);
         assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);
+    }
+
+    #[test]
+    fn chance_and_start_seeds_are_apart_per_round_and_stream() {
+        let c = chance_seed(42, 0, 0);
+        assert_eq!(c, chance_seed(42, 0, 0));
+        assert_ne!(c, chance_seed(42, 0, 1));
+        assert_ne!(c, chance_seed(42, 1, 0));
+        assert_ne!(c, chance_seed(43, 0, 0));
+        assert_ne!(c & SEED_MASK, start_seed(42, 0, 0));
+        assert_ne!(c & SEED_MASK, round_seed(42, 0, 0));
+        assert!(start_seed(u64::MAX, 9, 9) <= SEED_MASK);
     }
 }

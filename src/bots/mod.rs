@@ -19,6 +19,7 @@
 //! scan of the line.
 
 pub mod greedy;
+pub mod legal;
 pub mod positional;
 pub mod random;
 pub mod solver;
@@ -162,6 +163,8 @@ struct Session {
     players: usize,
     /// The last `turn` answered, for `illegal`.
     last: Option<LastTurn>,
+    /// The match is of another game than Rolit: moves are chosen among the listed ones.
+    other: Option<legal::Listed>,
     logs_left: u32,
 }
 
@@ -181,6 +184,7 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
     let mut session = Session {
         players: 2,
         last: None,
+        other: None,
         logs_left: MAX_LOGS,
     };
     let mut line = Vec::with_capacity(4096);
@@ -206,6 +210,17 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
         match &*kind {
             "hello" => hello(bot, &mut session, text, &mut output)?,
             "start" => start(bot, &mut session, text),
+            "turn" | "illegal" if session.other.is_some() => {
+                let listed = session.other.as_mut().expect("checked");
+                let answered = if kind == "turn" {
+                    listed.turn(text, &mut bot.rng, &mut output)?
+                } else {
+                    listed.next(&mut bot.rng, &mut output)?
+                };
+                if !answered {
+                    session.log(&mut output, format_args!("no listed move left to choose"))?;
+                }
+            }
             "turn" => turn(bot, &mut session, text, &mut output)?,
             "illegal" => illegal(bot, &mut session, text, &mut output)?,
             "bye" => return output.flush(),
@@ -247,14 +262,20 @@ fn hello<W: Write>(bot: &Bot, session: &mut Session, text: &[u8], out: &mut W) -
     out.write_all(b"\n")?;
     out.flush()?;
     if let Some(game) = hello.game.filter(|g| g != "rolit") {
-        session.log(out, format_args!("this bot plays rolit only, not {game:?}"))?;
+        session.other = Some(legal::Listed::for_seat(hello.seat.unwrap_or(0)));
+        session.log(
+            out,
+            format_args!("in {game:?} this bot chooses among the listed moves at random"),
+        )?;
     }
     Ok(())
 }
 
 fn start(bot: &mut Bot, session: &mut Session, text: &[u8]) {
     let start: StartIn = serde_json::from_slice(text).unwrap_or_default();
-    bot.new_round(start.seed.unwrap_or(0));
+    // Seats bidding at once must not all draw the same: the seat is mixed in.
+    let salt = session.other.as_ref().map_or(0, legal::Listed::salt);
+    bot.new_round(start.seed.unwrap_or(0) ^ salt);
     if let Some(colours) = start.colours.filter(|c| !c.is_empty()) {
         session.players = colours.len();
     }
@@ -361,6 +382,7 @@ struct Kind<'a> {
 #[serde(default)]
 struct HelloIn {
     game: Option<String>,
+    seat: Option<u64>,
     options: Option<RolitOptions>,
     seats: Option<Vec<IgnoredAny>>,
 }

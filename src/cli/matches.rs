@@ -16,6 +16,7 @@ use crate::arbiter::protocol::Standing;
 use crate::arbiter::seed::random_seed;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use crate::game::Game;
+use crate::game::goofspiel::Goofspiel;
 use crate::game::rolit::Rolit;
 use crate::record::RecordWriter;
 
@@ -33,6 +34,14 @@ const DEMO_ROBOTS: &[&str] = &[
     "rollarena bot solver --strength 6",
     "rollarena bot solver --strength 4",
     "rollarena bot solver --strength 2",
+];
+
+/// The demo of Goofspiel: built-in bots choosing among the legal bids.
+const DEMO_GOOFSPIEL: &[&str] = &[
+    "rollarena bot random",
+    "rollarena bot random --seed 2",
+    "rollarena bot random --seed 3",
+    "rollarena bot random --seed 4",
 ];
 
 /// Play a match of several rounds between bots.
@@ -53,8 +62,9 @@ pub struct MatchArgs {
     /// Bot command lines, one per seat (quote each). None: a demo among built-in bots.
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
-    /// The game: rolit, or robots (Rock'n'Roll Robot; see protocol/games/robots.md).
-    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots"])]
+    /// The game: rolit, robots (Rock'n'Roll Robot; see protocol/games/robots.md) or goofspiel
+    /// (see protocol/games/goofspiel.md).
+    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots", "goofspiel"])]
     game: String,
     #[command(flatten)]
     robots: super::robots::RobotsArgs,
@@ -196,10 +206,15 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         (None, false) => args.bots.len(),
         // 4x4 is for 2 players only.
         (None, true) if args.size == Some(4) => 2,
-        (None, true) if args.game == "robots" => 2,
+        (None, true) if args.game == "robots" || args.game == "goofspiel" => 2,
         (None, true) => DEMO.len(),
     };
-    let game: Arc<dyn Game> = if args.game == "robots" {
+    let game: Arc<dyn Game> = if args.game == "goofspiel" {
+        args.robots.refuse_for(&args.game).map_err(UsageError)?;
+        let mut options = serde_json::Map::new();
+        options.insert("players".into(), players.into());
+        Arc::new(Goofspiel::from_options(&options).map_err(UsageError)?)
+    } else if args.game == "robots" {
         if args.size.is_some() {
             return usage(
                 "--size is an option of rolit; a robots board is always 16x16".to_string(),
@@ -213,6 +228,8 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     };
     let demo_bots = if args.game == "robots" {
         DEMO_ROBOTS
+    } else if args.game == "goofspiel" {
+        DEMO_GOOFSPIEL
     } else {
         DEMO
     };
@@ -263,6 +280,14 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         }
     }
     let seed = args.seed.unwrap_or_else(random_seed);
+    if args.seed.is_some() && game.hidden_information() && seed < crate::arbiter::seed::SHORT_SEED {
+        tracing::warn!(
+            "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
+             seed below 2^40 to rebuild them; for a contest leave --seed unset or give a long \
+             random one (protocol/SPEC.md §9)",
+            game.name()
+        );
+    }
     if seed > crate::arbiter::seed::SEED_MASK {
         return usage(format!(
             "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \

@@ -29,6 +29,7 @@
 //! Shared vocabulary lives here: seats, refusals, applied actions, outcomes with ties and
 //! forfeits. Everything is plain data; nothing here does I/O.
 
+pub mod goofspiel;
 pub mod outcome;
 pub mod robots;
 pub mod rolit;
@@ -185,8 +186,12 @@ pub struct RoundSetup {
     pub round: u32,
     /// The match seed (used for draws made once per match, such as Rolit's first colour).
     pub match_seed: u64,
-    /// The round's own seed (chance inside the round; passed to bots in `start`).
+    /// The round's own seed (recorded; seeds the arbiter's fallback moves; the chance of games
+    /// without hidden information; passed to their bots in `start`).
     pub round_seed: u64,
+    /// The seed of the round's chance in games with hidden information
+    /// ([`Game::hidden_information`]): one-way from the match seed, never told to a bot.
+    pub chance_seed: u64,
 }
 
 /// The rules of one game with the options of one match. A factory of rounds.
@@ -206,6 +211,12 @@ pub trait Game: Send + Sync {
     /// says why a carried state (read from a record) cannot be the start of a round.
     fn next_round(&self, setup: RoundSetup, _carry: &Value) -> Result<Box<dyn Round>, String> {
         Ok(self.new_round(setup))
+    }
+    /// Seats may not see everything (hands, a deck, sealed bids): chance comes from
+    /// [`RoundSetup::chance_seed`], bots get a seed in `start` they cannot relate to it, and a
+    /// short match seed earns the organiser a warning.
+    fn hidden_information(&self) -> bool {
+        false
     }
     /// Every seat thinks at once ([`ToAct::Seats`]): idle bots are never frozen.
     fn simultaneous(&self) -> bool {
@@ -295,7 +306,7 @@ pub trait Round: Send {
 }
 
 /// The games this build knows, by name.
-pub const GAMES: &[&str] = &["rolit", "robots"];
+pub const GAMES: &[&str] = &["rolit", "robots", "goofspiel"];
 
 /// A JSON value as compact text cut to a length fit for a message or a record.
 pub fn short_json(v: &Value) -> String {

@@ -72,6 +72,18 @@ pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String>
             }
             Ok(std::sync::Arc::new(Robots::from_options(&record.options)?))
         }
+        "goofspiel" => {
+            use crate::game::goofspiel::{Goofspiel, RULES_VERSION};
+            if record.rules != RULES_VERSION {
+                return Err(format!(
+                    "the record was played under goofspiel rules version {}; this build knows \
+                     version {RULES_VERSION}",
+                    record.rules
+                ));
+            }
+            let options = record.options.as_object().cloned().unwrap_or_default();
+            Ok(std::sync::Arc::new(Goofspiel::from_options(&options)?))
+        }
         other => Err(format!(
             "the game {other:?} is not one this build can replay ({})",
             crate::game::GAMES.join(", ")
@@ -85,6 +97,7 @@ pub fn new_round(game: &Rolit, record: &RoundRecord) -> Box<dyn Round> {
         round: record.round.saturating_sub(1),
         match_seed: record.match_seed,
         round_seed: record.seed,
+        chance_seed: record.seed,
     })
 }
 

@@ -147,6 +147,7 @@ pub fn replay(game: usize, record: &RoundRecord) -> Result<RobotsReplay, Discrep
         round: record.round.saturating_sub(1),
         match_seed: record.match_seed,
         round_seed: record.seed,
+        chance_seed: record.seed,
     };
     let round = rules
         .round_from(setup, state.clone())

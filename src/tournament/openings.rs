@@ -58,6 +58,7 @@ fn cycle_opening(
         round: first_round,
         match_seed: seed,
         round_seed: rs,
+        chance_seed: rs,
     });
     let mut moves = Vec::new();
     for _ in 0..plies {

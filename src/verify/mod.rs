@@ -292,6 +292,7 @@ mod tests {
             round: round_no - 1,
             match_seed,
             round_seed: seed,
+            chance_seed: seed,
         });
         let mut rngs: Vec<_> = (0..players).map(|s| fallback_rng(seed, s)).collect();
         let mut moves = Vec::new();

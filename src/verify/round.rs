@@ -40,6 +40,11 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         round: r.round - 1,
         match_seed: r.match_seed,
         round_seed: r.seed,
+        chance_seed: crate::arbiter::seed::chance_seed(
+            r.match_seed,
+            r.table.unwrap_or(0),
+            r.round - 1,
+        ),
     };
     let round = match &r.carry {
         Some(c) => game

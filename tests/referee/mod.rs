@@ -3,6 +3,7 @@
 //! no timing lock: what only processes show (pipes, signals, the sandbox) is tested in
 //! `tests/arbiter` and `tests/hostile`.
 
+mod goofspiel;
 mod sequential;
 mod simultaneous;
 
@@ -54,6 +55,7 @@ impl Table {
             round: 0,
             match_seed: seed,
             round_seed: seed,
+            chance_seed: seed,
         });
         let referee = Referee::new(round, seats, settings, 1, seed, 0);
         let mut t = Table {

@@ -205,6 +205,7 @@ fn play_round(size: usize, players: usize, match_seed: u64, round: u32, choices:
         round,
         match_seed,
         round_seed: 0,
+        chance_seed: 0,
     });
     let (first, seats) = expected_seating(players, match_seed, round);
     let seat_names: Vec<String> = seats

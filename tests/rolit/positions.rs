@@ -197,6 +197,7 @@ fn balls_of_a_colour_nobody_plays_are_captured() {
         round: 0,
         match_seed: seed,
         round_seed: 0,
+        chance_seed: 0,
     });
     assert_eq!(round.colours(), Some(vec!["red".into(), "green".into()]));
     assert_eq!(round.first(), 0);
@@ -346,6 +347,7 @@ fn refusal_reasons() {
         round: 0,
         match_seed: seed,
         round_seed: 0,
+        chance_seed: 0,
     });
     let why = |round: &mut Box<dyn Round>, seat, mv: serde_json::Value| {
         let before = round.public_view();
@@ -397,6 +399,7 @@ fn refusal_reasons() {
         round: 0,
         match_seed: 0,
         round_seed: 0,
+        chance_seed: 0,
     });
     let ToAct::Seat(seat, _) = round.to_act() else {
         panic!()
@@ -463,6 +466,7 @@ fn rotation_and_first_colour() {
             round: r,
             match_seed: seed,
             round_seed: r as u64,
+            chance_seed: r as u64,
         });
         assert_eq!(round.view(0)["to_move"], first.name());
         starters.push(round.first());
@@ -537,6 +541,7 @@ fn the_rules_document_matches_the_engine() {
         round: 0,
         match_seed: seed,
         round_seed: 0,
+        chance_seed: 0,
     });
     for (seat, mv) in [
         (0, json!(3)),

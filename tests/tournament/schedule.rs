@@ -188,6 +188,7 @@ fn openings_are_shared_by_a_rotation_cycle_and_legal() {
                 round: r as u32,
                 match_seed: t.seed,
                 round_seed: 0,
+                chance_seed: 0,
             });
             for mv in opening {
                 let rollarena::game::ToAct::Seat(seat, _) = round.to_act() else {

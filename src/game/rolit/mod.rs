@@ -242,6 +242,7 @@ mod tests {
                 round: r,
                 match_seed: 7,
                 round_seed: 0,
+                chance_seed: 0,
             });
             starters.push(round.first());
             let cs = g.seat_colours(r);
@@ -258,6 +259,7 @@ mod tests {
             round: 0,
             match_seed: 1,
             round_seed: 0,
+            chance_seed: 0,
         });
         let ToAct::Seat(seat, _) = r.to_act() else {
             panic!()
