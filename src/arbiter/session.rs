@@ -322,7 +322,7 @@ impl<'a> Session<'a> {
         if let Some(detail) = applied.fault {
             self.play.faults.push(Fault {
                 seat: applied.seat,
-                kind: applied.kind.to_string(),
+                kind: crate::record::FaultKind::Rule(applied.kind.to_string()),
                 detail,
                 line: None,
             });

@@ -23,11 +23,11 @@ use rand::Rng;
 use serde_json::Value;
 
 use super::{new_round, rolit_of};
-use crate::arbiter::fault::Refused;
 use crate::arbiter::protocol::{FromBot, Incoming, Standing, parse_line};
 use crate::arbiter::seed::{fallback_rng, round_seed};
 use crate::arbiter::standings::Standings;
 use crate::game::{Outcome, Request, Round, Seat, ToAct, short_json};
+use crate::record::Refused;
 use crate::record::{FORMAT_VERSION, RoundRecord};
 
 /// The first thing in a record that the rules contradict.

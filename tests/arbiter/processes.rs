@@ -3,7 +3,7 @@
 //! bot starts.
 
 use super::*;
-use rollarena::arbiter::fault::ForfeitKind;
+use rollarena::record::ForfeitKind;
 
 /// A bot burning the CPU in a background thread gets (almost) none between its turns when
 /// idle bots are frozen, and its share of a core with `--no-freeze`. The bot measures it
