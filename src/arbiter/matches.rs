@@ -17,11 +17,11 @@ use super::clock::TimeControl;
 use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
 use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
-use super::seed::round_seed;
 use super::session::Session;
-use super::standings::Standings;
 use crate::game::{Game, Outcome, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
+use crate::seed::round_seed;
+use crate::standings::Standings;
 
 /// How long bots have to exit after `bye` before they are killed.
 pub const BYE_GRACE: Duration = Duration::from_secs(2);

@@ -14,10 +14,8 @@ pub mod io;
 pub mod matches;
 pub mod process;
 pub mod protocol;
-pub mod seed;
 pub mod session;
 pub mod simultaneous;
-pub mod standings;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;

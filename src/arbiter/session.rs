@@ -20,9 +20,9 @@ use super::events::{Event, Observer};
 use super::fault::{Forfeit, Refused, evidence};
 use super::matches::MatchConfig;
 use super::protocol::{End, Illegal, Start, ToBot, Turn, announcement, to_line};
-use super::seed::fallback_rng;
 use crate::game::{Applied, Request, Round, Seat, ToAct};
 use crate::record::{Fault, LogRecord, MoveRecord, round_ms};
+use crate::seed::fallback_rng;
 use tokio::time::Instant;
 
 /// Bytes of a refused line kept in the record.

@@ -24,11 +24,11 @@ use serde_json::Value;
 
 use super::{new_round, rolit_of};
 use crate::arbiter::protocol::{FromBot, Incoming, Standing, parse_line};
-use crate::arbiter::seed::{fallback_rng, round_seed};
-use crate::arbiter::standings::Standings;
 use crate::game::{Outcome, Request, Round, Seat, ToAct, short_json};
 use crate::record::Refused;
 use crate::record::{FORMAT_VERSION, RoundRecord};
+use crate::seed::{fallback_rng, round_seed};
+use crate::standings::Standings;
 
 /// The first thing in a record that the rules contradict.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::verify::{Counts, check_result};
-use crate::arbiter::seed::round_seed;
 use crate::game::{Applied, Game, Outcome, Request, RoundSetup, Seat, Stamp, ToAct};
 use crate::record::{MoveRecord, RoundRecord};
+use crate::seed::round_seed;
 
 /// Replays one round of a simultaneous game. Returns its counts and the state it hands to the
 /// next round of its match. Errors name the action (ply) where there is one.
