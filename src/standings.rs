@@ -2,7 +2,7 @@
 //!
 //! Seats (in a match) and bots (in a tournament, [`crate::tournament::aggregate`]) rank by
 //! [`RankKey`]: round wins (a round won jointly by k seats counts 1/k), then total points, then
-//! rounds won outright (DESIGN.md §4); equal on all three, they share a rank. Match standings
+//! rounds won outright (`protocol/SPEC.md` §8.3, `protocol/RECORD.md` §5); equal on all three, they share a rank. Match standings
 //! are built from round records, so the arbiter and replay verification compute them the same
 //! way; they are sent to the bots in `bye`.
 

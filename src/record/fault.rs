@@ -1,4 +1,5 @@
-//! A bot's misbehaviour as plain recorded values, never as errors (DESIGN.md §5).
+//! A bot's misbehaviour as plain recorded values, never as errors (`protocol/SPEC.md` §7, recorded
+//! as `protocol/RECORD.md` §3.5-3.7 say).
 //!
 //! Three kinds: a [`Refused`] attempt (the bot may try again on the same clock), a [`Fault`]
 //! that does not forfeit (an unasked line, a restart, a line refused during simultaneous play, a

@@ -200,7 +200,7 @@ impl SprtState {
 /// Standings and ratings folded round by round, in schedule order (table, then round): the
 /// same figures as from every record at once, in memory that does not grow with the rounds.
 ///
-/// Ranking follows DESIGN.md §4. A decided SPRT ends the event: rounds of tables after the
+/// Ranking is a match's (`protocol/SPEC.md` §8.3, `protocol/RECORD.md` §5). A decided SPRT ends the event: rounds of tables after the
 /// one holding the deciding round (tables still running when it decided) are not counted, so
 /// the standings do not depend on timing.
 #[derive(Clone, Debug)]

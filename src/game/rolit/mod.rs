@@ -1,4 +1,5 @@
-//! Rolit, as decided in DESIGN.md §4 and documented in `protocol/games/rolit.md`.
+//! Rolit, as documented in `protocol/games/rolit.md` (where the rule sheets are silent, its
+//! "Decisions").
 //!
 //! The fast engine ([`Position`], bitboards, [`perft`]) is plain and synchronous; [`Rolit`] and
 //! its rounds wrap it behind the [`Game`]/[`Round`] traits for the arbiter, adding what belongs

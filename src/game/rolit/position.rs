@@ -1,7 +1,7 @@
 //! A Rolit position: the balls of each colour, the board size, the colours in play in their
 //! clockwise turn order, and the colour to move. Copyable and small, so search can copy it.
 //!
-//! Legal moves follow DESIGN.md §4 and the rules: a ball goes on an empty square touching a
+//! Legal moves follow the rules as `protocol/games/rolit.md` ("A move") reads them: a ball goes on an empty square touching a
 //! ball; if any move captures, only capturing moves are legal; otherwise any empty square
 //! touching a ball is. There is never a pass, so a round lasts exactly `n*n - 4` moves.
 
@@ -21,7 +21,8 @@ pub enum Colour {
 impl Colour {
     pub const ALL: [Colour; 4] = [Colour::Red, Colour::Yellow, Colour::Green, Colour::Blue];
 
-    /// The colours played by `players` players, in turn order (DESIGN.md §4).
+    /// The colours played by `players` players, in turn order (`protocol/games/rolit.md`,
+    /// "Variants").
     pub fn for_players(players: usize) -> &'static [Colour] {
         match players {
             2 => &[Colour::Red, Colour::Green],
