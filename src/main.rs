@@ -1,6 +1,7 @@
 //! The `rollarena` binary: parses the command line, sets up tracing (to stderr, so stdout stays
 //! clean for tables, JSON and the built-in bots' protocol), runs the subcommand and maps errors
-//! to the exit codes of DESIGN.md §8.
+//! to the exit codes that `rollarena --help` and the README give (0 done, 1 a verdict against
+//! the input, 2 bad usage or input, 3 the arbiter failed: [`rollarena::cli::exit_code`]).
 
 use std::process::ExitCode;
 

@@ -162,7 +162,7 @@ proptest! {
                 prop_assert!(sq.file() < size && sq.rank() < size);
                 prop_assert_eq!(sq.to_string(), text.to_ascii_lowercase());
             }
-            Err(r) => prop_assert!(!r.reason.is_empty()),
+            Err(r) => prop_assert!(!r.to_string().is_empty()),
         }
     }
 

@@ -23,11 +23,11 @@ use std::io::Write;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::sync::{Arc, Mutex};
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
+
+pub use crate::record::fault::{ExitInfo, signal_name};
 
 /// Bytes of an over-long line kept as evidence.
 pub const EVIDENCE_BYTES: usize = 200;
@@ -43,59 +43,6 @@ pub enum BotEvent {
     Eof,
     /// The process exited.
     Exited(ExitInfo),
-}
-
-/// How a process ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ExitInfo {
-    /// Exit status, when it exited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<i32>,
-    /// Signal number, when a signal killed it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signal: Option<i32>,
-}
-
-impl ExitInfo {
-    pub fn from_status(status: std::process::ExitStatus) -> ExitInfo {
-        use std::os::unix::process::ExitStatusExt;
-        ExitInfo {
-            code: status.code(),
-            signal: status.signal(),
-        }
-    }
-}
-
-impl std::fmt::Display for ExitInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.code, self.signal) {
-            (Some(c), _) => write!(f, "exited with status {c}"),
-            (None, Some(s)) => write!(f, "was killed by signal {s} ({})", signal_name(s)),
-            (None, None) => f.write_str("ended"),
-        }
-    }
-}
-
-/// The conventional name of a signal number.
-pub fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGSYS => "SIGSYS",
-        _ => "unknown signal",
-    }
 }
 
 /// Bytes asked of the pipe per read (lines are usually far shorter; longer ones take more).

@@ -17,10 +17,10 @@ use super::clock::TimeControl;
 use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
 use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
-use super::seed::round_seed;
-use super::standings::Standings;
 use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
+use crate::seed::round_seed;
+use crate::standings::Standings;
 
 /// How long bots have to exit after `bye` before they are killed.
 pub const BYE_GRACE: Duration = Duration::from_secs(2);
@@ -105,7 +105,7 @@ pub async fn run_match(
             round: r,
             match_seed: config.seed,
             round_seed: seed,
-            chance_seed: super::seed::chance_seed(config.seed, config.table.unwrap_or(0), r),
+            chance_seed: crate::seed::chance_seed(config.seed, config.table.unwrap_or(0), r),
         };
         let round = match &carry {
             Some(c) => config.game.next_round(setup, c).map_err(|e| {
@@ -121,7 +121,7 @@ pub async fn run_match(
                 round_no,
                 round_seed: seed,
                 start_seed: if config.game.hidden_information() {
-                    super::seed::start_seed(config.seed, config.table.unwrap_or(0), r)
+                    crate::seed::start_seed(config.seed, config.table.unwrap_or(0), r)
                 } else {
                     seed
                 },

@@ -14,8 +14,6 @@ pub mod io;
 pub mod matches;
 pub mod process;
 pub mod protocol;
-pub mod seed;
-pub mod standings;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;

@@ -13,6 +13,8 @@ use serde_json::Value;
 
 use crate::game::{Seat, cut};
 
+pub use crate::standings::Standing;
+
 /// The protocol version spoken by this arbiter (`hello.protocol`).
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -182,26 +184,6 @@ pub struct End {
 pub struct Bye {
     /// Final standings, best first.
     pub standings: Vec<Standing>,
-}
-
-/// One seat's line in the match standings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Standing {
-    /// Place, 1 best; seats equal on every criterion share it.
-    pub rank: u32,
-    pub seat: Seat,
-    /// The seat's name as the organiser gave it.
-    pub name: String,
-    /// Round wins; a round won jointly by k seats counts 1/k.
-    pub wins: f64,
-    /// Points summed over rounds.
-    pub points: u64,
-    /// Rounds won outright (not shared).
-    pub outright: u32,
-    /// Rounds played.
-    pub rounds: u32,
-    /// Forfeits by kind.
-    pub forfeits: BTreeMap<String, u32>,
 }
 
 /// A message from a bot to the arbiter. `declare` and `solution` are here for the schema and

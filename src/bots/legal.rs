@@ -38,7 +38,7 @@ impl Listed {
     /// Mixed into the round's seed: bots of the same kind at different seats of a game where
     /// seats act at once draw differently.
     pub fn salt(&self) -> u64 {
-        crate::arbiter::seed::mix(self.seat + 1)
+        crate::seed::mix(self.seat + 1)
     }
 
     /// Answers a `turn`: one of its listed moves at random. Returns false when it lists none

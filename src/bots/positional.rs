@@ -1,4 +1,4 @@
-//! `positional`: weighs squares by the five tactical levels of DESIGN.md §4
+//! `positional`: weighs squares by the five tactical levels of `protocol/games/rolit.md` ("Square values")
 //! ([`values::level`]: corners very strong, other edge squares strong, the middle medium, the
 //! edge squares next to a corner weak and the squares diagonally next to one very weak), and
 //! optionally looks ahead.

@@ -25,10 +25,10 @@ use tokio::time::Instant;
 use super::hints;
 use crate::arbiter::bot::{Bot, BotSpec, Failure, Limits, Reply};
 use crate::arbiter::clock::{Clock, TimeControl};
-use crate::arbiter::fault::ForfeitKind;
 use crate::arbiter::protocol::{
     Bye, FromBot, Hello, Illegal, Incoming, Log, Ready, ToBot, Turn, parse_line, to_line,
 };
+use crate::record::ForfeitKind;
 use crate::sandbox::Isolation;
 
 /// Lines of the transcript a problem shows.

@@ -8,10 +8,10 @@ use std::time::Duration;
 use clap::Args;
 
 use super::{EXIT_VERDICT, UsageError, usage};
-use crate::arbiter::clock::parse_duration;
 use crate::arbiter::process::{kill_all, resolve_program};
 use crate::arbiter::{BotSpec, Limits, TimeControl};
 use crate::check::{CheckConfig, Dir, ItemResult, Report, Status, run_check};
+use crate::duration::parse_duration;
 
 /// Check that a bot speaks the protocol and plays by the rules, before a contest does.
 ///

@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
-use crate::arbiter::clock::parse_duration;
+use crate::duration::parse_duration;
 use crate::sandbox::{Isolation, Level, ResourceLimits, parse_size, scratch};
 
 #[derive(Args, Debug, Clone)]

@@ -9,16 +9,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use clap::Args;
 
 use super::{UsageError, usage};
-use crate::arbiter::clock::parse_duration;
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::{kill_all, resolve_program};
 use crate::arbiter::protocol::Standing;
-use crate::arbiter::seed::random_seed;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
+use crate::duration::parse_duration;
 use crate::game::Game;
 use crate::game::goofspiel::Goofspiel;
 use crate::game::rolit::Rolit;
 use crate::record::RecordWriter;
+use crate::seed::random_seed;
 
 /// The bots of the demo match, strongest first; `--players N` takes the first N.
 const DEMO: &[&str] = &[
@@ -280,7 +280,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         }
     }
     let seed = args.seed.unwrap_or_else(random_seed);
-    if args.seed.is_some() && game.hidden_information() && seed < crate::arbiter::seed::SHORT_SEED {
+    if args.seed.is_some() && game.hidden_information() && seed < crate::seed::SHORT_SEED {
         tracing::warn!(
             "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
              seed below 2^40 to rebuild them; for a contest leave --seed unset or give a long \
@@ -288,11 +288,11 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             game.name()
         );
     }
-    if seed > crate::arbiter::seed::SEED_MASK {
+    if seed > crate::seed::SEED_MASK {
         return usage(format!(
             "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \
              JavaScript's included, reads them exactly",
-            crate::arbiter::seed::SEED_MASK + 1
+            crate::seed::SEED_MASK + 1
         ));
     }
     let started = SystemTime::now()

@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
-use crate::arbiter::clock::parse_duration;
+use crate::duration::parse_duration;
 use crate::record::{RoundRecord, read_records};
 use crate::replay::html::Verdict;
 use crate::replay::text::{Pace, Style};

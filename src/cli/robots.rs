@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::arbiter::clock::parse_duration;
+use crate::duration::parse_duration;
 use crate::game::robots::{Robots, Tiebreak};
 
 /// Options of `--game robots` (ignored by no other game: giving them there is an error).

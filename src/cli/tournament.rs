@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
-use crate::arbiter::clock::parse_duration;
 use crate::arbiter::process::resolve_program;
+use crate::duration::parse_duration;
 use crate::sandbox::{Isolation, Level};
 use crate::tournament::config::{self, Overrides};
 use crate::tournament::output::{self, Shard};

@@ -1,6 +1,6 @@
 //! The result of a round: scores, points, ranks with ties, and the share of the round win.
 //!
-//! Ranking is shared by every game (DESIGN.md §4): seats are ranked by points, higher first,
+//! Ranking is shared by every game (`protocol/SPEC.md` §8.3): seats are ranked by points, higher first,
 //! with standard competition ranking (1, 1, 3); a seat that forfeited ranks after every seat
 //! that did not, scores 0 points, and forfeited seats tie among themselves. The round's win is
 //! split equally among the seats ranked first that did not forfeit and scored: a round where

@@ -7,6 +7,7 @@
 //! verifying one never depends on the PRNG. The writer appends each line with one write and
 //! syncs it; the reader ignores a torn last line.
 
+pub mod fault;
 pub mod reader;
 pub mod writer;
 
@@ -16,9 +17,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::arbiter::fault::{Forfeit, Refused};
 use crate::game::Outcome;
 
+pub use fault::{ExitInfo, Fault, FaultKind, Forfeit, ForfeitKind, Refused};
 pub use reader::{ReadError, read_records};
 pub use writer::RecordWriter;
 
@@ -167,20 +168,6 @@ pub struct MoveRecord {
 
 fn is_false(b: &bool) -> bool {
     !*b
-}
-
-/// A fault that did not forfeit the round.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Fault {
-    pub seat: usize,
-    /// `unasked` (a line sent when nothing was asked, or answering another turn), or
-    /// `restarted` (the bot's process was found dead between rounds and started again).
-    pub kind: String,
-    /// What happened.
-    pub detail: String,
-    /// The line, cut to a sane length, where there was one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<String>,
 }
 
 /// A `log` message.

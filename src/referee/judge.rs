@@ -4,9 +4,9 @@
 //! up to the retry limit), or unasked (counted, kept as evidence, never answered); logs are
 //! kept; too many unasked lines or log bytes forfeit.
 
-use crate::arbiter::fault::{ForfeitKind, Refused};
 use crate::arbiter::protocol::{FromBot, Illegal, Incoming, ToBot, parse_line, to_line};
 use crate::game::{Limit, Seat, Stamp};
+use crate::record::fault::{ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, round_ms};
 
 use super::{EVIDENCE, Failure, LOG_TEXT_MAX, Referee, UNASKED_EXAMPLES, evidence};

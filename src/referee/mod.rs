@@ -25,11 +25,11 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::arbiter::fault::{Forfeit, ForfeitKind, Refused};
-use crate::arbiter::io::ExitInfo;
-use crate::arbiter::seed::fallback_rng;
 use crate::game::{Outcome, Request, Round, Seat};
+use crate::record::fault::ExitInfo;
+use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, MoveRecord};
+use crate::seed::fallback_rng;
 
 /// Bytes of an offending line kept as evidence in the record.
 pub const EVIDENCE: usize = 200;
@@ -416,5 +416,5 @@ impl Referee {
 
 /// A line cut for evidence (lossy UTF-8, at most `max` bytes, the full length said).
 pub fn evidence(line: &[u8], max: usize) -> String {
-    crate::arbiter::fault::evidence(line, max)
+    crate::record::fault::evidence(line, max)
 }

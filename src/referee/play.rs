@@ -4,9 +4,9 @@
 
 use rand::Rng;
 
-use crate::arbiter::fault::{Forfeit, ForfeitKind};
 use crate::arbiter::protocol::{End, ToBot, announcement, to_line};
 use crate::game::{Applied, Limit, Outcome, Request, Seat, Shown, ToAct};
+use crate::record::fault::{Forfeit, ForfeitKind};
 use crate::record::{Fault, MoveRecord, round_ms};
 
 use super::{Asked, Failure, Output, Referee};
@@ -271,7 +271,7 @@ impl Referee {
         ms: f64,
         at_ms: Option<f64>,
         cpu_ms: Option<f64>,
-        refused: Vec<crate::arbiter::fault::Refused>,
+        refused: Vec<crate::record::fault::Refused>,
         by_arbiter: bool,
         opening: bool,
     ) {
@@ -306,7 +306,7 @@ impl Referee {
         if let Some(detail) = applied.fault {
             self.play.faults.push(Fault {
                 seat: applied.seat,
-                kind: applied.kind.to_string(),
+                kind: applied.kind.into(),
                 detail,
                 line: None,
             });

@@ -17,9 +17,9 @@ use sha2::{Digest, Sha256};
 
 use super::robots::{self, Action, RobotsReplay};
 use super::{Replayed, replay};
-use crate::arbiter::standings::Standings;
 use crate::game::robots::Cell;
 use crate::record::RoundRecord;
+use crate::standings::Standings;
 
 const TEMPLATE: &str = include_str!("viewer.html");
 const SCRIPT: &str = include_str!("viewer.js");

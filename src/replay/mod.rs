@@ -1,7 +1,7 @@
 //! Replays of recorded rounds: verification, the terminal replay and the HTML viewer.
 //!
 //! A record holds every move, so a round replays through the rules engine without the PRNG
-//! (DESIGN.md §7). [`verify`] is the strict judge: it replays every move and checks every
+//! (`protocol/RECORD.md` §6). [`verify`] is the strict judge: it replays every move and checks every
 //! recorded effect, returning the first discrepancy as a plain value. [`text`] and [`html`]
 //! only need the positions: they use [`replay`], which plays the recorded moves through the
 //! engine (so what they show is what the rules make of the moves, never a board the record

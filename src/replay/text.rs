@@ -225,7 +225,7 @@ pub fn move_lines(record: &RoundRecord, ply: usize) -> String {
     out
 }
 
-pub(super) fn forfeit_line(record: &RoundRecord, f: &crate::arbiter::fault::Forfeit) -> String {
+pub(super) fn forfeit_line(record: &RoundRecord, f: &crate::record::Forfeit) -> String {
     format!(
         "seat {} ({}) forfeits ({}): {}; the arbiter plays its moves\n",
         f.seat,
@@ -292,7 +292,7 @@ pub(super) fn round_notes(record: &RoundRecord) -> String {
         out.push_str(&format!(
             "  fault: {} {}: {}\n",
             seat_label(record, f.seat),
-            clean(&f.kind),
+            clean(f.kind.name()),
             clean(&f.detail)
         ));
     }

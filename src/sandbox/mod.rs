@@ -1,5 +1,5 @@
-//! Isolation of untrusted bots: identity, resource limits and the sandbox levels of
-//! DESIGN.md §6.
+//! Isolation of untrusted bots: identity, resource limits and the sandbox levels described in
+//! the README, "Running untrusted bots" (which `protocol/SPEC.md` §1 points bot authors to).
 //!
 //! Contest bots are untrusted code. Everything that must hold for a bot is set up *before* the
 //! bot's own code runs, by a small re-exec wrapper inside this binary (`rollarena __launch`,

@@ -7,9 +7,9 @@
 //! records, so memory does not grow with the rounds played. Seats are mapped to bots by name
 //! (names are unique in a tournament).
 //!
-//! Ranking follows DESIGN.md §4, summed over the tournament: round wins (a round won jointly
-//! by k seats counts 1/k), then points (balls), then rounds won outright; bots equal on all
-//! three share a rank. Ratings: Weng-Lin for every event; for 2-player events also Elo against
+//! Ranking is a match's ([`crate::standings::RankKey`]), summed over the tournament: round wins
+//! (a round won jointly by k seats counts 1/k), then points (balls), then rounds won outright;
+//! bots equal on all three share a rank. Ratings: Weng-Lin for every event; for 2-player events also Elo against
 //! the field with its 95% interval and LOS, a head-to-head table, and the SPRT when asked.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -21,6 +21,7 @@ use super::elo::{EloEstimate, Wdl, estimate};
 use super::sprt::{Sprt, SprtReport, Verdict};
 use super::wenglin::{Rating, Ratings};
 use crate::record::RoundRecord;
+use crate::standings::{RankKey, rank};
 
 /// One bot's line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +51,17 @@ pub struct Row {
     /// 2-player events: Elo against the field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elo: Option<FieldElo>,
+}
+
+impl Row {
+    /// The bot's ranking key (the same as a seat's in a match).
+    pub fn key(&self) -> RankKey {
+        RankKey {
+            wins: self.wins,
+            points: self.points,
+            outright: self.outright,
+        }
+    }
 }
 
 /// A bot's Elo against everyone it played (2-player events).
@@ -188,7 +200,7 @@ impl SprtState {
 /// Standings and ratings folded round by round, in schedule order (table, then round): the
 /// same figures as from every record at once, in memory that does not grow with the rounds.
 ///
-/// Ranking follows DESIGN.md §4. A decided SPRT ends the event: rounds of tables after the
+/// Ranking is a match's (`protocol/SPEC.md` §8.3, `protocol/RECORD.md` §5). A decided SPRT ends the event: rounds of tables after the
 /// one holding the deciding round (tables still running when it decided) are not counted, so
 /// the standings do not depend on timing.
 #[derive(Clone, Debug)]
@@ -326,7 +338,6 @@ impl Fold {
 
     /// The standings of the rounds folded so far.
     pub fn standings(&self, tables_scheduled: Option<u32>) -> Standings {
-        let n = self.rows.len();
         let mut rows = self.rows.clone();
         for (b, row) in rows.iter_mut().enumerate() {
             row.tables = self.tables[b].0;
@@ -346,26 +357,14 @@ impl Fold {
                 });
             }
         }
-        let key = |r: &Row| (r.wins, r.points, r.outright);
-        let order: Vec<usize> = {
-            let mut idx: Vec<usize> = (0..n).collect();
-            idx.sort_by(|&a, &b| {
-                key(&rows[b])
-                    .partial_cmp(&key(&rows[a]))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.cmp(&b))
-            });
-            idx
-        };
-        let mut ranked: Vec<Row> = Vec::with_capacity(n);
-        for (i, &b) in order.iter().enumerate() {
-            let mut row = rows[b].clone();
-            row.rank = match ranked.last() {
-                Some(prev) if key(prev) == key(&row) => prev.rank,
-                _ => i as u32 + 1,
-            };
-            ranked.push(row);
-        }
+        let keys: Vec<RankKey> = rows.iter().map(Row::key).collect();
+        let ranked: Vec<Row> = rank(&keys)
+            .into_iter()
+            .map(|(b, rank)| Row {
+                rank,
+                ..rows[b].clone()
+            })
+            .collect();
         let head_to_head = self
             .h2h
             .iter()

@@ -20,7 +20,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use toml::Spanned;
 
-use crate::arbiter::clock::parse_duration;
+use crate::duration::parse_duration;
 use crate::sandbox::{Level, ResourceLimits};
 
 /// A schedule kind with its parameters.
@@ -496,9 +496,7 @@ pub fn parse(
     let seed = match overrides.seed {
         Some(s) => s,
         None => match &raw.seed {
-            Some(s)
-                if *s.get_ref() < 0 || *s.get_ref() as u64 > crate::arbiter::seed::SEED_MASK =>
-            {
+            Some(s) if *s.get_ref() < 0 || *s.get_ref() as u64 > crate::seed::SEED_MASK => {
                 return Err(err(
                     Some(s.span()),
                     format!("seed: {} is out of range (0 to 2^53 - 1)", s.get_ref()),
@@ -508,8 +506,7 @@ pub fn parse(
             // No seed anywhere: derive it from the file, so the run is still reproducible and
             // every shard agrees on it.
             None => {
-                u64::from_str_radix(&file_sha256[..16], 16).expect("hex")
-                    & crate::arbiter::seed::SEED_MASK
+                u64::from_str_radix(&file_sha256[..16], 16).expect("hex") & crate::seed::SEED_MASK
             }
         },
     };

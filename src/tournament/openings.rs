@@ -15,8 +15,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::arbiter::seed::{mix, round_seed};
 use crate::game::{Game, Request, RoundSetup, ToAct};
+use crate::seed::{mix, round_seed};
 
 /// Salt of the openings' PRNG, so openings never share a stream with anything else.
 const OPENING_SALT: u64 = 0x6f70_656e_696e_6773;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::arbiter::clock::parse_duration;
+use crate::duration::parse_duration;
 use crate::game::robots::{Robots, Tiebreak};
 
 /// The options a robots tournament file may give, for the error message.

@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::config::{ScheduleSpec, Tournament};
-use crate::arbiter::seed::mix;
+use crate::seed::mix;
 
 /// One table: its number (from 1) and its bots in seat order (indices into the field).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -29,8 +29,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::arbiter::protocol::Standing;
-use crate::arbiter::standings::Standings;
 use crate::record::RoundRecord;
+use crate::standings::Standings;
 
 pub use compare::check_result;
 
@@ -269,10 +269,10 @@ fn same_match(a: &RoundRecord, b: &RoundRecord) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arbiter::seed::{fallback_rng, round_seed};
     use crate::game::rolit::{RULES_VERSION, Rolit};
     use crate::game::{Game, Outcome, ToAct};
     use crate::record::FORMAT_VERSION;
+    use crate::seed::{fallback_rng, round_seed};
     use rand::Rng;
     use serde_json::json;
 

@@ -8,11 +8,11 @@ use serde_json::Value;
 
 use super::Counts;
 use super::compare::{board_differs, check_result, effects_differ};
-use crate::arbiter::fault::{Forfeit, ForfeitKind, Refused};
-use crate::arbiter::seed::round_seed;
 use crate::game::{Game, RoundSetup, Seat, short_json};
+use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{FORMAT_VERSION, MoveRecord, RoundRecord};
 use crate::referee::{Failure, Input, Output, Referee, Settings};
+use crate::seed::round_seed;
 
 /// A discrepancy: the move (ply) where there is one, and the reason.
 pub(super) type Found = (Option<u32>, String);
@@ -40,11 +40,7 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         round: r.round - 1,
         match_seed: r.match_seed,
         round_seed: r.seed,
-        chance_seed: crate::arbiter::seed::chance_seed(
-            r.match_seed,
-            r.table.unwrap_or(0),
-            r.round - 1,
-        ),
+        chance_seed: crate::seed::chance_seed(r.match_seed, r.table.unwrap_or(0), r.round - 1),
     };
     let round = match &r.carry {
         Some(c) => game
@@ -636,8 +632,8 @@ impl Feed<'_> {
         let rule_faults = |faults: &[crate::record::Fault]| -> Vec<(Seat, String, String)> {
             faults
                 .iter()
-                .filter(|f| !EVIDENCE_FAULTS.contains(&f.kind.as_str()))
-                .map(|f| (f.seat, f.kind.clone(), f.detail.clone()))
+                .filter(|f| !EVIDENCE_FAULTS.contains(&f.kind.name()))
+                .map(|f| (f.seat, f.kind.name().to_string(), f.detail.clone()))
                 .collect()
         };
         let (recorded, given) = (rule_faults(&r.faults), rule_faults(&play.faults));

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::*;
-use rollarena::arbiter::fault::ForfeitKind;
+use rollarena::record::ForfeitKind;
 
 /// Plays two rounds, seat 1 running `zoo` (which should misbehave in round 1 only); checks
 /// the forfeit of `kind` in round 1, the restart and a clean round 2; returns the run.

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::*;
 use rollarena::arbiter::events::{Event, Observer};
-use rollarena::arbiter::fault::ForfeitKind;
 use rollarena::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use rollarena::game::rolit::Rolit;
+use rollarena::record::ForfeitKind;
 
 /// Collects finished rounds.
 struct Collect(Vec<RoundRecord>);

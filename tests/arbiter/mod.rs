@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use rollarena::arbiter::fault::{Forfeit, ForfeitKind};
+use rollarena::record::{Forfeit, ForfeitKind};
 use rollarena::record::{RoundRecord, read_records};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! bot starts.
 
 use super::*;
-use rollarena::arbiter::fault::ForfeitKind;
+use rollarena::record::ForfeitKind;
 
 /// A bot burning the CPU in a background thread gets (almost) none between its turns when
 /// idle bots are frozen, and its share of a core with `--no-freeze`. The bot measures it
@@ -62,7 +62,7 @@ fn a_forked_child_dies_with_its_bot() {
 }
 
 /// A child that left the process group (setsid) is out of reach of `killpg`; the `basic`
-/// (default) and `strict` sandboxes (DESIGN.md §6: a private PID namespace, and the bot's
+/// (default) and `strict` sandboxes (README, "Running untrusted bots": a private PID namespace, and the bot's
 /// cgroups where the arbiter may create them) end it with its bot.
 #[test]
 fn a_child_that_left_the_group_dies_too() {

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::*;
-use rollarena::arbiter::fault::ForfeitKind;
+use rollarena::record::ForfeitKind;
 
 /// Seat 1 misbehaves once on its second turn with `behaviour`, then plays a legal move: the
 /// move is the bot's own, with exactly one refused attempt whose reason and line are kept.

@@ -1,7 +1,7 @@
 //! Bots that die, hang, stop reading or close their stdout: each forfeits the round with the
 //! kind that names it, and the arbiter finishes the round for the other seat.
 
-use rollarena::arbiter::fault::ForfeitKind::{ClosedStdout, Crash, Startup, Timeout};
+use rollarena::record::ForfeitKind::{ClosedStdout, Crash, Startup, Timeout};
 
 use super::{Outcome, Row, Verdict::Forfeit};
 use crate::arbiter::ply_of_turn;

@@ -2,7 +2,7 @@
 //! clock), lines nobody asked for (ignored and counted), and lines that forfeit (too long, a
 //! flood).
 
-use rollarena::arbiter::fault::ForfeitKind::{Flood, LineTooLong};
+use rollarena::record::ForfeitKind::{Flood, LineTooLong};
 
 use super::{
     Outcome, Row,

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rollarena::arbiter::fault::{Forfeit, ForfeitKind};
+use rollarena::record::{Forfeit, ForfeitKind};
 use rollarena::record::{RoundRecord, read_records};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! the zoo stops by itself should a limit fail (128 children, 1 GiB), which fails the test
 //! instead of harming the machine.
 
-use rollarena::arbiter::fault::ForfeitKind::Crash;
+use rollarena::record::ForfeitKind::Crash;
 
 use super::{
     Outcome, Row, Setup,

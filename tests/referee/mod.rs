@@ -7,8 +7,8 @@ mod goofspiel;
 mod sequential;
 mod simultaneous;
 
-use rollarena::arbiter::fault::ForfeitKind;
 use rollarena::game::{Game, RoundSetup, Seat};
+use rollarena::record::fault::ForfeitKind;
 use rollarena::referee::{Failure, Input, Output, Referee, Settings};
 use serde_json::Value;
 

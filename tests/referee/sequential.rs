@@ -139,7 +139,7 @@ fn unasked_lines_are_counted_not_answered() {
         faults
             .iter()
             .filter(|f| f.seat == seat)
-            .map(|f| (f.kind.clone(), f.detail.clone()))
+            .map(|f| (f.kind.to_string(), f.detail.clone()))
             .collect()
     };
     assert_eq!(

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-use rollarena::arbiter::fault::ForfeitKind;
+use rollarena::record::ForfeitKind;
 
 /// The solver's lowest declaration and the zoo's, which is one less.
 fn undercut(r: &RoundRecord, solver: usize, zoo: usize) -> (u64, u64) {

@@ -100,7 +100,7 @@ fn check_position(pos: &Position, nv: &Naive) {
             let reason = result
                 .map(|_| ())
                 .expect_err(&format!("{} is illegal\n{nv:?}", naive::name(sq)))
-                .reason;
+                .to_string();
             let expected = if nv.at(sq).is_some() {
                 "is occupied"
             } else if !nv.touches_ball(sq) {

@@ -1,5 +1,5 @@
-//! A deliberately naive second implementation of Rolit, written from the rules (DESIGN.md §4 and
-//! the rule documents in `seeds/`), not from the fast engine: the board is a
+//! A deliberately naive second implementation of Rolit, written from the rules (`protocol/games/rolit.md`
+//! and the rule documents in `seeds/`), not from the fast engine: the board is a
 //! `Vec<Vec<Option<u8>>>`, every question is answered by walking the board square by square, and
 //! nothing here knows about bitboards. It is slow on purpose; its only job is to be obviously
 //! right, so that the fast engine can be checked against it.

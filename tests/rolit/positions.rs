@@ -75,7 +75,7 @@ fn refused(rows: &[&str], colours: &[&str], to_move: &str, mv: &str) -> String {
     let reason = pos
         .play(Square::parse(mv, rows.len() as u8).unwrap())
         .unwrap_err()
-        .reason;
+        .to_string();
     assert_eq!(pos, before, "a refused move changed the position");
     let mut nv = Naive::from_rows(rows, colours, to_move);
     assert!(nv.play(naive::parse(mv)).is_err(), "naive accepts {mv}");

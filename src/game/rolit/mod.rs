@@ -1,4 +1,5 @@
-//! Rolit, as decided in DESIGN.md §4 and documented in `protocol/games/rolit.md`.
+//! Rolit, as documented in `protocol/games/rolit.md` (where the rule sheets are silent, its
+//! "Decisions").
 //!
 //! The fast engine ([`Position`], bitboards, [`perft`]) is plain and synchronous; [`Rolit`] and
 //! its rounds wrap it behind the [`Game`]/[`Round`] traits for the arbiter, adding what belongs
@@ -19,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::game::{Applied, Game, Outcome, Refusal, Request, Round, RoundSetup, Seat, ToAct};
 pub use perft::perft;
-pub use position::{BadPosition, Colour, Position, Square};
+pub use position::{BadPosition, Colour, MoveError, Position, Square};
 pub use state::State;
 
 /// Bumped whenever a rule as implemented changes.
@@ -173,8 +174,8 @@ impl Round for RolitRound {
                 crate::game::short_json(action)
             )));
         };
-        let sq = Square::parse(text, self.pos.size())?;
-        let turned = self.pos.play(sq)?;
+        let sq = Square::parse(text, self.pos.size()).map_err(refusal)?;
+        let turned = self.pos.play(sq).map_err(refusal)?;
         let flipped: Vec<Value> = bitboard::Squares(turned)
             .map(|s| Value::String(Square(s).to_string()))
             .collect();
@@ -205,6 +206,11 @@ impl Round for RolitRound {
     fn render(&self) -> String {
         render(&self.pos)
     }
+}
+
+/// The engine's reason for refusing a move, as the bot is told it.
+fn refusal(e: MoveError) -> Refusal {
+    Refusal::new(e.to_string())
 }
 
 /// The board as text: ranks down the left, files along the bottom, letters for balls.

@@ -1,14 +1,13 @@
 //! A Rolit position: the balls of each colour, the board size, the colours in play in their
 //! clockwise turn order, and the colour to move. Copyable and small, so search can copy it.
 //!
-//! Legal moves follow DESIGN.md §4 and the rules: a ball goes on an empty square touching a
+//! Legal moves follow the rules as `protocol/games/rolit.md` ("A move") reads them: a ball goes on an empty square touching a
 //! ball; if any move captures, only capturing moves are legal; otherwise any empty square
 //! touching a ball is. There is never a pass, so a round lasts exactly `n*n - 4` moves.
 
 use std::fmt;
 
 use super::bitboard::{Squares, board_mask, capture_moves, flips, legal_moves, neighbours};
-use crate::game::Refusal;
 
 /// A Rolit colour, in the clockwise order of the board: red, yellow, green, blue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,7 +21,8 @@ pub enum Colour {
 impl Colour {
     pub const ALL: [Colour; 4] = [Colour::Red, Colour::Yellow, Colour::Green, Colour::Blue];
 
-    /// The colours played by `players` players, in turn order (DESIGN.md §4).
+    /// The colours played by `players` players, in turn order (`protocol/games/rolit.md`,
+    /// "Variants").
     pub fn for_players(players: usize) -> &'static [Colour] {
         match players {
             2 => &[Colour::Red, Colour::Green],
@@ -75,13 +75,10 @@ impl Square {
 
     /// Parses a square name such as "d3" (a file letter, either case, then a rank number) on
     /// an `n`x`n` board, with a reason a bot author understands when it is not one.
-    pub fn parse(s: &str, n: u8) -> Result<Square, Refusal> {
-        let last_file = (b'a' + n - 1) as char;
-        let shape = || {
-            Refusal::new(format!(
-                "{s:?} is not a square: a square is a file letter a-{last_file} then a rank \
-                 1-{n}, like \"d3\""
-            ))
+    pub fn parse(s: &str, n: u8) -> Result<Square, MoveError> {
+        let shape = || MoveError::NotASquare {
+            text: s.to_string(),
+            size: n,
         };
         let mut chars = s.chars();
         let file = chars.next().ok_or_else(shape)?.to_ascii_lowercase();
@@ -92,13 +89,71 @@ impl Square {
         }
         let f = file as u8 - b'a';
         if f >= n || rank == 0 || rank > n {
-            return Err(Refusal::new(format!(
-                "{s} is off the {n}x{n} board (files a-{last_file}, ranks 1-{n})"
-            )));
+            return Err(MoveError::OffBoard {
+                text: s.to_string(),
+                size: n,
+            });
         }
         Ok(Square::new(f, rank - 1))
     }
 }
+
+/// Why the engine refused a move: a square name that is not one, or a square the rules do not
+/// allow. Its text is what a bot is told (the [`Round`](crate::game::Round) turns it into a
+/// [`Refusal`](crate::game::Refusal)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a file letter then a rank number.
+    NotASquare { text: String, size: u8 },
+    /// A square name beyond the board's files or ranks.
+    OffBoard { text: String, size: u8 },
+    /// The square holds a ball.
+    Occupied { square: Square, colour: Colour },
+    /// The square touches no ball.
+    TouchesNoBall(Square),
+    /// A capture is possible and this move captures nothing; `legal` is the legal moves.
+    CapturesNothing { legal: u64 },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::NotASquare { text, size: n } => write!(
+                f,
+                "{text:?} is not a square: a square is a file letter a-{} then a rank 1-{n}, \
+                 like \"d3\"",
+                (b'a' + n - 1) as char
+            ),
+            MoveError::OffBoard { text, size: n } => write!(
+                f,
+                "{text} is off the {n}x{n} board (files a-{}, ranks 1-{n})",
+                (b'a' + n - 1) as char
+            ),
+            MoveError::Occupied { square, colour } => {
+                write!(f, "{square} is occupied (a {colour} ball)")
+            }
+            MoveError::TouchesNoBall(square) => write!(
+                f,
+                "{square} touches no ball: a ball must be placed next to one already on the board"
+            ),
+            MoveError::CapturesNothing { legal } => {
+                let some: Vec<String> = Squares(*legal)
+                    .take(8)
+                    .map(|s| Square(s).to_string())
+                    .collect();
+                let more = if legal.count_ones() > 8 { ", ..." } else { "" };
+                write!(
+                    f,
+                    "a capture is possible, so a move that captures nothing is illegal: try one \
+                     of {}{more}",
+                    some.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -316,27 +371,16 @@ impl Position {
 
     /// Checks a move and plays it, or says why it is illegal. The position is unchanged on
     /// refusal.
-    pub fn play(&mut self, sq: Square) -> Result<u64, Refusal> {
-        if let Some(c) = self.at(sq) {
-            return Err(Refusal::new(format!("{sq} is occupied (a {c} ball)")));
+    pub fn play(&mut self, sq: Square) -> Result<u64, MoveError> {
+        if let Some(colour) = self.at(sq) {
+            return Err(MoveError::Occupied { square: sq, colour });
         }
         if neighbours(self.occupied()) & sq.bit() == 0 {
-            return Err(Refusal::new(format!(
-                "{sq} touches no ball: a ball must be placed next to one already on the board"
-            )));
+            return Err(MoveError::TouchesNoBall(sq));
         }
         let legal = self.legal_moves();
         if legal & sq.bit() == 0 {
-            let some: Vec<String> = Squares(legal)
-                .take(8)
-                .map(|s| Square(s).to_string())
-                .collect();
-            let more = if legal.count_ones() > 8 { ", ..." } else { "" };
-            return Err(Refusal::new(format!(
-                "a capture is possible, so a move that captures nothing is illegal: try one of \
-                 {}{more}",
-                some.join(", ")
-            )));
+            return Err(MoveError::CapturesNothing { legal });
         }
         Ok(self.play_unchecked(sq))
     }
@@ -386,7 +430,7 @@ mod tests {
         assert!(
             Square::parse("g1", 6)
                 .unwrap_err()
-                .reason
+                .to_string()
                 .contains("off the 6x6")
         );
         for bad in ["", "d", "3d", "d0", "d+3", "d03", "dd3", "d3 ", "é3"] {

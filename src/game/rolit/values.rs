@@ -1,5 +1,5 @@
 //! The tactical value of each square (the rules' figure 8, whose drawing is lost): five levels
-//! as in Othello's classic table (DESIGN.md §4), on any board size. Used by the built-in
+//! as in Othello's classic table (`protocol/games/rolit.md`, "Square values"), on any board size. Used by the built-in
 //! `positional` bot and by the starter kits.
 
 use super::position::Square;

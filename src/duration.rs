@@ -1,0 +1,41 @@
+//! Durations as people write them (`60s`, `1500ms`, `2m`), for the command line and the
+//! tournament file alike.
+
+use std::time::Duration;
+
+/// Parses a duration such as `60s`, `1500ms`, `2m` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        Some(i) => (&s[..i], s[i..].trim()),
+        None => (s, "s"),
+    };
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration: use e.g. 60s, 500ms or 2m"))?;
+    let secs = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        _ => return Err(format!("{s:?}: unknown unit {unit:?}; use ms, s or m")),
+    };
+    if !secs.is_finite() || !(0.0..=86_400.0).contains(&secs) {
+        return Err(format!("{s:?} is out of range (0 to 24 hours)"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("1500ms"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_duration("fast").is_err());
+        assert!(parse_duration("5h").unwrap_err().contains("unknown unit"));
+    }
+}
