@@ -5,7 +5,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use rollarena::cli::{Cli, exit_code};
 
 fn main() -> ExitCode {
@@ -16,7 +15,7 @@ fn main() -> ExitCode {
         rollarena::sandbox::launch::run(&args.next().unwrap_or_default());
     }
     quiet_on_broken_stdout();
-    let cli = Cli::parse();
+    let cli = Cli::from_env();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(

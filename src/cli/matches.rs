@@ -15,34 +15,10 @@ use crate::arbiter::protocol::Standing;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use crate::duration::parse_duration;
 use crate::game::Game;
-use crate::game::goofspiel::Goofspiel;
-use crate::game::rolit::Rolit;
+use crate::game::registry::{self, Entry};
 use crate::record::RecordWriter;
 use crate::seed::random_seed;
-
-/// The bots of the demo match, strongest first; `--players N` takes the first N.
-const DEMO: &[&str] = &[
-    "rollarena bot positional --depth 3",
-    "rollarena bot greedy",
-    "rollarena bot positional",
-    "rollarena bot random",
-];
-
-/// The demo of Rock'n'Roll Robot: solvers of different strengths.
-const DEMO_ROBOTS: &[&str] = &[
-    "rollarena bot solver",
-    "rollarena bot solver --strength 6",
-    "rollarena bot solver --strength 4",
-    "rollarena bot solver --strength 2",
-];
-
-/// The demo of Goofspiel: built-in bots choosing among the legal bids.
-const DEMO_GOOFSPIEL: &[&str] = &[
-    "rollarena bot random",
-    "rollarena bot random --seed 2",
-    "rollarena bot random --seed 3",
-    "rollarena bot random --seed 4",
-];
+use serde_json::{Map, Value};
 
 /// Play a match of several rounds between bots.
 ///
@@ -62,22 +38,16 @@ pub struct MatchArgs {
     /// Bot command lines, one per seat (quote each). None: a demo among built-in bots.
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
-    /// The game: rolit, robots (Rock'n'Roll Robot; see protocol/games/robots.md) or goofspiel
-    /// (see protocol/games/goofspiel.md).
-    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots", "goofspiel"])]
+    /// The game (its own options are listed below, a heading each).
+    #[arg(long, default_value = "rolit", value_parser = crate::game::registry::names())]
     game: String,
-    #[command(flatten)]
-    robots: super::robots::RobotsArgs,
-    /// rolit: board size: 8, 6 or 4 (4x4 is for 2 players) [default: 8]
-    #[arg(long)]
-    size: Option<u8>,
-    /// Number of players: rolit 2, 3 or 4; robots 1 (solo) to 8. Defaults to the number of
-    /// BOTs (for the demo: 4, or 2 on a 4x4 board).
+    /// Number of players (rolit 2 to 4, robots 1 to 8, goofspiel 2 to 4). Defaults to the
+    /// number of BOTs, for a demo to the game's demo.
     #[arg(long)]
     players: Option<usize>,
-    /// Rounds to play. rolit: defaults to the number of players, one full rotation of colours.
-    /// robots: a round is one token and the match ends by the rules (a player reaches the
-    /// tokens needed, or they run out); this caps it.
+    /// Rounds to play. Defaults to the number of players (in rolit one full rotation of
+    /// colours); in robots a round is one token and the match ends by the rules, which this
+    /// caps.
     #[arg(long)]
     rounds: Option<u32>,
     /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
@@ -122,6 +92,45 @@ pub struct MatchArgs {
     json: bool,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
+    /// The game flags given, by game: (game, option, value), from [`MatchArgs::read_game_flags`].
+    #[arg(skip)]
+    game_flags: Vec<(&'static str, String, Value)>,
+}
+
+/// Adds every game's own flags to `match`, under a heading per game.
+pub fn with_game_flags(mut command: clap::Command) -> clap::Command {
+    for entry in crate::game::registry::GAMES {
+        command = command
+            // Once per run, for clap's 'static headings.
+            .next_help_heading(&*Box::leak(
+                format!("--game {}: {}", entry.name, entry.title).into_boxed_str(),
+            ))
+            .args((entry.flags)());
+    }
+    command
+}
+
+impl MatchArgs {
+    /// Keeps the game flags the command line gave: a switch as true or false, any other flag
+    /// as the text typed.
+    pub fn read_game_flags(&mut self, found: &clap::ArgMatches) {
+        use clap::parser::ValueSource;
+        for entry in crate::game::registry::GAMES {
+            for arg in (entry.flags)() {
+                let id = arg.get_id().as_str();
+                if found.value_source(id) != Some(ValueSource::CommandLine) {
+                    continue;
+                }
+                let value = if arg.get_action().takes_values() {
+                    let text = found.get_one::<String>(id).cloned().unwrap_or_default();
+                    Value::String(text)
+                } else {
+                    Value::Bool(found.get_flag(id))
+                };
+                self.game_flags.push((entry.name, id.to_string(), value));
+            }
+        }
+    }
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
@@ -194,7 +203,10 @@ async fn interrupted() {
 }
 
 fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let mut options = game_options(args, entry)?;
     let demo = args.bots.is_empty();
+    let (demo_bots, demo_seats) = (entry.demo)(&options);
     let players = match (args.players, demo) {
         (Some(p), false) if p != args.bots.len() => {
             return usage(format!(
@@ -202,37 +214,19 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
                 args.bots.len()
             ));
         }
+        (Some(p), true) if p > demo_bots.len() => {
+            return usage(format!(
+                "the {} demo has {} built-in bots, not {p}: give the bots' commands",
+                entry.name,
+                demo_bots.len()
+            ));
+        }
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
-        // 4x4 is for 2 players only.
-        (None, true) if args.size == Some(4) => 2,
-        (None, true) if args.game == "robots" || args.game == "goofspiel" => 2,
-        (None, true) => DEMO.len(),
+        (None, true) => demo_seats,
     };
-    let game: Arc<dyn Game> = if args.game == "goofspiel" {
-        args.robots.refuse_for(&args.game).map_err(UsageError)?;
-        let mut options = serde_json::Map::new();
-        options.insert("players".into(), players.into());
-        Arc::new(Goofspiel::from_options(&options).map_err(UsageError)?)
-    } else if args.game == "robots" {
-        if args.size.is_some() {
-            return usage(
-                "--size is an option of rolit; a robots board is always 16x16".to_string(),
-            );
-        }
-        Arc::new(args.robots.game(players).map_err(UsageError)?)
-    } else {
-        args.robots.refuse_for(&args.game).map_err(UsageError)?;
-        let size = args.size.unwrap_or(8);
-        Arc::new(Rolit::new(size, players).map_err(|e| UsageError(e.to_string()))?)
-    };
-    let demo_bots = if args.game == "robots" {
-        DEMO_ROBOTS
-    } else if args.game == "goofspiel" {
-        DEMO_GOOFSPIEL
-    } else {
-        DEMO
-    };
+    options.insert("players".into(), players.into());
+    let game: Arc<dyn Game> = (entry.build)(&options).map_err(UsageError)?;
     let commands: Vec<String> = if demo {
         demo_bots
             .iter()
@@ -329,6 +323,28 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     })
 }
 
+/// The options the command line gives the game: its own flags; another game's flag is an
+/// error naming the game it belongs to.
+fn game_options(args: &MatchArgs, entry: &Entry) -> anyhow::Result<Map<String, Value>> {
+    let mut options = Map::new();
+    for (game, id, value) in &args.game_flags {
+        if *game != entry.name {
+            let long = id.replace('_', "-");
+            return usage(format!(
+                "--{} is an option of --game {game}, not of {}",
+                if value == &Value::Bool(false) {
+                    format!("no-{long}")
+                } else {
+                    long
+                },
+                entry.name
+            ));
+        }
+        options.insert(id.clone(), value.clone());
+    }
+    Ok(options)
+}
+
 /// A seat's default name: a built-in bot's name and options, else the program or script name.
 pub fn default_name(argv: &[String]) -> String {
     if argv.len() >= 3 && argv[0] == "rollarena" && argv[1] == "bot" {
@@ -363,28 +379,9 @@ struct RoundLines {
 impl Observer for RoundLines {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
         if let Event::RoundEnded { record } = event {
-            let result = &record.result;
-            let mut seats: Vec<usize> = (0..self.names.len()).collect();
-            seats.sort_by_key(|&s| (result.ranks[s], s));
-            let parts: Vec<String> = seats
-                .iter()
-                .map(|&s| {
-                    let colour = record
-                        .colours
-                        .as_ref()
-                        .map(|c| format!(" ({})", c[s]))
-                        .unwrap_or_default();
-                    format!("{}{colour} {}", self.names[s], result.points[s])
-                })
-                .collect();
-            let mut line = match token_line(record, &self.names) {
-                Some(l) => l,
-                None => format!(
-                    "round {}/{}: {}",
-                    record.round,
-                    record.rounds,
-                    parts.join(", ")
-                ),
+            let mut line = match registry::find(&record.game) {
+                Ok(entry) => (entry.summary)(record, &self.names),
+                Err(_) => registry::points_line(record, &self.names),
             };
             for f in &record.forfeits {
                 line.push_str(&format!(
@@ -396,67 +393,6 @@ impl Observer for RoundLines {
         }
         Ok(())
     }
-}
-
-/// A round of Rock'n'Roll Robot in words: the token, who won it with how many moves, the
-/// solver's optimal length, the tokens so far. `None` for other games.
-fn token_line(record: &crate::record::RoundRecord, names: &[String]) -> Option<String> {
-    if record.game != "robots" {
-        return None;
-    }
-    let b = &record.board;
-    let token = b.get("token")?.as_str()?;
-    let optimal = match b.get("optimal") {
-        Some(o) if o.get("moves").is_some() => format!("optimal {}", o["moves"]),
-        Some(o) if o.get("gave_up").is_some() => {
-            format!("the solver gave up (at least {})", o["at_least"])
-        }
-        Some(o) if o.get("impossible").is_some() => "impossible".to_string(),
-        _ => "optimal unknown".to_string(),
-    };
-    let won = b.get("winner").and_then(serde_json::Value::as_u64);
-    let how = match won {
-        Some(w) => {
-            let moves = record
-                .moves
-                .iter()
-                .rev()
-                .find(|m| m.seat == w as usize && m.effects.get("ok") == Some(&true.into()))
-                .and_then(|m| m.effects.get("declared").cloned())
-                .unwrap_or_default();
-            format!("{} won it with {moves} moves", names[w as usize])
-        }
-        None => "nobody won it".to_string(),
-    };
-    if names.len() == 1 {
-        let up = record.result.scores.get("0").copied().unwrap_or(0);
-        let down = record.round - up;
-        return Some(format!(
-            "token {} ({token}): {} ({optimal}); face up {up}, face down {down}",
-            record.round,
-            if won.is_some() {
-                "won face up"
-            } else {
-                "face down"
-            },
-        ));
-    }
-    let tokens: Vec<String> = (0..names.len())
-        .map(|s| {
-            let n = record
-                .result
-                .scores
-                .get(&s.to_string())
-                .copied()
-                .unwrap_or(0);
-            format!("{} {n}", names[s])
-        })
-        .collect();
-    Some(format!(
-        "token {} ({token}): {how} ({optimal}); tokens: {}",
-        record.round,
-        tokens.join(", ")
-    ))
 }
 
 /// The standings as a table for people.

@@ -10,12 +10,11 @@ mod matches;
 mod merge;
 mod perft;
 mod replay;
-mod robots;
 mod tournament;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exit code: the job completed.
 pub const EXIT_OK: u8 = 0;
@@ -84,6 +83,21 @@ enum Command {
 }
 
 impl Cli {
+    /// Parses the process's arguments, each game's own flags included (they come from the
+    /// registry of games, grouped under a heading per game in `match --help`); exits with
+    /// clap's message on bad usage.
+    pub fn from_env() -> Cli {
+        let command = Cli::command().mut_subcommand("match", matches::with_game_flags);
+        let found = command.get_matches();
+        let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
+        if let (Command::Match(args), Some(sub)) =
+            (&mut cli.command, found.subcommand_matches("match"))
+        {
+            args.read_game_flags(sub);
+        }
+        cli
+    }
+
     /// The tracing filter the flags ask for.
     pub fn log_filter(&self) -> &'static str {
         match (self.quiet, self.verbose) {

@@ -268,6 +268,36 @@ fn run_text(
     let mut prompt = std::io::stderr();
     for (k, &n) in games.iter().enumerate() {
         let record = &records[n - 1];
+        if !["rolit", "robots"].contains(&record.game.as_str()) {
+            if k > 0 {
+                writeln!(out)?;
+            }
+            let played = crate::replay::generic::play(
+                n,
+                records.len(),
+                record,
+                &style,
+                &pace,
+                &mut out,
+                &mut input,
+                &mut prompt,
+            );
+            match played {
+                Ok(Ok(true)) => continue,
+                Ok(Ok(false)) => break,
+                Ok(Err(e)) => {
+                    out.flush()?;
+                    eprintln!(
+                        "{} does not replay: game {n}, {e}; `rollarena replay --verify` checks \
+                         the whole file",
+                        args.file.display()
+                    );
+                    return Ok(ExitCode::from(EXIT_VERDICT));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+                Err(e) => return Err(e.into()),
+            }
+        }
         let replayed = if record.game == "robots" {
             robots::replay(n, record).map(|r| Replayed::Robots(Box::new(r)))
         } else {

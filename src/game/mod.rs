@@ -31,6 +31,7 @@
 
 pub mod goofspiel;
 pub mod outcome;
+pub mod registry;
 pub mod robots;
 pub mod rolit;
 
@@ -304,9 +305,6 @@ pub trait Round: Send {
     /// A text rendering for terminals (letters only; callers add colour).
     fn render(&self) -> String;
 }
-
-/// The games this build knows, by name.
-pub const GAMES: &[&str] = &["rolit", "robots", "goofspiel"];
 
 /// A JSON value as compact text cut to a length fit for a message or a record.
 pub fn short_json(v: &Value) -> String {

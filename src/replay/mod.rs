@@ -9,6 +9,7 @@
 //! records replay through [`robots::replay`] (a token per line, its demonstrations played move
 //! by move) and show with [`robots_text`] and the same viewer.
 
+pub mod generic;
 pub mod html;
 pub mod robots;
 pub mod robots_text;
@@ -59,36 +60,7 @@ pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
 /// The game a record was played at, with its options, checked against the rules this build
 /// knows.
 pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String> {
-    match record.game.as_str() {
-        "rolit" => Ok(std::sync::Arc::new(rolit_of(record)?)),
-        "robots" => {
-            use crate::game::robots::{RULES_VERSION, Robots};
-            if record.rules != RULES_VERSION {
-                return Err(format!(
-                    "the record was played under robots rules version {}; this build knows \
-                     version {RULES_VERSION}",
-                    record.rules
-                ));
-            }
-            Ok(std::sync::Arc::new(Robots::from_options(&record.options)?))
-        }
-        "goofspiel" => {
-            use crate::game::goofspiel::{Goofspiel, RULES_VERSION};
-            if record.rules != RULES_VERSION {
-                return Err(format!(
-                    "the record was played under goofspiel rules version {}; this build knows \
-                     version {RULES_VERSION}",
-                    record.rules
-                ));
-            }
-            let options = record.options.as_object().cloned().unwrap_or_default();
-            Ok(std::sync::Arc::new(Goofspiel::from_options(&options)?))
-        }
-        other => Err(format!(
-            "the game {other:?} is not one this build can replay ({})",
-            crate::game::GAMES.join(", ")
-        )),
-    }
+    crate::game::registry::of_record(record)
 }
 
 /// A fresh round set up as the record says it was (round index, match seed, round seed).

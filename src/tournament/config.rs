@@ -126,25 +126,10 @@ impl Tournament {
 
     /// The game with its options.
     pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
-        match self.game.as_str() {
-            "robots" => Ok(std::sync::Arc::new(super::robots_options::robots_game(
-                &self.options,
-            )?)),
-            "rolit" => {
-                let size = self
-                    .options
-                    .get("size")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(8);
-                let g = crate::game::rolit::Rolit::new(size as u8, self.players)
-                    .map_err(|e| e.to_string())?;
-                Ok(std::sync::Arc::new(g))
-            }
-            other => Err(format!(
-                "unknown game {other:?}: this build knows {}",
-                crate::game::GAMES.join(", ")
-            )),
-        }
+        let entry = crate::game::registry::find(&self.game)?;
+        let mut options = self.options.as_object().cloned().unwrap_or_default();
+        options.insert("players".into(), self.players.into());
+        (entry.build)(&options)
     }
 }
 
@@ -320,49 +305,15 @@ pub fn parse(
         .as_ref()
         .map(|g| g.get_ref().clone())
         .unwrap_or_else(|| "rolit".into());
-    if !crate::game::GAMES.contains(&game.as_str()) {
+    if !crate::game::registry::names().contains(&game.as_str()) {
         return Err(err(
             raw.game.as_ref().map(|g| g.span()),
             format!(
                 "game: unknown game {game:?} (this build knows {})",
-                crate::game::GAMES.join(", ")
+                crate::game::registry::names().join(", ")
             ),
         ));
     }
-    let robots = game == "robots";
-    // Game options: Rolit has `size` (8, 6 or 4); robots, those of robots_options.rs.
-    let mut size: u8 = 8;
-    if let Some(opts) = raw.options.as_ref().filter(|_| !robots) {
-        for (key, value) in opts.get_ref() {
-            match key.as_str() {
-                "size" => {
-                    size = value
-                        .as_integer()
-                        .and_then(|v| u8::try_from(v).ok())
-                        .filter(|v| [4, 6, 8].contains(v))
-                        .ok_or_else(|| {
-                            err(
-                                Some(opts.span()),
-                                format!("options.size: {value} is not 8, 6 or 4"),
-                            )
-                        })?;
-                }
-                other => {
-                    return Err(err(
-                        Some(opts.span()),
-                        format!("options: unknown option {other:?} for {game} (it has: size)"),
-                    ));
-                }
-            }
-        }
-    }
-    if let Some(s) = overrides.size {
-        if robots {
-            return Err(err(None, "--size is an option of rolit, not robots".into()));
-        }
-        size = s;
-    }
-
     let int = |v: &Option<Spanned<i64>>, key: &str, min: i64, max: i64| {
         v.as_ref()
             .map(|v| {
@@ -382,46 +333,37 @@ pub fn parse(
         Some(p) => p,
         None => int(&raw.players, "players", 1, 64)?.unwrap_or(2) as usize,
     };
-    let options = if robots {
-        let g = super::robots_options::robots_options(
-            raw.options.as_ref().map(|o| o.get_ref()),
-            players,
-        )
-        .map_err(|e| {
-            err(
-                raw.options
-                    .as_ref()
-                    .map(|o| o.span())
-                    .or(raw.players.as_ref().map(|p| p.span())),
-                e,
-            )
-        })?;
-        g.to_options()
-    } else {
-        if !(2..=4).contains(&players) {
-            return Err(err(
-                raw.players.as_ref().map(|p| p.span()),
-                format!("players: {players} bots per table; Rolit is for 2, 3 or 4"),
-            ));
-        }
-        crate::game::rolit::Rolit::new(size, players).map_err(|e| {
-            err(
-                raw.options
-                    .as_ref()
-                    .map(|o| o.span())
-                    .or(raw.players.as_ref().map(|p| p.span())),
-                format!("options.size {size} with {players} players: {e}"),
-            )
-        })?;
-        serde_json::json!({ "size": size })
+    // The game's options: the file's `[options]` (and --size), read by the game's own parser.
+    let entry = crate::game::registry::find(&game).map_err(|e| err(None, e))?;
+    let mut given: serde_json::Map<String, Value> = match raw.options.as_ref() {
+        Some(o) => serde_json::to_value(o.get_ref())
+            .ok()
+            .and_then(|v| v.as_object().cloned())
+            .unwrap_or_default(),
+        None => serde_json::Map::new(),
     };
+    if let Some(s) = overrides.size {
+        given.insert("size".into(), s.into());
+    }
+    given.insert("players".into(), players.into());
+    let span = raw
+        .options
+        .as_ref()
+        .map(|o| o.span())
+        .or(raw.players.as_ref().map(|p| p.span()));
+    let built = (entry.build)(&given).map_err(|e| err(span.clone(), format!("options: {e}")))?;
+    let options = built.options();
+    // A table is one match; a game whose match ends by its rules has its own cap.
+    let capped = built.default_rounds();
     let rounds = match overrides.rounds {
         Some(r) => r,
-        // Robots: a table is one match, which ends by the rules; `rounds` caps its tokens.
-        None if robots => int(&raw.rounds, "rounds", 1, 1_000_000)?.unwrap_or(323) as u32,
+        // A match that ends by the rules (robots): `rounds` caps it.
+        None if capped.is_some() => {
+            int(&raw.rounds, "rounds", 1, 1_000_000)?.unwrap_or(capped.unwrap_or(1) as i64) as u32
+        }
         None => int(&raw.rounds, "rounds", 1, 1_000_000)?.unwrap_or(players as i64) as u32,
     };
-    if !robots && (rounds == 0 || !rounds.is_multiple_of(players as u32)) {
+    if capped.is_none() && (rounds == 0 || !rounds.is_multiple_of(players as u32)) {
         return Err(err(
             raw.rounds.as_ref().map(|r| r.span()),
             format!(
@@ -465,23 +407,26 @@ pub fn parse(
         Some(p) => p,
         None => int(&raw.opening_plies, "opening_plies", 0, 1000)?.unwrap_or(0) as u32,
     };
-    if robots && opening_plies > 0 {
-        return Err(err(
-            raw.opening_plies.as_ref().map(|p| p.span()),
-            "opening_plies: robots has no opening moves (each match starts from its own seeded \
-             board, robots and pile)"
-                .into(),
-        ));
-    }
-    let cells = u32::from(size) * u32::from(size) - 4;
-    if opening_plies > cells / 2 {
-        return Err(err(
-            raw.opening_plies.as_ref().map(|p| p.span()),
-            format!(
-                "opening_plies: {opening_plies} plies is more than half of a {size}x{size} round \
-                 ({cells} moves); an opening is a few plies"
-            ),
-        ));
+    if opening_plies > 0 {
+        let span = raw.opening_plies.as_ref().map(|p| p.span());
+        let Some(moves) = super::openings::round_length(&*built) else {
+            return Err(err(
+                span,
+                format!(
+                    "opening_plies: {game} has no opening moves (its rounds are not played a \
+                     move at a time from one start)"
+                ),
+            ));
+        };
+        if opening_plies as usize > moves / 2 {
+            return Err(err(
+                span,
+                format!(
+                    "opening_plies: {opening_plies} plies is more than half of a round ({moves} \
+                     moves); an opening is a few plies"
+                ),
+            ));
+        }
     }
     let repeat = match overrides.repeat {
         Some(r) => r,

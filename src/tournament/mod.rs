@@ -21,7 +21,6 @@ pub mod openings;
 pub mod output;
 pub mod progress;
 pub mod results;
-pub mod robots_options;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;

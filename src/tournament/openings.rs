@@ -44,6 +44,30 @@ pub fn table_openings(
         .collect()
 }
 
+/// The number of moves in a round of `game` when it is played a move at a time by one seat at
+/// a time (every request a `turn` with listed moves), played out with the first listed move;
+/// `None` for a game that is not (simultaneous play, sealed bids): it has no openings.
+pub fn round_length(game: &dyn Game) -> Option<usize> {
+    let mut round = game.new_round(RoundSetup {
+        round: 0,
+        match_seed: 0,
+        round_seed: 0,
+        chance_seed: 0,
+    });
+    let mut moves = 0;
+    loop {
+        match round.to_act() {
+            ToAct::Over => return Some(moves),
+            ToAct::Seat(seat, Request::TURN) => {
+                let first = round.legal_moves(seat)?.into_iter().next()?;
+                round.play(seat, &first).ok()?;
+                moves += 1;
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// The opening of the cycle that starts at round `first_round` (0-based).
 fn cycle_opening(
     game: &dyn Game,

@@ -70,12 +70,12 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
     }
     if r.first != round.first() {
         return Err(whole(format!(
-            "seat {} is recorded as moving first, but in round {} of match seed {} the rules \
-             give seat {}",
+            "seat {} is recorded as moving first, but seat {} moves first in round {} of match \
+             seed {} (the rules say so)",
             r.first,
+            round.first(),
             r.round,
-            r.match_seed,
-            round.first()
+            r.match_seed
         )));
     }
     structure(r, n)?;
@@ -351,7 +351,9 @@ impl Feed<'_> {
             return self.forfeit(k, next);
         }
         let Some(m) = next else {
-            return match self.referee.deadline() {
+            // Only the rules' own deadlines act for bots that are still in; a bot's clock
+            // running out is a forfeit the record would hold.
+            return match self.referee.deadline().filter(|_| self.game.simultaneous()) {
                 Some(d) => {
                     self.input(d, Input::Tick);
                     Ok(())

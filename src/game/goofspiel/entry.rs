@@ -1,0 +1,53 @@
+//! Goofspiel in the registry: its flag (`--cards`), its options, its demo.
+
+use std::sync::Arc;
+
+use clap::Arg;
+use serde_json::{Map, Value};
+
+use super::{Goofspiel, RULES_VERSION};
+use crate::game::Game;
+use crate::game::registry::{Entry, points_line};
+
+pub static ENTRY: Entry = Entry {
+    name: "goofspiel",
+    title: "Goofspiel, sealed bids for a shuffled prize deck (protocol/games/goofspiel.md)",
+    rules_version: RULES_VERSION,
+    flags,
+    build,
+    demo,
+    summary: points_line,
+};
+
+fn flags() -> Vec<Arg> {
+    vec![
+        Arg::new("cards")
+            .long("cards")
+            .value_name("N")
+            .help("Cards per hand and in the prize deck, 1 to 13 [default: 13]"),
+    ]
+}
+
+fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
+    let mut options = options.clone();
+    if let Some(Value::String(s)) = options.get("cards") {
+        let n: u64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("cards: {s:?} is not a whole number"))?;
+        options.insert("cards".into(), n.into());
+    }
+    Ok(Arc::new(Goofspiel::from_options(&options)?))
+}
+
+/// Built-in bots choosing among the legal bids, each with its own seed.
+const DEMO: &[&str] = &[
+    "rollarena bot random",
+    "rollarena bot random --seed 2",
+    "rollarena bot random --seed 3",
+    "rollarena bot random --seed 4",
+];
+
+fn demo(_: &Map<String, Value>) -> (&'static [&'static str], usize) {
+    (DEMO, 2)
+}

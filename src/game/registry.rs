@@ -1,0 +1,164 @@
+//! The games this build knows, one [`Entry`] each: everything the command line, tournament
+//! files, verification and replays need from a game, so that none of them names one. Adding a
+//! game is a folder under `src/game/` and one line in [`GAMES`].
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::Game;
+use crate::record::RoundRecord;
+
+/// What the rest of rollarena knows of a game.
+pub struct Entry {
+    /// The name on the command line, in tournament files and in records (`--game NAME`).
+    pub name: &'static str,
+    /// The game in a few words, for `--help`.
+    pub title: &'static str,
+    /// Rules version this build plays (records of another version are refused).
+    pub rules_version: u32,
+    /// The game's own flags on `match` and `check`. Each flag's id is the option it sets; a
+    /// switch sets `true` (or `false` for one whose action is `SetFalse`), any other flag its
+    /// text as typed (`"10s"`, `"6"`).
+    pub flags: fn() -> Vec<clap::Arg>,
+    /// The one parser of options: flags as above, a tournament file's `[options]`, or the
+    /// options a record (or `hello`) holds, with `players`, into the game. The error says
+    /// which option was wrong and how.
+    pub build: fn(&Map<String, Value>) -> Result<Arc<dyn Game>, String>,
+    /// The bot commands of the demo match for the given options (`players` absent when the
+    /// user gave none), strongest first, and how many of them the demo seats by default
+    /// (`--players N` takes the first N).
+    pub demo: fn(&Map<String, Value>) -> (&'static [&'static str], usize),
+    /// A finished round in one line, the seats named by `names` (`match` prints one a round).
+    pub summary: fn(&RoundRecord, &[String]) -> String,
+}
+
+/// Every game, the default first.
+pub static GAMES: &[&Entry] = &[
+    &super::rolit::entry::ENTRY,
+    &super::robots::entry::ENTRY,
+    &super::goofspiel::entry::ENTRY,
+];
+
+/// The games' names, for help texts and errors.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|e| e.name).collect()
+}
+
+/// The entry of the game named `name`.
+pub fn find(name: &str) -> Result<&'static Entry, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|e| e.name == name)
+        .ok_or_else(|| {
+            format!(
+                "there is no game {name:?}: this build plays {}",
+                names().join(", ")
+            )
+        })
+}
+
+/// The game a record was played, with its options, checked against the rules this build
+/// knows.
+pub fn of_record(record: &RoundRecord) -> Result<Arc<dyn Game>, String> {
+    let entry = find(&record.game)?;
+    if record.rules != entry.rules_version {
+        return Err(format!(
+            "the record was played under {} rules version {}; this build knows version {}",
+            entry.name, record.rules, entry.rules_version
+        ));
+    }
+    let options = record.options.as_object().cloned().unwrap_or_default();
+    let game = (entry.build)(&options)?;
+    if game.options() != record.options {
+        return Err(format!(
+            "the options {} are not the canonical {}",
+            super::short_json(&record.options),
+            game.options()
+        ));
+    }
+    Ok(game)
+}
+
+/// A round in one line, for games with nothing better to say: each seat's points, best first,
+/// with its colour where it has one.
+pub fn points_line(record: &RoundRecord, names: &[String]) -> String {
+    let result = &record.result;
+    let mut seats: Vec<usize> = (0..names.len()).collect();
+    seats.sort_by_key(|&s| (result.ranks[s], s));
+    let parts: Vec<String> = seats
+        .iter()
+        .map(|&s| {
+            let colour = record
+                .colours
+                .as_ref()
+                .map(|c| format!(" ({})", c[s]))
+                .unwrap_or_default();
+            format!("{}{colour} {}", names[s], result.points[s])
+        })
+        .collect();
+    format!(
+        "round {}/{}: {}",
+        record.round,
+        record.rounds,
+        parts.join(", ")
+    )
+}
+
+/// Reads an option that is a whole number, given as a number or as text (a flag).
+pub fn whole(key: &str, value: &Value) -> Result<u64, String> {
+    match value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("{key}: {value} is not a whole number"))
+}
+
+/// Reads an option that is true or false.
+pub fn switch(key: &str, value: &Value) -> Result<bool, String> {
+    match value {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
+        _ => Err(format!("{key}: {value} is not true or false")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_flags_are_unique() {
+        let mut names = names();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), GAMES.len());
+        let mut flags: Vec<String> = GAMES
+            .iter()
+            .flat_map(|e| (e.flags)())
+            .map(|a| a.get_id().to_string())
+            .collect();
+        let n = flags.len();
+        flags.sort();
+        flags.dedup();
+        assert_eq!(flags.len(), n, "two games share a flag id");
+    }
+
+    #[test]
+    fn every_game_builds_from_its_demo_and_reads_back_its_options() {
+        for entry in GAMES {
+            let (demo, seats) = (entry.demo)(&Map::new());
+            assert!(seats <= demo.len());
+            let mut options = Map::new();
+            options.insert("players".into(), seats.into());
+            let game = (entry.build)(&options).unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            assert_eq!(game.name(), entry.name);
+            assert_eq!(game.rules_version(), entry.rules_version);
+            let canonical = game.options().as_object().cloned().unwrap();
+            let again = (entry.build)(&canonical).unwrap();
+            assert_eq!(again.options(), game.options(), "{}", entry.name);
+        }
+    }
+}

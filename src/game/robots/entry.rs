@@ -1,0 +1,184 @@
+//! Rock'n'Roll Robot in the registry: its flags, its options (as a user gives them, or in the
+//! canonical form a record holds), its demo and its line per token.
+
+use std::sync::Arc;
+
+use clap::{Arg, ArgAction};
+use serde_json::{Map, Value};
+
+use super::{RULES_VERSION, Robots, Tiebreak};
+use crate::game::Game;
+use crate::game::registry::{Entry, switch, whole};
+use crate::record::RoundRecord;
+
+pub static ENTRY: Entry = Entry {
+    name: "robots",
+    title: "Rock'n'Roll Robot, a race to the target (protocol/games/robots.md)",
+    rules_version: RULES_VERSION,
+    flags,
+    build,
+    demo,
+    summary,
+};
+
+fn flags() -> Vec<Arg> {
+    let duration = |id: &'static str, long: &'static str, help: &'static str| {
+        Arg::new(id).long(long).value_name("DURATION").help(help)
+    };
+    vec![
+        Arg::new("diagonals")
+            .long("no-diagonals")
+            .action(ArgAction::SetFalse)
+            .help(
+                "Boards on side A only, without the coloured diagonal walls (the rules advise \
+                 it for first games)",
+            ),
+        Arg::new("black")
+            .long("black")
+            .action(ArgAction::SetTrue)
+            .help(
+                "The black robot variant (a fifth robot, moved like the others; it may take the \
+             vortex)",
+            ),
+        duration(
+            "hourglass",
+            "hourglass",
+            "The hourglass, turned by the first declaration [default: 60s]",
+        ),
+        duration(
+            "first_declaration",
+            "first-declaration",
+            "With no declaration by then, the hourglass is turned anyway [default: 5m]",
+        ),
+        duration(
+            "prove_time",
+            "prove-time",
+            "Time to answer `prove` with the moves [default: 60s]",
+        ),
+        Arg::new("cpu_tiebreak")
+            .long("cpu-tiebreak")
+            .action(ArgAction::SetTrue)
+            .help(
+                "Break ties between equal declarations by the CPU time the bots had used when \
+                 declaring, not by who declared first (for machines where bots share cores)",
+            ),
+    ]
+}
+
+/// The options as a user gives them (`diagonals`, `black`, `hourglass`, `first_declaration`,
+/// `prove_time` as durations such as "60s", `cpu_tiebreak`), or the canonical ones of a record
+/// (`hourglass_ms`, ..., `tiebreak`, `solver_nodes`), with `players`.
+fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
+    if options.contains_key("hourglass_ms") {
+        return Ok(Arc::new(Robots::from_options(&Value::Object(
+            options.clone(),
+        ))?));
+    }
+    let players = match options.get("players") {
+        Some(v) => whole("players", v)? as usize,
+        None => 2,
+    };
+    let mut g = Robots::new(players)?;
+    for (key, value) in options {
+        let ms = || -> Result<u64, String> {
+            let text = value
+                .as_str()
+                .ok_or_else(|| format!("{key}: give a duration such as \"60s\""))?;
+            let d = crate::duration::parse_duration(text).map_err(|e| format!("{key}: {e}"))?;
+            if d.is_zero() {
+                return Err(format!("{key} must be longer than 0"));
+            }
+            Ok(d.as_millis() as u64)
+        };
+        match key.as_str() {
+            "players" => {}
+            "diagonals" => g.diagonals = switch(key, value)?,
+            "black" => g.black = switch(key, value)?,
+            "hourglass" => g.hourglass_ms = ms()?,
+            "first_declaration" => g.first_declaration_ms = ms()?,
+            "prove_time" => g.prove_ms = ms()?,
+            "cpu_tiebreak" => {
+                if switch(key, value)? {
+                    g.tiebreak = Tiebreak::Cpu;
+                }
+            }
+            other => {
+                return Err(format!(
+                    "robots has no option {other:?} (it takes players, diagonals, black, \
+                     hourglass, first_declaration, prove_time and cpu_tiebreak)"
+                ));
+            }
+        }
+    }
+    Ok(Arc::new(g))
+}
+
+/// Solvers of different strengths, strongest first.
+const DEMO: &[&str] = &[
+    "rollarena bot solver",
+    "rollarena bot solver --strength 6",
+    "rollarena bot solver --strength 4",
+    "rollarena bot solver --strength 2",
+];
+
+fn demo(_: &Map<String, Value>) -> (&'static [&'static str], usize) {
+    (DEMO, 2)
+}
+
+/// A token in words: who won it with how many moves, the solver's optimal length, the tokens
+/// so far.
+fn summary(record: &RoundRecord, names: &[String]) -> String {
+    let b = &record.board;
+    let token = b.get("token").and_then(Value::as_str).unwrap_or("?");
+    let optimal = match b.get("optimal") {
+        Some(o) if o.get("moves").is_some() => format!("optimal {}", o["moves"]),
+        Some(o) if o.get("gave_up").is_some() => {
+            format!("the solver gave up (at least {})", o["at_least"])
+        }
+        Some(o) if o.get("impossible").is_some() => "impossible".to_string(),
+        _ => "optimal unknown".to_string(),
+    };
+    let won = b.get("winner").and_then(Value::as_u64);
+    let how = match won {
+        Some(w) => {
+            let moves = record
+                .moves
+                .iter()
+                .rev()
+                .find(|m| m.seat == w as usize && m.effects.get("ok") == Some(&true.into()))
+                .and_then(|m| m.effects.get("declared").cloned())
+                .unwrap_or_default();
+            format!("{} won it with {moves} moves", names[w as usize])
+        }
+        None => "nobody won it".to_string(),
+    };
+    if names.len() == 1 {
+        let up = record.result.scores.get("0").copied().unwrap_or(0);
+        let down = record.round - up;
+        return format!(
+            "token {} ({token}): {} ({optimal}); face up {up}, face down {down}",
+            record.round,
+            if won.is_some() {
+                "won face up"
+            } else {
+                "face down"
+            },
+        );
+    }
+    let tokens: Vec<String> = (0..names.len())
+        .map(|s| {
+            let n = record
+                .result
+                .scores
+                .get(&s.to_string())
+                .copied()
+                .unwrap_or(0);
+            format!("{} {n}", names[s])
+        })
+        .collect();
+    format!(
+        "token {} ({token}): {how} ({optimal}); tokens: {}",
+        record.round,
+        tokens.join(", ")
+    )
+}
