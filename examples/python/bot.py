@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""A Rolit bot for rollarena: the Python starter kit.
+"""A bot for every rollarena game: the Python starter kit.
 
 It reads one JSON message per line on stdin and answers on stdout, one JSON message per line,
-flushed at once. It keeps the state it is sent (the board from `start` and `turn`, updated by
-`played`), plays the move that turns the most balls weighted by the tactical value of the
-square, and logs to stderr (stdout belongs to the arbiter).
+flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+`hello.game` names:
+
+- "rolit": it keeps the board it is sent (from `start` and `turn`, updated by `played`) and
+  plays the move that turns the most balls weighted by the tactical value of the square;
+- "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest solution,
+  declares it, passes, and shows the moves when asked to `prove`;
+- any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
+  `legal` list (see AnyGamePlayer.choose, the place for your strategy).
 
 Run it:   /usr/bin/python3 bot.py
-Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"
+Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"   (add --game robots)
 """
 
 import json
 import sys
+import time
 
 NAME = "starter-python"
 VERSION = "1.0"
@@ -117,12 +124,6 @@ class Bot:
         self.turn = None  # the last turn: its id, board, letter and moves
         self.tried = set()
 
-    def on_hello(self, msg):
-        options = msg.get("options", {})
-        log(f"hello: seat {msg.get('seat')} of {options.get('players')}, "
-            f"{options.get('size')}x{options.get('size')}, {msg.get('move_ms')} ms a move")
-        send({"type": "ready", "name": NAME, "version": VERSION, "author": "rollarena starter kit"})
-
     def on_start(self, msg):
         self.colour = msg.get("colour")
         self.board = Board(msg["state"]["board"])
@@ -166,16 +167,203 @@ class Bot:
         log(f"round {msg.get('round')} over: scores {msg.get('scores')}, ranks {msg.get('ranks')}")
 
 
+# ---------------------------------------------------------------------------------------------
+# Rock'n'Roll Robot (`hello.game` "robots"): protocol/games/robots.md and SPEC.md section 13.
+# At `start` the bot searches for a solution, declares its length, then passes (it will not
+# declare again), and answers `prove` with the moves.
+# ---------------------------------------------------------------------------------------------
+
+THINK_MS = 3000  # how long the search may run per token; keep it under the hourglass
+MAX_NODES = 400000  # positions kept in memory, at most
+
+STEP = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
+SIDE = {"up": "N", "down": "S", "left": "W", "right": "E"}
+# How a diagonal wall turns a robot entering its cell, by the diagonal's kind.
+TURN = {
+    "/": {"right": "up", "up": "right", "left": "down", "down": "left"},
+    "\\": {"right": "down", "down": "right", "left": "up", "up": "left"},
+}
+DIRS = ["up", "down", "left", "right"]
+
+
+def cell_xy(name):
+    """'a1' -> (0, 0), 'p16' -> (15, 15)."""
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+def cell_name(x, y):
+    return chr(ord("a") + x) + str(y + 1)
+
+
+class RobotsBoard:
+    """The board of `start.state.board`: walls per cell, diagonal walls, the size."""
+
+    def __init__(self, board):
+        self.size = board["size"]
+        self.walls = {cell_xy(c): sides for c, sides in board["walls"].items()}
+        self.diagonals = {cell_xy(d["cell"]): (d["colour"], d["kind"])
+                          for d in board.get("diagonals", [])}
+
+    def slide(self, robots, who, direction):
+        """Where robot `who` stops moving `direction` from `robots` (a dict robot -> (x, y)),
+        or None when the move is not legal (it changes nothing, or goes round forever)."""
+        start = robots[who]
+        others = {xy for r, xy in robots.items() if r != who}
+        x, y = start
+        seen = set()
+        while True:
+            if SIDE[direction] in self.walls.get((x, y), ""):
+                break  # a wall (the edge and the central block count as walls)
+            dx, dy = STEP[direction]
+            nxt = (x + dx, y + dy)
+            if nxt in others:
+                break  # stop before another robot
+            if (nxt, direction) in seen:
+                return None  # round through diagonal walls forever
+            seen.add((nxt, direction))
+            x, y = nxt
+            diagonal = self.diagonals.get(nxt)
+            if diagonal is not None and diagonal[0] != who:  # the black robot: every colour
+                direction = TURN[diagonal[1]][direction]
+        if (x, y) == start:
+            return None  # a move that changes nothing
+        return (x, y)
+
+
+def solve_robots(board, robots, token, target, deadline):
+    """Breadth-first search over the positions of all robots for a shortest solution: a list
+    of moves after which a robot the token accepts stands on the target, having moved at least
+    twice (the bounce rule). Returns None if the time or memory runs out first."""
+    names = sorted(robots)
+    goal = names if token == "vortex" else [token.split("-")[0]]
+    target = cell_xy(target)
+    start = tuple(robots[r] for r in names)
+    start_moves = tuple(0 for _ in goal)  # moves of each goal robot, counted up to 2
+
+    def path_to(node):
+        moves = []
+        while node[2] is not None:
+            moves.append(node[3])
+            node = node[2]
+        return moves[::-1]
+
+    frontier = [(start, start_moves, None, None)]  # (positions, moves, parent, move)
+    seen = {(start, start_moves)}
+    for _ in range(40):
+        # The last move of a shortest solution is one of a goal robot's: try those first.
+        for node in frontier:
+            positions = dict(zip(names, node[0]))
+            for gi, who in enumerate(goal):
+                if node[1][gi] < 1:
+                    continue  # even with this move it would have moved once only
+                for d in DIRS:
+                    if board.slide(positions, who, d) == target:
+                        return path_to(node) + [{"robot": who, "dir": d}]
+        # Otherwise, every position one move further.
+        following = []
+        for node in frontier:
+            if time.monotonic() > deadline or len(seen) > MAX_NODES:
+                return None
+            positions = dict(zip(names, node[0]))
+            for ri, who in enumerate(names):
+                for d in DIRS:
+                    stop = board.slide(positions, who, d)
+                    if stop is None:
+                        continue
+                    moved = list(node[0])
+                    moved[ri] = stop
+                    counts = tuple(min(c + (g == who), 2) for c, g in zip(node[1], goal))
+                    key = (tuple(moved), counts)
+                    if key not in seen:
+                        seen.add(key)
+                        following.append((key[0], counts, node, {"robot": who, "dir": d}))
+        frontier = following
+    return None
+
+
+class RobotsPlayer:
+    def __init__(self, solo):
+        self.solo = solo  # alone, a declaration is verified at once: no pass after it
+        self.solution = None
+
+    def on_start(self, msg):
+        state = msg["state"]
+        board = RobotsBoard(state["board"])
+        robots = {r: cell_xy(c) for r, c in state["robots"].items()}
+        deadline = time.monotonic() + THINK_MS / 1000
+        # STRATEGY: a better search (or declaring early and lowering later) goes here.
+        self.solution = solve_robots(board, robots, state["token"], state["target"], deadline)
+        log(f"round {msg.get('round')}: {state['token']} at {state['target']}: "
+            f"{'no solution found' if self.solution is None else len(self.solution)} moves")
+        if self.solution is not None:
+            send({"type": "declare", "moves": len(self.solution)})
+        if self.solution is None or not self.solo:
+            send({"type": "pass"})  # done declaring: the hourglass need not wait for us
+
+    def on_prove(self, msg):
+        send({"type": "solution", "moves": self.solution or [], "turn_id": msg.get("turn_id")})
+
+    def on_declared(self, msg):
+        pass  # another seat's claim: a smarter bot might search on to beat it
+
+    def on_verified(self, msg):
+        if not msg.get("ok"):
+            log(f"seat {msg.get('seat')} failed: {msg.get('reason')}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+# ---------------------------------------------------------------------------------------------
+
+class AnyGamePlayer:
+    def __init__(self):
+        self.turn = None
+
+    def choose(self, state, legal):
+        # STRATEGY: the place for your own play. `state` is the game's state (its `phase`
+        # names the decision), `legal` every move the rules accept now. This takes the first.
+        return legal[0]
+
+    def on_turn(self, msg):
+        legal = msg.get("legal") or []
+        self.turn = (msg.get("turn_id"), msg.get("state", {}), list(legal))
+        self.answer()
+
+    def on_illegal(self, msg):
+        log(f"refused: {msg.get('reason')}")
+        if self.turn is not None and self.turn[2]:
+            self.answer()
+
+    def answer(self):
+        turn_id, state, legal = self.turn
+        if not legal:
+            log("a turn without a legal list: nothing to choose from")
+            return
+        move = self.choose(state, legal)
+        legal.remove(move)  # if it is refused, the next answer is another one
+        message = {"type": "move", "move": move}
+        if turn_id is not None:
+            message["turn_id"] = turn_id
+        send(message)
+
+
+def handlers_for(msg):
+    """The handlers of the game `hello` names."""
+    game = msg.get("game")
+    if game == "rolit":
+        bot = Bot()
+        return {"start": bot.on_start, "turn": bot.on_turn, "illegal": bot.on_illegal,
+                "played": bot.on_played, "end": bot.on_end}
+    if game == "robots":
+        bot = RobotsPlayer(msg.get("options", {}).get("players") == 1)
+        return {"start": bot.on_start, "prove": bot.on_prove, "declared": bot.on_declared,
+                "verified": bot.on_verified}
+    bot = AnyGamePlayer()
+    return {"turn": bot.on_turn, "illegal": bot.on_illegal}
+
+
 def main():
-    bot = Bot()
-    handlers = {
-        "hello": bot.on_hello,
-        "start": bot.on_start,
-        "turn": bot.on_turn,
-        "illegal": bot.on_illegal,
-        "played": bot.on_played,
-        "end": bot.on_end,
-    }
+    handlers = {}
     for line in sys.stdin:  # one whole line at a time
         if not line.strip():
             continue
@@ -184,6 +372,12 @@ def main():
         if kind == "bye":
             log("bye")
             return
+        if kind == "hello":
+            log(f"hello: {msg.get('game')}, seat {msg.get('seat')}, options {msg.get('options')}")
+            handlers = handlers_for(msg)
+            send({"type": "ready", "name": NAME, "version": VERSION,
+                  "author": "rollarena starter kit"})
+            continue
         handler = handlers.get(kind)
         if handler is not None:  # types this bot does not know are skipped
             handler(msg)
