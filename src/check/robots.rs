@@ -137,7 +137,7 @@ fn shortest(round: &RobotsRound) -> Option<Vec<crate::game::robots::Move>> {
 
 /// A match state whose next token is an easy one (a shortest solution of 3 or 4 moves) from
 /// where the robots stand: the pile is reordered to draw it first.
-fn easy(g: &Robots, match_seed: u64, mut state: MatchState, round_no: u32) -> RobotsRound {
+fn easy(g: &Robots, match_seed: u64, state: MatchState, round_no: u32) -> RobotsRound {
     let board = g.board(match_seed);
     let seed = round_seed(match_seed, 0, round_no);
     for i in 0..state.pile.len() {
@@ -149,8 +149,7 @@ fn easy(g: &Robots, match_seed: u64, mut state: MatchState, round_no: u32) -> Ro
             return round;
         }
     }
-    // No easy token here (never seen): the first one, whatever it takes.
-    state.pile.rotate_left(0);
+    // No easy token here: the first one, whatever it takes (the caller tries other seeds).
     RobotsRound::new(g.clone(), board, state, seed)
 }
 

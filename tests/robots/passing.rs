@@ -154,3 +154,33 @@ fn built_in_solvers_play_a_default_match_in_seconds() {
     }
     assert_verifies(&run);
 }
+
+/// `examples/robots-tournament.toml`, six built-in solvers in a round robin with the default
+/// rules, takes seconds, not hours, and its record verifies.
+#[test]
+fn the_example_robots_tournament_takes_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/robots-tournament.toml");
+    let started = std::time::Instant::now();
+    let run = cli(&[
+        "tournament",
+        &file.display().to_string(),
+        "-o",
+        &out.display().to_string(),
+    ]);
+    let took = started.elapsed();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(took.as_secs() < 120, "the tournament took {took:?}");
+    for name in ["solver-10", "solver-2"] {
+        assert!(stdout.contains(name), "{name} in the table:\n{stdout}");
+    }
+    let (code, said) = verify_file(&out.join("results.jsonl"));
+    assert_eq!(code, Some(0), "{said}");
+}
