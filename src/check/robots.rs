@@ -211,14 +211,17 @@ impl Table {
     }
 
     fn what(&self) -> String {
+        let shortest = match self.optimum {
+            usize::MAX => "not known".to_string(),
+            n => format!("{n} moves"),
+        };
         format!(
-            "{} at {} (shortest solution: {} moves)",
+            "{} at {} (shortest solution: {shortest})",
             self.round.token(),
             self.round
                 .board()
                 .target(self.round.token())
                 .map_or("?".into(), |c| c.to_string()),
-            self.optimum
         )
     }
 
@@ -274,7 +277,8 @@ impl Table {
                     "declare" => {
                         let n = message["moves"].as_u64().unwrap_or(0);
                         self.declared.push(n);
-                        if (n as usize) < self.optimum {
+                        // (usize::MAX: the solver gave up, nothing to compare with.)
+                        if (n as usize) < self.optimum && self.optimum != usize::MAX {
                             return Err(talk.problem(
                                 Cause::Illegal,
                                 format!(
