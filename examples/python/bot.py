@@ -196,88 +196,113 @@ def cell_name(x, y):
 
 
 class RobotsBoard:
-    """The board of `start.state.board`: walls per cell, diagonal walls, the size."""
+    """The board of `start.state.board`. Cells are numbered y * size + x (a1 is 0); for speed
+    (this is Python) each cell's neighbour in each direction is worked out once: -1 where a
+    wall closes that side (the edge and the central block count as walls)."""
 
     def __init__(self, board):
-        self.size = board["size"]
-        self.walls = {cell_xy(c): sides for c, sides in board["walls"].items()}
-        self.diagonals = {cell_xy(d["cell"]): (d["colour"], d["kind"])
-                          for d in board.get("diagonals", [])}
+        n = self.size = board["size"]
+        walls = {cell_xy(c): sides for c, sides in board["walls"].items()}
+        self.next = []  # self.next[d][cell], d an index into DIRS
+        for d in DIRS:
+            dx, dy = STEP[d]
+            self.next.append([
+                -1 if SIDE[d] in walls.get((x, y), "") else (y + dy) * n + x + dx
+                for y in range(n) for x in range(n)
+            ])
+        # Per cell: None, or the diagonal's colour and how it turns each direction (indexes).
+        self.diagonals = [None] * (n * n)
+        for d in board.get("diagonals", []):
+            x, y = cell_xy(d["cell"])
+            turn = [DIRS.index(TURN[d["kind"]][name]) for name in DIRS]
+            self.diagonals[y * n + x] = (d["colour"], turn)
 
-    def slide(self, robots, who, direction):
-        """Where robot `who` stops moving `direction` from `robots` (a dict robot -> (x, y)),
-        or None when the move is not legal (it changes nothing, or goes round forever)."""
-        start = robots[who]
-        others = {xy for r, xy in robots.items() if r != who}
-        x, y = start
-        seen = set()
+    def cell(self, name):
+        x, y = cell_xy(name)
+        return y * self.size + x
+
+    def slide(self, cells, r, colour, d):
+        """Where the robot `r` (of `colour`) stops moving in direction `d` (an index into DIRS)
+        when the robots stand on `cells` (a tuple), or -1 when the move is not legal: it
+        changes nothing, or goes round through diagonal walls forever."""
+        start = at = cells[r]
+        seen = None  # (cell, direction) entered since the first turn
         while True:
-            if SIDE[direction] in self.walls.get((x, y), ""):
-                break  # a wall (the edge and the central block count as walls)
-            dx, dy = STEP[direction]
-            nxt = (x + dx, y + dy)
-            if nxt in others:
+            nxt = self.next[d][at]
+            if nxt < 0:
+                break  # a wall
+            if nxt != start and nxt in cells:
                 break  # stop before another robot
-            if (nxt, direction) in seen:
-                return None  # round through diagonal walls forever
-            seen.add((nxt, direction))
-            x, y = nxt
-            diagonal = self.diagonals.get(nxt)
-            if diagonal is not None and diagonal[0] != who:  # the black robot: every colour
-                direction = TURN[diagonal[1]][direction]
-        if (x, y) == start:
-            return None  # a move that changes nothing
-        return (x, y)
+            at = nxt
+            diagonal = self.diagonals[at]
+            if diagonal is not None and diagonal[0] != colour:  # black: every colour turns it
+                d = diagonal[1][d]
+                if seen is None:
+                    seen = set()
+                if (at, d) in seen:
+                    return -1  # round through diagonal walls forever
+                seen.add((at, d))
+        return -1 if at == start else at
 
 
 def solve_robots(board, robots, token, target, deadline):
     """Breadth-first search over the positions of all robots for a shortest solution: a list
     of moves after which a robot the token accepts stands on the target, having moved at least
-    twice (the bounce rule). Returns None if the time or memory runs out first."""
+    twice (the bounce rule). `robots` maps each robot to its (x, y). Returns None if the time
+    or memory runs out first."""
     names = sorted(robots)
-    goal = names if token == "vortex" else [token.split("-")[0]]
-    target = cell_xy(target)
-    start = tuple(robots[r] for r in names)
-    start_moves = tuple(0 for _ in goal)  # moves of each goal robot, counted up to 2
+    n = board.size
+    goal = [i for i, r in enumerate(names) if token == "vortex" or token.startswith(r + "-")]
+    target = board.cell(target)
+    start = tuple(y * n + x for x, y in (robots[r] for r in names))
+    # The nodes, by index: the robots' cells, how often each goal robot moved (up to 2), the
+    # parent node and the move (robot index, direction index) from it.
+    cells_of, counts_of, parent, move = [start], [(0,) * len(goal)], [-1], [None]
+    seen = {(start, counts_of[0])}
 
-    def path_to(node):
-        moves = []
-        while node[2] is not None:
-            moves.append(node[3])
-            node = node[2]
-        return moves[::-1]
+    def path_to(i, last):
+        moves = [last]
+        while parent[i] >= 0:
+            moves.append(move[i])
+            i = parent[i]
+        return [{"robot": names[r], "dir": DIRS[d]} for r, d in reversed(moves)]
 
-    frontier = [(start, start_moves, None, None)]  # (positions, moves, parent, move)
-    seen = {(start, start_moves)}
+    begin, end = 0, 1
     for _ in range(40):
-        # The last move of a shortest solution is one of a goal robot's: try those first.
-        for node in frontier:
-            positions = dict(zip(names, node[0]))
-            for gi, who in enumerate(goal):
-                if node[1][gi] < 1:
-                    continue  # even with this move it would have moved once only
-                for d in DIRS:
-                    if board.slide(positions, who, d) == target:
-                        return path_to(node) + [{"robot": who, "dir": d}]
-        # Otherwise, every position one move further.
-        following = []
-        for node in frontier:
-            if time.monotonic() > deadline or len(seen) > MAX_NODES:
+        # The last move of a shortest solution is one of a goal robot's: try those first
+        # (this layer's may finish a little after the deadline, not much).
+        for i in range(begin, end):
+            if i % 256 == 0 and time.monotonic() > deadline + 0.5:
                 return None
-            positions = dict(zip(names, node[0]))
-            for ri, who in enumerate(names):
-                for d in DIRS:
-                    stop = board.slide(positions, who, d)
-                    if stop is None:
+            cells, counts = cells_of[i], counts_of[i]
+            for gi, r in enumerate(goal):
+                if counts[gi] < 1:
+                    continue  # even with this move it would have moved once only
+                for d in range(4):
+                    if board.slide(cells, r, names[r], d) == target:
+                        return path_to(i, (r, d))
+        # Otherwise, every position one move further.
+        for i in range(begin, end):
+            if i % 256 == 0 and (time.monotonic() > deadline or len(seen) > MAX_NODES):
+                return None
+            cells, counts = cells_of[i], counts_of[i]
+            for r, colour in enumerate(names):
+                moved_counts = tuple(min(c + (g == r), 2) for c, g in zip(counts, goal))
+                for d in range(4):
+                    stop = board.slide(cells, r, colour, d)
+                    if stop < 0:
                         continue
-                    moved = list(node[0])
-                    moved[ri] = stop
-                    counts = tuple(min(c + (g == who), 2) for c, g in zip(node[1], goal))
-                    key = (tuple(moved), counts)
-                    if key not in seen:
-                        seen.add(key)
-                        following.append((key[0], counts, node, {"robot": who, "dir": d}))
-        frontier = following
+                    key = (cells[:r] + (stop,) + cells[r + 1:], moved_counts)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    cells_of.append(key[0])
+                    counts_of.append(moved_counts)
+                    parent.append(i)
+                    move.append((r, d))
+        begin, end = end, len(cells_of)
+        if begin == end:
+            return None
     return None
 
 
