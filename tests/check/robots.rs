@@ -181,3 +181,32 @@ fn every_mistake_has_a_case() {
         );
     }
 }
+
+#[test]
+fn the_built_in_solver_passes_and_the_text_report_says_so() {
+    let output = std::process::Command::new(super::rollarena())
+        .args(["check", "rollarena bot solver", "--game", "robots"])
+        .output()
+        .expect("run rollarena check");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains(": robots, two seats,"), "{text}");
+    for item in [
+        "handshake",
+        "declare",
+        "prove",
+        "others",
+        "pass",
+        "quiet",
+        "bye",
+        "stdout",
+        "flush",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("PASS  {item} "))),
+            "{item}: {text}"
+        );
+    }
+    assert!(text.contains("9 passed, 0 failed, 0 skipped"), "{text}");
+}
