@@ -67,6 +67,13 @@ const CASES: &[Case] = &[
         also: &["quiet"],
     },
     Case {
+        mistake: "crash_on_lost",
+        item: "quiet",
+        causes: &["crash"],
+        says: "did not expect to lose a token",
+        also: &[],
+    },
+    Case {
         mistake: "no_pass",
         item: "pass",
         causes: &["no_answer"],

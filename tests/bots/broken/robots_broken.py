@@ -8,6 +8,7 @@ Mistakes:
   wrong_solution     proves with its solution's last move left out
   no_pass            never passes
   crash_on_declared  dies when another seat's declaration is announced
+  crash_on_lost      dies when another seat wins a token (a verified ok for another seat)
   silent_on_prove    never answers prove
   move_instead       answers start with a Rolit-style move
   early_solution     sends its solution right after declaring, unasked
@@ -52,6 +53,10 @@ class Broken(kit.RobotsPlayer):
         if MISTAKE == "crash_on_declared" and msg.get("seat") != 0:
             raise RuntimeError("did not expect another seat to declare")
 
+    def on_verified(self, msg):
+        if MISTAKE == "crash_on_lost" and msg.get("seat") != 0 and msg.get("ok"):
+            raise RuntimeError("did not expect to lose a token")
+
 
 def main():
     handlers = {}
@@ -63,7 +68,7 @@ def main():
         if kind == "hello":
             bot = Broken(False)
             handlers = {"start": bot.on_start, "prove": bot.on_prove,
-                        "declared": bot.on_declared}
+                        "declared": bot.on_declared, "verified": bot.on_verified}
             kit.send({"type": "ready", "name": "robots-broken-" + MISTAKE, "version": "0"})
             continue
         handler = handlers.get(kind)
