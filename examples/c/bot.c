@@ -1,19 +1,25 @@
 /*
- * A Rolit bot for rollarena: the C starter kit.
+ * A bot for every rollarena game: the C starter kit.
  *
  * It reads one JSON message per line on stdin and answers on stdout, one JSON message per
- * line, flushed at once. It keeps the state it is sent (the board from `start` and `turn`,
- * updated by `played`), plays the move that turns the most balls weighted by the tactical
- * value of the square, and logs to stderr (stdout belongs to the arbiter).
+ * line, flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+ * `hello.game` names:
+ * - "rolit": it keeps the board it is sent (from `start` and `turn`, updated by `played`) and
+ *   plays the move that turns the most balls weighted by the tactical value of the square;
+ * - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
+ *   solution, declares it, passes, and shows the moves when asked to `prove`;
+ * - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
+ *   `legal` list (see choose_any, the place for your strategy).
  *
  * Build: gcc -O2 -o bot bot.c
- * Check: rollarena check ./bot
+ * Check: rollarena check ./bot        (add --game robots)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "json.h"
 
@@ -181,11 +187,287 @@ static void answer(void) {
         send_line("{\"type\":\"move\",\"move\":\"%s\"}", name);
 }
 
+/* The games this bot tells apart. */
+enum { ROLIT, ROBOTS, ANY } game;
+
+/* ------------------------------------------------------------------------------------------
+ * Rock'n'Roll Robot (`hello.game` "robots"): protocol/games/robots.md and SPEC.md section 13.
+ * At `start` the bot searches for a solution, declares its length, then passes (it will not
+ * declare again), and answers `prove` with the moves.
+ * ------------------------------------------------------------------------------------------ */
+
+#define THINK_MS 3000        /* how long the search may run per token; under the hourglass */
+#define MAX_NODES 4000000    /* positions kept in memory, at most */
+#define SIZE 16
+#define ROBOTS 5
+#define HASH_BITS 23
+
+enum { UP, DOWN, LEFT, RIGHT };
+static const char *DIR_NAMES[4] = {"up", "down", "left", "right"};
+static const char *ROBOT_NAMES[ROBOTS] = {"black", "blue", "green", "red", "yellow"};
+static const int STEP_X[4] = {0, 0, -1, 1}, STEP_Y[4] = {1, -1, 0, 0};
+static const char SIDE[4] = {'N', 'S', 'W', 'E'};
+/* How a diagonal wall turns a robot entering its cell: [kind: 0 '/', 1 '\'][direction]. */
+static const int TURN[2][4] = {{RIGHT, LEFT, DOWN, UP}, {LEFT, RIGHT, UP, DOWN}};
+
+static struct {
+    int size;
+    int walls[SIZE * SIZE][4];    /* 1 where the side (by direction) is closed */
+    int diagonal[SIZE * SIZE];    /* -1, or 0 '/', 1 '\' */
+    int diag_colour[SIZE * SIZE]; /* the robot index of the diagonal's colour */
+    int count;                    /* robots in play */
+    int robot[ROBOTS];            /* indexes into ROBOT_NAMES of the robots in play */
+    int cells[ROBOTS];            /* where they stand */
+    int goal[ROBOTS], goals;      /* the robots (in play) the token accepts */
+    int target;
+    int solo;
+    int solution[64][2], length;  /* robot (in play), direction; length 0: none */
+} rr;
+
+static int cell_index(const char *name) {
+    if (!name || name[0] < 'a' || name[0] >= 'a' + SIZE) return -1;
+    int rank = atoi(name + 1);
+    return rank < 1 || rank > SIZE ? -1 : (rank - 1) * SIZE + (name[0] - 'a');
+}
+
+static int robot_index(const char *name) {
+    for (int i = 0; i < ROBOTS; i++)
+        if (name && !strncmp(name, ROBOT_NAMES[i], strlen(ROBOT_NAMES[i]))) return i;
+    return -1;
+}
+
+/* Where robot r (in play) stops moving `dir` from `cells`, or -1 when the move is not legal
+ * (it changes nothing, or goes round through diagonal walls forever). */
+static int slide(const int *cells, int r, int dir) {
+    static unsigned char seen[SIZE * SIZE];
+    memset(seen, 0, sizeof seen);
+    int at = cells[r], start = at;
+    for (;;) {
+        if (rr.walls[at][dir]) break; /* a wall (the edge and the centre count) */
+        int next = at + STEP_X[dir] + STEP_Y[dir] * SIZE;
+        int blocked = 0;
+        for (int i = 0; i < rr.count; i++)
+            if (i != r && cells[i] == next) blocked = 1;
+        if (blocked) break; /* stop before another robot */
+        if (seen[next] & (1 << dir)) return -1; /* round forever */
+        seen[next] |= 1 << dir;
+        at = next;
+        if (rr.diagonal[at] >= 0 && rr.diag_colour[at] != rr.robot[r]) /* black: every one */
+            dir = TURN[rr.diagonal[at]][dir];
+    }
+    return at == start ? -1 : at;
+}
+
+/* A search node: the robots' cells and each goal robot's moves (up to 2), packed. */
+typedef struct {
+    unsigned long long key;
+    int parent;
+    unsigned char move; /* robot * 4 + direction */
+} Node;
+
+static Node *nodes;
+static unsigned long long *table; /* open addressing; 0 is empty, keys are stored + 1 */
+
+static unsigned long long pack(const int *cells, const int *counts) {
+    unsigned long long k = 0;
+    for (int i = 0; i < rr.count; i++) k = k << 8 | (unsigned)cells[i];
+    for (int g = 0; g < rr.goals; g++) k = k << 2 | (unsigned)counts[g];
+    return k;
+}
+
+static void unpack(unsigned long long k, int *cells, int *counts) {
+    for (int g = rr.goals - 1; g >= 0; g--, k >>= 2) counts[g] = (int)(k & 3);
+    for (int i = rr.count - 1; i >= 0; i--, k >>= 8) cells[i] = (int)(k & 255);
+}
+
+/* Adds the key; 0 if it was there already. */
+static int insert(unsigned long long key) {
+    unsigned long long mask = (1ULL << HASH_BITS) - 1, h = (key * 0x9E3779B97F4A7C15ULL) >> 20;
+    for (h &= mask; table[h]; h = (h + 1) & mask)
+        if (table[h] == key + 1) return 0;
+    table[h] = key + 1;
+    return 1;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void keep_path(int node, int robot, int dir) {
+    int n = 0;
+    for (int i = node; nodes[i].parent >= 0; i = nodes[i].parent) n++;
+    rr.length = n + 1;
+    rr.solution[n][0] = robot;
+    rr.solution[n][1] = dir;
+    for (int i = node; nodes[i].parent >= 0; i = nodes[i].parent) {
+        n--;
+        rr.solution[n][0] = nodes[i].move / 4;
+        rr.solution[n][1] = nodes[i].move % 4;
+    }
+}
+
+/* Breadth-first search over the positions of all robots for a shortest solution: moves after
+ * which a robot the token accepts stands on the target, having moved at least twice (the
+ * bounce rule). Leaves rr.length 0 if the time or memory runs out first. */
+static void solve_robots(double deadline) {
+    if (!nodes) nodes = malloc(sizeof(Node) * MAX_NODES);
+    if (!table) table = malloc(sizeof(unsigned long long) << HASH_BITS);
+    if (!nodes || !table) return;
+    memset(table, 0, sizeof(unsigned long long) << HASH_BITS);
+    int counts[ROBOTS] = {0}, cells[ROBOTS], next_counts[ROBOTS];
+    nodes[0].key = pack(rr.cells, counts);
+    nodes[0].parent = -1;
+    insert(nodes[0].key);
+    int begin = 0, end = 1, used = 1;
+    rr.length = 0;
+    for (int depth = 0; depth < 63 && begin < end; depth++) {
+        /* The last move of a shortest solution is one of a goal robot's: try those first. */
+        for (int i = begin; i < end; i++) {
+            unpack(nodes[i].key, cells, counts);
+            for (int g = 0; g < rr.goals; g++) {
+                if (counts[g] < 1) continue; /* it would have moved once only */
+                for (int d = 0; d < 4; d++)
+                    if (slide(cells, rr.goal[g], d) == rr.target) {
+                        keep_path(i, rr.goal[g], d);
+                        return;
+                    }
+            }
+        }
+        /* Otherwise, every position one move further. */
+        for (int i = begin; i < end; i++) {
+            if ((i & 1023) == 0 && now_ms() > deadline) return;
+            unpack(nodes[i].key, cells, counts);
+            for (int r = 0; r < rr.count; r++)
+                for (int d = 0; d < 4; d++) {
+                    int stop = slide(cells, r, d);
+                    if (stop < 0) continue;
+                    int was = cells[r];
+                    cells[r] = stop;
+                    for (int g = 0; g < rr.goals; g++)
+                        next_counts[g] = counts[g] + (rr.goal[g] == r && counts[g] < 2);
+                    unsigned long long key = pack(cells, next_counts);
+                    cells[r] = was;
+                    if (!insert(key)) continue;
+                    if (used == MAX_NODES) return;
+                    nodes[used].key = key;
+                    nodes[used].parent = i;
+                    nodes[used].move = (unsigned char)(r * 4 + d);
+                    used++;
+                }
+        }
+        begin = end;
+        end = used;
+    }
+}
+
+static int read_robots_state(const jvalue *state) {
+    const jvalue *board = json_get(state, "board");
+    memset(&rr.walls, 0, sizeof rr.walls);
+    for (int c = 0; c < SIZE * SIZE; c++) rr.diagonal[c] = -1;
+    if (json_num(board, "size", 0) != SIZE) return 0;
+    const jvalue *walls = json_get(board, "walls");
+    for (jvalue *w = walls ? walls->child : NULL; w; w = w->next) {
+        int c = cell_index(w->key);
+        if (c < 0 || w->type != J_STRING) return 0;
+        for (int d = 0; d < 4; d++) rr.walls[c][d] = strchr(w->string, SIDE[d]) != NULL;
+    }
+    const jvalue *diagonals = json_get(board, "diagonals");
+    for (jvalue *d = diagonals ? diagonals->child : NULL; d; d = d->next) {
+        int c = cell_index(json_str(d, "cell"));
+        const char *kind = json_str(d, "kind");
+        if (c < 0 || !kind) return 0;
+        rr.diagonal[c] = kind[0] == '/' ? 0 : 1;
+        rr.diag_colour[c] = robot_index(json_str(d, "colour"));
+    }
+    const jvalue *robots = json_get(state, "robots");
+    const char *token = json_str(state, "token");
+    rr.count = rr.goals = 0;
+    for (int i = 0; i < ROBOTS; i++) { /* in the order of ROBOT_NAMES */
+        int c = cell_index(json_str(robots, ROBOT_NAMES[i]));
+        if (c < 0) continue;
+        if (token && (!strcmp(token, "vortex") || robot_index(token) == i))
+            rr.goal[rr.goals++] = rr.count;
+        rr.robot[rr.count] = i;
+        rr.cells[rr.count++] = c;
+    }
+    rr.target = cell_index(json_str(state, "target"));
+    return rr.count > 0 && rr.goals > 0 && rr.target >= 0;
+}
+
+static void on_robots_start(const jvalue *msg) {
+    const jvalue *state = json_get(msg, "state");
+    rr.length = 0;
+    if (!read_robots_state(state)) {
+        logf_("cannot read the state");
+    } else {
+        /* STRATEGY: a better search (or declaring early and lowering later) goes here. */
+        solve_robots(now_ms() + THINK_MS);
+    }
+    logf_("round %.0f: %s at %s: %d moves (0: none found)", json_num(msg, "round", 0),
+          json_str(state, "token"), json_str(state, "target"), rr.length);
+    if (rr.length > 0) send_line("{\"type\":\"declare\",\"moves\":%d}", rr.length);
+    if (rr.length == 0 || !rr.solo) send_line("{\"type\":\"pass\"}"); /* done declaring */
+}
+
+static void on_prove(const jvalue *msg) {
+    printf("{\"type\":\"solution\",\"moves\":[");
+    for (int i = 0; i < rr.length; i++)
+        printf("%s{\"robot\":\"%s\",\"dir\":\"%s\"}", i ? "," : "",
+               ROBOT_NAMES[rr.robot[rr.solution[i][0]]], DIR_NAMES[rr.solution[i][1]]);
+    send_line("],\"turn_id\":%.0f}", json_num(msg, "turn_id", 0));
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+ * ------------------------------------------------------------------------------------------ */
+
+static struct {
+    jvalue *turn;    /* the last turn, kept to answer a refusal */
+    int tried[256];  /* the legal moves already sent for it */
+} any;
+
+/* STRATEGY: the place for your own play. `state` is the game's state (its "phase" names the
+ * decision), `legal` every move the rules accept now. Returns the one to send: this takes the
+ * first not tried yet. */
+static jvalue *choose_any(const jvalue *state, const jvalue *legal) {
+    (void)state;
+    int i = 0;
+    for (jvalue *m = legal ? legal->child : NULL; m; m = m->next, i++)
+        if (i >= 256 || !any.tried[i]) {
+            if (i < 256) any.tried[i] = 1;
+            return m;
+        }
+    return NULL;
+}
+
+static void answer_any(void) {
+    jvalue *move = choose_any(json_get(any.turn, "state"), json_get(any.turn, "legal"));
+    if (!move) {
+        logf_("no legal move left to send");
+        return;
+    }
+    printf("{\"type\":\"move\",\"move\":");
+    json_print(stdout, move);
+    send_line(",\"turn_id\":%.0f}", json_num(any.turn, "turn_id", 0));
+}
+
+/* Takes the message (freed with the next turn). */
+static void on_any_turn(jvalue *msg) {
+    json_free(any.turn);
+    any.turn = msg;
+    memset(any.tried, 0, sizeof any.tried);
+    answer_any();
+}
+
 static void on_hello(const jvalue *msg) {
     const jvalue *options = json_get(msg, "options");
-    logf_("hello: seat %.0f of %.0f, %.0fx%.0f, %.0f ms a move", json_num(msg, "seat", -1),
-          json_num(options, "players", 0), json_num(options, "size", 0),
-          json_num(options, "size", 0), json_num(msg, "move_ms", 0));
+    const char *name = json_str(msg, "game");
+    game = name && !strcmp(name, "rolit") ? ROLIT : name && !strcmp(name, "robots") ? ROBOTS : ANY;
+    rr.solo = json_num(options, "players", 0) == 1;
+    logf_("hello: %s, seat %.0f, %.0f players", name ? name : "?", json_num(msg, "seat", -1),
+          json_num(options, "players", 0));
     send_line("{\"type\":\"ready\",\"name\":\"" NAME "\",\"version\":\"" VERSION
               "\",\"author\":\"rollarena starter kit\"}");
 }
@@ -245,8 +527,23 @@ int main(void) {
         const char *type = json_str(msg, "type");
         if (!type) {
             logf_("not a message: %s", line);
+        } else if (!strcmp(type, "bye")) {
+            json_free(msg);
+            break;
         } else if (!strcmp(type, "hello")) {
             on_hello(msg);
+        } else if (game == ROBOTS && !strcmp(type, "start")) {
+            on_robots_start(msg);
+        } else if (game == ROBOTS && !strcmp(type, "prove")) {
+            on_prove(msg);
+        } else if (game == ANY && !strcmp(type, "turn")) {
+            on_any_turn(msg);
+            continue; /* kept until the next turn */
+        } else if (game == ANY && !strcmp(type, "illegal")) {
+            logf_("refused: %s", json_str(msg, "reason"));
+            if (any.turn) answer_any();
+        } else if (game != ROLIT) {
+            /* other messages (declared, passed, verified, played, end) need no answer */
         } else if (!strcmp(type, "start")) {
             on_start(msg);
         } else if (!strcmp(type, "turn")) {
@@ -257,12 +554,10 @@ int main(void) {
             on_played(msg);
         } else if (!strcmp(type, "end")) {
             logf_("round %.0f over", json_num(msg, "round", 0));
-        } else if (!strcmp(type, "bye")) {
-            json_free(msg);
-            break;
         } /* types this bot does not know are skipped */
         json_free(msg);
     }
     free(line);
+    json_free(any.turn);
     return 0;
 }

@@ -8,11 +8,13 @@
  *     const char *type = json_str(msg, "type");  // NULL if absent or not a string
  *     jvalue *state = json_get(msg, "state");
  *     for (jvalue *row = json_get(state, "board")->child; row; row = row->next) ...
+ *     json_print(stdout, value);                // writes a value back as JSON
  *     json_free(msg);
  */
 #ifndef ROLLARENA_JSON_H
 #define ROLLARENA_JSON_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +222,42 @@ static const char *json_str(const jvalue *obj, const char *key) {
 static double json_num(const jvalue *obj, const char *key, double fallback) {
     jvalue *v = json_get(obj, key);
     return v && v->type == J_NUMBER ? v->number : fallback;
+}
+
+/* Writes a value back as JSON (to send a move exactly as the arbiter listed it). */
+static void json_print(FILE *out, const jvalue *v) {
+    if (!v) { fputs("null", out); return; }
+    switch (v->type) {
+    case J_NULL: fputs("null", out); break;
+    case J_BOOL: fputs(v->number ? "true" : "false", out); break;
+    case J_NUMBER:
+        if (v->number == (double)(long long)v->number) fprintf(out, "%lld", (long long)v->number);
+        else fprintf(out, "%.17g", v->number);
+        break;
+    case J_STRING:
+        fputc('"', out);
+        for (const unsigned char *c = (const unsigned char *)v->string; *c; c++) {
+            if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
+            else if (*c < 0x20) fprintf(out, "\\u%04x", *c);
+            else fputc(*c, out);
+        }
+        fputc('"', out);
+        break;
+    case J_ARRAY:
+    case J_OBJECT:
+        fputc(v->type == J_ARRAY ? '[' : '{', out);
+        for (const jvalue *m = v->child; m; m = m->next) {
+            if (m != v->child) fputc(',', out);
+            if (v->type == J_OBJECT) {
+                jvalue key = {J_STRING, 0, m->key, NULL, NULL, NULL};
+                json_print(out, &key);
+                fputc(':', out);
+            }
+            json_print(out, m);
+        }
+        fputc(v->type == J_ARRAY ? ']' : '}', out);
+        break;
+    }
 }
 
 #endif

@@ -1,17 +1,26 @@
-// A Rolit bot for rollarena: the C++ starter kit.
+// A bot for every rollarena game: the C++ starter kit.
 //
 // It reads one JSON message per line on stdin and answers on stdout, one JSON message per
-// line, flushed at once. It keeps the state it is sent (the board from `start` and `turn`,
-// updated by `played`), plays the move that turns the most balls weighted by the tactical
-// value of the square, and logs to stderr (stdout belongs to the arbiter).
+// line, flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+// `hello.game` names:
+// - "rolit": it keeps the board it is sent (from `start` and `turn`, updated by `played`) and
+//   plays the move that turns the most balls weighted by the tactical value of the square;
+// - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
+//   solution, declares it, passes, and shows the moves when asked to `prove`;
+// - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
+//   `legal` list (see AnyGamePlayer::choose, the place for your strategy).
 //
 // Build: g++ -O2 -std=c++17 -o bot bot.cpp
-// Check: rollarena check ./bot
+// Check: rollarena check ./bot        (add --game robots)
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "json.hpp"
@@ -114,14 +123,6 @@ void log(const Parts&... parts) {
 
 class Bot {
 public:
-    void hello(const json::Value& msg) {
-        const json::Value& o = msg["options"];
-        log("hello: seat ", msg["seat"].num(), " of ", o["players"].num(), ", ", o["size"].num(),
-            "x", o["size"].num(), ", ", msg["move_ms"].num(), " ms a move");
-        send(std::string("{\"type\":\"ready\",\"name\":\"") + NAME + "\",\"version\":\"" +
-             VERSION + "\",\"author\":\"rollarena starter kit\"}");
-    }
-
     void start(const json::Value& msg) {
         board_ = Board(msg["state"]["board"]);
         log("round ", msg["round"].num(), ": I play ", msg["colour"].str());
@@ -187,11 +188,241 @@ private:
     }
 };
 
+// -------------------------------------------------------------------------------------------
+// Rock'n'Roll Robot (`hello.game` "robots"): protocol/games/robots.md and SPEC.md section 13.
+// At `start` the bot searches for a solution, declares its length, then passes (it will not
+// declare again), and answers `prove` with the moves.
+// -------------------------------------------------------------------------------------------
+
+const int THINK_MS = 3000;           // how long the search may run per token; under the hourglass
+const size_t MAX_NODES = 4000000;    // positions kept in memory, at most
+const int SIZE = 16;
+
+enum Dir { UP, DOWN, LEFT, RIGHT };
+const char* const DIR_NAMES[4] = {"up", "down", "left", "right"};
+const int STEP[4] = {SIZE, -SIZE, -1, 1};
+const char SIDE[4] = {'N', 'S', 'W', 'E'};
+// How a diagonal wall turns a robot entering its cell: [kind: 0 '/', 1 '\'][direction].
+const int TURN[2][4] = {{RIGHT, LEFT, DOWN, UP}, {LEFT, RIGHT, UP, DOWN}};
+
+// "a1" -> 0, "b1" -> 1, ... (rank index * 16 + file index), or -1.
+int cell_index(const std::string& name) {
+    if (name.size() < 2 || name[0] < 'a' || name[0] >= 'a' + SIZE) return -1;
+    int rank = std::atoi(name.c_str() + 1);
+    return rank < 1 || rank > SIZE ? -1 : (rank - 1) * SIZE + (name[0] - 'a');
+}
+
+class RobotsBoard {
+public:
+    explicit RobotsBoard(const json::Value& board) {
+        for (auto& w : walls_) w = 0;
+        for (auto& d : diagonal_) d = -1;
+        for (const auto& [cell, sides] : board["walls"].members()) {
+            int c = cell_index(cell);
+            if (c < 0) continue;
+            for (int d = 0; d < 4; d++)
+                if (sides.str().find(SIDE[d]) != std::string::npos) walls_[c] |= 1 << d;
+        }
+        for (const json::Value& d : board["diagonals"].items()) {
+            int c = cell_index(d["cell"].str());
+            if (c < 0) continue;
+            diagonal_[c] = d["kind"].str() == "/" ? 0 : 1;
+            colour_[c] = d["colour"].str();
+        }
+    }
+
+    // Where robot `r` (named names[r]) stops moving `dir` from `cells`, or -1 when the move is
+    // not legal (it changes nothing, or goes round through diagonal walls forever).
+    int slide(const std::vector<int>& cells, const std::vector<std::string>& names, size_t r,
+              int dir) const {
+        unsigned char seen[SIZE * SIZE] = {};
+        int at = cells[r], start = at;
+        for (;;) {
+            if (walls_[at] & (1 << dir)) break;  // a wall (the edge and the centre count)
+            int next = at + STEP[dir];
+            bool blocked = false;
+            for (size_t i = 0; i < cells.size(); i++) blocked |= i != r && cells[i] == next;
+            if (blocked) break;                        // stop before another robot
+            if (seen[next] & (1 << dir)) return -1;   // round forever
+            seen[next] |= 1 << dir;
+            at = next;
+            if (diagonal_[at] >= 0 && colour_[at] != names[r])  // black: every colour turns it
+                dir = TURN[diagonal_[at]][dir];
+        }
+        return at == start ? -1 : at;
+    }
+
+private:
+    int walls_[SIZE * SIZE];
+    int diagonal_[SIZE * SIZE];
+    std::string colour_[SIZE * SIZE];
+};
+
+struct Step {
+    std::string robot;
+    int dir;
+};
+
+// Breadth-first search over the positions of all robots for a shortest solution: moves after
+// which a robot the token accepts stands on the target, having moved at least twice (the
+// bounce rule). Empty if the time or memory runs out first.
+std::vector<Step> solve_robots(const RobotsBoard& board, const json::Value& state,
+                               std::chrono::steady_clock::time_point deadline) {
+    std::vector<std::string> names;
+    std::vector<int> cells;
+    for (const auto& [name, cell] : state["robots"].members()) {
+        names.push_back(name);
+        cells.push_back(cell_index(cell.str()));
+    }
+    const std::string token = state["token"].str();
+    std::vector<size_t> goal;
+    for (size_t i = 0; i < names.size(); i++)
+        if (token == "vortex" || token.rfind(names[i] + "-", 0) == 0) goal.push_back(i);
+    const int target = cell_index(state["target"].str());
+    // A node: the cells (8 bits each) and each goal robot's moves up to 2 (2 bits each).
+    auto pack = [&](const std::vector<int>& c, const std::vector<int>& counts) {
+        uint64_t k = 0;
+        for (int x : c) k = k << 8 | static_cast<uint64_t>(x);
+        for (int n : counts) k = k << 2 | static_cast<uint64_t>(n);
+        return k;
+    };
+    auto unpack = [&](uint64_t k, std::vector<int>& c, std::vector<int>& counts) {
+        for (size_t g = counts.size(); g-- > 0; k >>= 2) counts[g] = static_cast<int>(k & 3);
+        for (size_t i = c.size(); i-- > 0; k >>= 8) c[i] = static_cast<int>(k & 255);
+    };
+    struct Node {
+        uint64_t key;
+        int64_t parent;
+        int robot, dir;
+    };
+    std::vector<Node> nodes;
+    std::unordered_set<uint64_t> seen;
+    std::vector<int> counts(goal.size(), 0), next_counts(goal.size());
+    nodes.push_back({pack(cells, counts), -1, 0, 0});
+    seen.insert(nodes[0].key);
+    auto path = [&](int64_t i, int robot, int dir) {
+        std::vector<Step> moves{{names[robot], dir}};
+        for (; nodes[i].parent >= 0; i = nodes[i].parent)
+            moves.push_back({names[nodes[i].robot], nodes[i].dir});
+        return std::vector<Step>(moves.rbegin(), moves.rend());
+    };
+    size_t begin = 0, end = 1;
+    for (int depth = 0; depth < 40 && begin < end; depth++) {
+        // The last move of a shortest solution is one of a goal robot's: try those first.
+        for (size_t i = begin; i < end; i++) {
+            unpack(nodes[i].key, cells, counts);
+            for (size_t g = 0; g < goal.size(); g++) {
+                if (counts[g] < 1) continue;  // it would have moved once only
+                for (int d = 0; d < 4; d++)
+                    if (board.slide(cells, names, goal[g], d) == target)
+                        return path(static_cast<int64_t>(i), static_cast<int>(goal[g]), d);
+            }
+        }
+        // Otherwise, every position one move further.
+        for (size_t i = begin; i < end; i++) {
+            if (i % 1024 == 0 && std::chrono::steady_clock::now() > deadline) return {};
+            unpack(nodes[i].key, cells, counts);
+            for (size_t r = 0; r < names.size(); r++)
+                for (int d = 0; d < 4; d++) {
+                    int stop = board.slide(cells, names, r, d);
+                    if (stop < 0) continue;
+                    int was = cells[r];
+                    cells[r] = stop;
+                    for (size_t g = 0; g < goal.size(); g++)
+                        next_counts[g] = std::min(counts[g] + (goal[g] == r ? 1 : 0), 2);
+                    uint64_t key = pack(cells, next_counts);
+                    cells[r] = was;
+                    if (!seen.insert(key).second) continue;
+                    if (nodes.size() >= MAX_NODES) return {};
+                    nodes.push_back({key, static_cast<int64_t>(i), static_cast<int>(r), d});
+                }
+        }
+        begin = end;
+        end = nodes.size();
+    }
+    return {};
+}
+
+class RobotsPlayer {
+public:
+    explicit RobotsPlayer(bool solo) : solo_(solo) {}
+
+    void start(const json::Value& msg) {
+        const json::Value& state = msg["state"];
+        // STRATEGY: a better search (or declaring early and lowering later) goes here.
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(THINK_MS);
+        solution_ = solve_robots(RobotsBoard(state["board"]), state, deadline);
+        log("round ", msg["round"].num(), ": ", state["token"].str(), " at ",
+            state["target"].str(), ": ", solution_.size(), " moves (0: none found)");
+        if (!solution_.empty())
+            send("{\"type\":\"declare\",\"moves\":" + std::to_string(solution_.size()) + "}");
+        if (solution_.empty() || !solo_) send("{\"type\":\"pass\"}");  // done declaring
+    }
+
+    void prove(const json::Value& msg) {
+        std::string line = "{\"type\":\"solution\",\"moves\":[";
+        for (size_t i = 0; i < solution_.size(); i++)
+            line += std::string(i ? "," : "") + "{\"robot\":\"" + solution_[i].robot +
+                    "\",\"dir\":\"" + DIR_NAMES[solution_[i].dir] + "\"}";
+        send(line + "],\"turn_id\":" + std::to_string(static_cast<long long>(msg["turn_id"].num())) + "}");
+    }
+
+private:
+    bool solo_;  // alone, a declaration is verified at once: no pass after it
+    std::vector<Step> solution_;
+};
+
+// -------------------------------------------------------------------------------------------
+// Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+// -------------------------------------------------------------------------------------------
+
+class AnyGamePlayer {
+public:
+    void turn(const json::Value& msg) {
+        turn_ = msg;
+        untried_ = msg["legal"].items();
+        answer();
+    }
+
+    void illegal(const json::Value& msg) {
+        log("refused: ", msg["reason"].str());
+        answer();
+    }
+
+private:
+    json::Value turn_;
+    std::vector<json::Value> untried_;
+
+    // STRATEGY: the place for your own play. `state` is the game's state (its "phase" names
+    // the decision), `legal` every move the rules accept now (not tried yet). This takes the
+    // first; returns its index.
+    size_t choose(const json::Value& state, const std::vector<json::Value>& legal) {
+        (void)state;
+        (void)legal;
+        return 0;
+    }
+
+    void answer() {
+        if (untried_.empty()) {
+            log("no legal move left to send");
+            return;
+        }
+        size_t i = choose(turn_["state"], untried_);
+        std::string move = untried_[i].dump();
+        untried_.erase(untried_.begin() + static_cast<long>(i));  // refused: another next
+        send("{\"type\":\"move\",\"move\":" + move + ",\"turn_id\":" +
+             std::to_string(static_cast<long long>(turn_["turn_id"].num())) + "}");
+    }
+};
+
 }  // namespace
 
 int main() {
     std::ios::sync_with_stdio(false);
-    Bot bot;
+    std::string game;
+    Bot bot;  // Rolit
+    RobotsPlayer robots(false);
+    AnyGamePlayer any;
     std::string line;
     // getline reads one whole line, however long.
     while (std::getline(std::cin, line)) {
@@ -204,8 +435,22 @@ int main() {
             continue;
         }
         const std::string& type = msg["type"].str();
-        if (type == "hello") bot.hello(msg);
-        else if (type == "start") bot.start(msg);
+        if (type == "bye") break;
+        if (type == "hello") {
+            game = msg["game"].str();
+            const json::Value& o = msg["options"];
+            log("hello: ", game, ", seat ", msg["seat"].num(), ", ", o["players"].num(), " players");
+            robots = RobotsPlayer(o["players"].num() == 1);
+            send(std::string("{\"type\":\"ready\",\"name\":\"") + NAME + "\",\"version\":\"" +
+                 VERSION + "\",\"author\":\"rollarena starter kit\"}");
+        } else if (game == "robots") {
+            if (type == "start") robots.start(msg);
+            else if (type == "prove") robots.prove(msg);
+            // declared, passed, verified, end: nothing to answer
+        } else if (game != "rolit") {
+            if (type == "turn") any.turn(msg);
+            else if (type == "illegal") any.illegal(msg);
+        } else if (type == "start") bot.start(msg);
         else if (type == "turn") bot.turn(msg);
         else if (type == "illegal") bot.illegal(msg);
         else if (type == "played") bot.played(msg);

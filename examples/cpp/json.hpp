@@ -8,6 +8,7 @@
 //     for (const json::Value& row : msg["state"]["board"].items()) ...
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -38,6 +39,52 @@ public:
     const std::vector<Value>& items() const { return items_; }
     // Whether an object has the member.
     bool has(const std::string& key) const { return members_.count(key) > 0; }
+    // The members of an object (empty for anything else).
+    const std::map<std::string, Value>& members() const { return members_; }
+    // The value written back as JSON (to send a move exactly as the arbiter listed it).
+    std::string dump() const {
+        switch (type_) {
+            case Type::Null: return "null";
+            case Type::Bool: return number_ ? "true" : "false";
+            case Type::Number: {
+                if (number_ == static_cast<double>(static_cast<long long>(number_)))
+                    return std::to_string(static_cast<long long>(number_));
+                char buf[32];
+                std::snprintf(buf, sizeof buf, "%.17g", number_);
+                return buf;
+            }
+            case Type::String: return quote(string_);
+            case Type::Array: {
+                std::string out = "[";
+                for (const Value& v : items_) out += (out.size() > 1 ? "," : "") + v.dump();
+                return out + "]";
+            }
+            case Type::Object: {
+                std::string out = "{";
+                for (const auto& [k, v] : members_)
+                    out += (out.size() > 1 ? "," : "") + quote(k) + ":" + v.dump();
+                return out + "}";
+            }
+        }
+        return "null";
+    }
+    // A string as a JSON string literal.
+    static std::string quote(const std::string& s) {
+        std::string out = "\"";
+        for (unsigned char c : s) {
+            if (c == '"' || c == '\\') {
+                out += '\\';
+                out += static_cast<char>(c);
+            } else if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+        return out + "\"";
+    }
     // The member of an object, or a null value.
     const Value& operator[](const std::string& key) const {
         static const Value null;

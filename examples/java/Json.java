@@ -64,6 +64,36 @@ public final class Json {
         return v instanceof List ? (List<Object>) v : null;
     }
 
+    /** A value written back as JSON (to send a move exactly as the arbiter listed it). */
+    public static String write(Object v) {
+        if (v == null) return "null";
+        if (v instanceof Boolean) return v.toString();
+        if (v instanceof Double) {
+            double d = (Double) v;
+            return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+        }
+        if (v instanceof String) {
+            StringBuilder out = new StringBuilder("\"");
+            for (char c : ((String) v).toCharArray()) {
+                if (c == '"' || c == '\\') out.append('\\').append(c);
+                else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+                else out.append(c);
+            }
+            return out.append('"').toString();
+        }
+        StringBuilder out = new StringBuilder();
+        if (v instanceof List) {
+            out.append('[');
+            for (Object item : (List<?>) v) out.append(out.length() > 1 ? "," : "").append(write(item));
+            return out.append(']').toString();
+        }
+        out.append('{');
+        for (Map.Entry<?, ?> m : ((Map<?, ?>) v).entrySet()) {
+            out.append(out.length() > 1 ? "," : "").append(write(m.getKey())).append(':').append(write(m.getValue()));
+        }
+        return out.append('}').toString();
+    }
+
     /** The member {@code key} of an object, or {@code null}. */
     public static Object get(Object obj, String key) {
         return obj instanceof Map ? ((Map<?, ?>) obj).get(key) : null;

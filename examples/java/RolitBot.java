@@ -10,12 +10,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A Rolit bot for rollarena: the Java starter kit.
+ * A bot for every rollarena game: the Java starter kit (the class keeps its first game's name).
  *
  * <p>It reads one JSON message per line on stdin and answers on stdout, one JSON message per
- * line, flushed at once. It keeps the state it is sent (the board from {@code start} and {@code
- * turn}, updated by {@code played}), plays the move that turns the most balls weighted by the
- * tactical value of the square, and logs to stderr (stdout belongs to the arbiter).
+ * line, flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+ * {@code hello.game} names:
+ *
+ * <ul>
+ *   <li>"rolit": it keeps the board it is sent (from {@code start} and {@code turn}, updated by
+ *       {@code played}) and plays the move that turns the most balls weighted by the tactical
+ *       value of the square;
+ *   <li>"robots" (Rock'n'Roll Robot): at {@code start} it searches breadth-first for a shortest
+ *       solution, declares it, passes, and shows the moves when asked to {@code prove}
+ *       (RobotsPlayer);
+ *   <li>any other game (Goofspiel, Rollerball, ...): it answers each {@code turn} with a move
+ *       from its {@code legal} list (AnyGamePlayer.choose is the place for your strategy).
+ * </ul>
  *
  * <p>Build: {@code javac -d out RolitBot.java Json.java}; run: {@code java -cp out RolitBot};
  * check: {@code rollarena check "/usr/bin/java -cp out RolitBot"}.
@@ -149,11 +159,10 @@ public final class RolitBot {
     List<int[]> moves = new ArrayList<>();
     Set<String> tried = new HashSet<>();
 
-    void hello(Object msg) {
+    static void hello(Object msg) {
         Map<String, Object> o = Json.obj(msg, "options");
-        log(String.format("hello: seat %.0f of %.0f, %.0fx%.0f, %.0f ms a move",
-                Json.num(msg, "seat", -1), Json.num(o, "players", 0), Json.num(o, "size", 0),
-                Json.num(o, "size", 0), Json.num(msg, "move_ms", 0)));
+        log(String.format("hello: %s, seat %.0f, %.0f players", Json.str(msg, "game", "?"),
+                Json.num(msg, "seat", -1), Json.num(o, "players", 0)));
         send("{\"type\":\"ready\",\"name\":\"" + NAME + "\",\"version\":\"" + VERSION
                 + "\",\"author\":\"rollarena starter kit\"}");
     }
@@ -216,8 +225,232 @@ public final class RolitBot {
         send(line + "}");
     }
 
+    // ---------------------------------------------------------------------------------------
+    // Rock'n'Roll Robot (hello.game "robots"): protocol/games/robots.md and SPEC.md section 13.
+    // At start the bot searches for a solution, declares its length, then passes (it will not
+    // declare again), and answers prove with the moves.
+    // ---------------------------------------------------------------------------------------
+
+    static final class RobotsPlayer {
+        static final long THINK_MS = 3000; // how long the search may run per token; under the hourglass
+        static final int MAX_NODES = 4_000_000; // positions kept in memory, at most
+        static final int SIZE = 16;
+        static final String[] DIRS = {"up", "down", "left", "right"};
+        static final int[] STEP = {SIZE, -SIZE, -1, 1};
+        static final char[] SIDE = {'N', 'S', 'W', 'E'};
+        /** How a diagonal wall turns a robot entering its cell: [kind: 0 '/', 1 '\'][direction]. */
+        static final int[][] TURN = {{3, 2, 1, 0}, {2, 3, 0, 1}};
+
+        final boolean solo; // alone, a declaration is verified at once: no pass after it
+        final int[] walls = new int[SIZE * SIZE];
+        final int[] diagonal = new int[SIZE * SIZE];
+        final String[] diagonalColour = new String[SIZE * SIZE];
+        String[] names;
+        List<String> solution = new ArrayList<>(); // "robot dir" steps
+
+        RobotsPlayer(boolean solo) {
+            this.solo = solo;
+        }
+
+        /** "a1" -> 0, "b1" -> 1, ... (rank index * 16 + file index). */
+        static int cell(String name) {
+            return (Integer.parseInt(name.substring(1)) - 1) * SIZE + (name.charAt(0) - 'a');
+        }
+
+        /**
+         * Where robot r stops moving dir from cells, or -1 when the move is not legal (it
+         * changes nothing, or goes round through diagonal walls forever).
+         */
+        int slide(int[] cells, int r, int dir) {
+            int at = cells[r], start = at;
+            Set<Integer> seen = new HashSet<>();
+            for (;;) {
+                if ((walls[at] & (1 << dir)) != 0) break; // a wall (the edge and the centre count)
+                int next = at + STEP[dir];
+                boolean blocked = false;
+                for (int i = 0; i < cells.length; i++) blocked |= i != r && cells[i] == next;
+                if (blocked) break; // stop before another robot
+                if (!seen.add(next * 4 + dir)) return -1; // round forever
+                at = next;
+                if (diagonal[at] >= 0 && !names[r].equals(diagonalColour[at])) { // black: every one
+                    dir = TURN[diagonal[at]][dir];
+                }
+            }
+            return at == start ? -1 : at;
+        }
+
+        /**
+         * Breadth-first search over the positions of all robots for a shortest solution: moves
+         * after which a robot the token accepts stands on the target, having moved at least
+         * twice (the bounce rule). Empty if the time or memory runs out first.
+         */
+        List<String> solve(int[] start, int[] goal, int target, long deadline) {
+            // A node: the cells (8 bits each) and each goal robot's moves up to 2 (2 bits each).
+            List<Long> keys = new ArrayList<>();
+            List<Integer> parents = new ArrayList<>();
+            List<Integer> moves = new ArrayList<>();
+            Set<Long> seen = new HashSet<>();
+            int[] counts = new int[goal.length];
+            keys.add(pack(start, counts));
+            parents.add(-1);
+            moves.add(0);
+            seen.add(keys.get(0));
+            int[] cells = new int[start.length];
+            int begin = 0, end = 1;
+            for (int depth = 0; depth < 40 && begin < end; depth++) {
+                // The last move of a shortest solution is one of a goal robot's: try those first.
+                for (int i = begin; i < end; i++) {
+                    unpack(keys.get(i), cells, counts);
+                    for (int g = 0; g < goal.length; g++) {
+                        if (counts[g] < 1) continue; // it would have moved once only
+                        for (int d = 0; d < 4; d++) {
+                            if (slide(cells, goal[g], d) == target) {
+                                List<String> path = new ArrayList<>();
+                                path.add(names[goal[g]] + " " + DIRS[d]);
+                                for (int n = i; parents.get(n) >= 0; n = parents.get(n)) {
+                                    path.add(0, names[moves.get(n) / 4] + " " + DIRS[moves.get(n) % 4]);
+                                }
+                                return path;
+                            }
+                        }
+                    }
+                }
+                // Otherwise, every position one move further.
+                int[] next = new int[goal.length];
+                for (int i = begin; i < end; i++) {
+                    if (i % 1024 == 0 && System.currentTimeMillis() > deadline) return new ArrayList<>();
+                    unpack(keys.get(i), cells, counts);
+                    for (int r = 0; r < cells.length; r++) {
+                        for (int d = 0; d < 4; d++) {
+                            int stop = slide(cells, r, d);
+                            if (stop < 0) continue;
+                            int was = cells[r];
+                            cells[r] = stop;
+                            for (int g = 0; g < goal.length; g++) {
+                                next[g] = Math.min(counts[g] + (goal[g] == r ? 1 : 0), 2);
+                            }
+                            long key = pack(cells, next);
+                            cells[r] = was;
+                            if (!seen.add(key)) continue;
+                            if (keys.size() >= MAX_NODES) return new ArrayList<>();
+                            keys.add(key);
+                            parents.add(i);
+                            moves.add(r * 4 + d);
+                        }
+                    }
+                }
+                begin = end;
+                end = keys.size();
+            }
+            return new ArrayList<>();
+        }
+
+        static long pack(int[] cells, int[] counts) {
+            long k = 0;
+            for (int c : cells) k = k << 8 | c;
+            for (int n : counts) k = k << 2 | n;
+            return k;
+        }
+
+        static void unpack(long k, int[] cells, int[] counts) {
+            for (int g = counts.length - 1; g >= 0; g--, k >>= 2) counts[g] = (int) (k & 3);
+            for (int i = cells.length - 1; i >= 0; i--, k >>= 8) cells[i] = (int) (k & 255);
+        }
+
+        void start(Object msg) {
+            Map<String, Object> state = Json.obj(msg, "state");
+            Map<String, Object> board = Json.obj(state, "board");
+            java.util.Arrays.fill(walls, 0);
+            java.util.Arrays.fill(diagonal, -1);
+            for (Map.Entry<String, Object> w : Json.obj(board, "walls").entrySet()) {
+                String sides = (String) w.getValue();
+                for (int d = 0; d < 4; d++) {
+                    if (sides.indexOf(SIDE[d]) >= 0) walls[cell(w.getKey())] |= 1 << d;
+                }
+            }
+            List<Object> diagonals = Json.list(board, "diagonals");
+            if (diagonals != null) {
+                for (Object d : diagonals) {
+                    int c = cell(Json.str(d, "cell", "a1"));
+                    diagonal[c] = "/".equals(Json.str(d, "kind", "/")) ? 0 : 1;
+                    diagonalColour[c] = Json.str(d, "colour", "");
+                }
+            }
+            Map<String, Object> robots = Json.obj(state, "robots");
+            names = robots.keySet().toArray(new String[0]);
+            int[] cells = new int[names.length];
+            String token = Json.str(state, "token", "");
+            List<Integer> goal = new ArrayList<>();
+            for (int i = 0; i < names.length; i++) {
+                cells[i] = cell((String) robots.get(names[i]));
+                if (token.equals("vortex") || token.startsWith(names[i] + "-")) goal.add(i);
+            }
+            int[] goals = goal.stream().mapToInt(Integer::intValue).toArray();
+            String target = Json.str(state, "target", "a1");
+            // STRATEGY: a better search (or declaring early and lowering later) goes here.
+            solution = solve(cells, goals, cell(target), System.currentTimeMillis() + THINK_MS);
+            log("round " + (long) Json.num(msg, "round", 0) + ": " + token + " at " + target + ": "
+                    + solution.size() + " moves (0: none found)");
+            if (!solution.isEmpty()) send("{\"type\":\"declare\",\"moves\":" + solution.size() + "}");
+            if (solution.isEmpty() || !solo) send("{\"type\":\"pass\"}"); // done declaring
+        }
+
+        void prove(Object msg) {
+            StringBuilder line = new StringBuilder("{\"type\":\"solution\",\"moves\":[");
+            for (int i = 0; i < solution.size(); i++) {
+                String[] step = solution.get(i).split(" ");
+                if (i > 0) line.append(',');
+                line.append("{\"robot\":\"").append(step[0]).append("\",\"dir\":\"").append(step[1]).append("\"}");
+            }
+            send(line + "],\"turn_id\":" + (long) Json.num(msg, "turn_id", 0) + "}");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Any other game (Goofspiel, Rollerball, ...): every decision is a turn with a legal list.
+    // ---------------------------------------------------------------------------------------
+
+    static final class AnyGamePlayer {
+        Object turn;
+        List<Object> untried = new ArrayList<>();
+
+        /**
+         * STRATEGY: the place for your own play. {@code state} is the game's state (its
+         * "phase" names the decision), {@code legal} every move the rules accept now (not tried
+         * yet). Returns the index of the one to send: this takes the first.
+         */
+        int choose(Map<String, Object> state, List<Object> legal) {
+            return 0;
+        }
+
+        void turn(Object msg) {
+            turn = msg;
+            List<Object> legal = Json.list(msg, "legal");
+            untried = legal == null ? new ArrayList<>() : new ArrayList<>(legal);
+            answer();
+        }
+
+        void illegal(Object msg) {
+            log("refused: " + Json.str(msg, "reason", ""));
+            answer();
+        }
+
+        void answer() {
+            if (untried.isEmpty()) {
+                log("no legal move left to send");
+                return;
+            }
+            Object move = untried.remove(choose(Json.obj(turn, "state"), untried)); // refused: another
+            send("{\"type\":\"move\",\"move\":" + Json.write(move) + ",\"turn_id\":"
+                    + (long) Json.num(turn, "turn_id", 0) + "}");
+        }
+    }
+
     public static void main(String[] args) throws IOException {
         RolitBot bot = new RolitBot();
+        RobotsPlayer robots = new RobotsPlayer(false);
+        AnyGamePlayer any = new AnyGamePlayer();
+        String game = "";
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         // readLine returns one whole line, however long; null when stdin closes.
@@ -230,8 +463,25 @@ public final class RolitBot {
                 log("not a message: " + e.getMessage());
                 continue;
             }
-            switch (Json.str(msg, "type", "")) {
-                case "hello": bot.hello(msg); break;
+            String type = Json.str(msg, "type", "");
+            if (type.equals("bye")) return;
+            if (type.equals("hello")) {
+                game = Json.str(msg, "game", "");
+                robots = new RobotsPlayer(Json.num(Json.obj(msg, "options"), "players", 0) == 1);
+                hello(msg);
+                continue;
+            }
+            if (game.equals("robots")) {
+                if (type.equals("start")) robots.start(msg);
+                else if (type.equals("prove")) robots.prove(msg);
+                continue; // declared, passed, verified, end: nothing to answer
+            }
+            if (!game.equals("rolit")) {
+                if (type.equals("turn")) any.turn(msg);
+                else if (type.equals("illegal")) any.illegal(msg);
+                continue;
+            }
+            switch (type) {
                 case "start": bot.start(msg); break;
                 case "turn": bot.turn(msg); break;
                 case "illegal": bot.illegal(msg); break;

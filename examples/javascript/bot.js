@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// A Rolit bot for rollarena: the JavaScript (Node) starter kit.
+// A bot for every rollarena game: the JavaScript (Node) starter kit.
 //
 // It reads one JSON message per line on stdin and answers on stdout, one JSON message per
-// line. It keeps the state it is sent (the board from `start` and `turn`, updated by
-// `played`), plays the move that turns the most balls weighted by the tactical value of the
-// square, and logs to stderr (stdout belongs to the arbiter).
+// line, and logs to stderr (stdout belongs to the arbiter). It plays the game `hello.game`
+// names:
+// - "rolit": it keeps the board it is sent (from `start` and `turn`, updated by `played`) and
+//   plays the move that turns the most balls weighted by the tactical value of the square;
+// - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
+//   solution, declares it, passes, and shows the moves when asked to `prove`;
+// - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
+//   `legal` list (see AnyGamePlayer.choose, the place for your strategy).
 //
 // Run it:   /usr/bin/node bot.js
-// Check it: rollarena check "/usr/bin/node examples/javascript/bot.js"
+// Check it: rollarena check "/usr/bin/node examples/javascript/bot.js"   (add --game robots)
 "use strict";
 
 const readline = require("readline");
@@ -115,16 +120,10 @@ function choose(board, me, candidates) {
   return best;
 }
 
-const bot = {
+const rolit = {
   board: null,
   last: null, // the last turn: its id, board, letter and moves
   tried: new Set(),
-
-  hello(msg) {
-    const o = msg.options || {};
-    log(`hello: seat ${msg.seat} of ${o.players}, ${o.size}x${o.size}, ${msg.move_ms} ms a move`);
-    send({ type: "ready", name: NAME, version: VERSION, author: "rollarena starter kit" });
-  },
 
   start(msg) {
     this.board = new Board(msg.state.board);
@@ -172,6 +171,176 @@ const bot = {
 };
 
 // readline hands over one whole line at a time, however the bytes arrive.
+// ---------------------------------------------------------------------------------------------
+// Rock'n'Roll Robot (`hello.game` "robots"): protocol/games/robots.md and SPEC.md section 13.
+// At `start` the bot searches for a solution, declares its length, then passes (it will not
+// declare again), and answers `prove` with the moves.
+// ---------------------------------------------------------------------------------------------
+
+const THINK_MS = 3000; // how long the search may run per token; keep it under the hourglass
+const MAX_NODES = 2000000; // positions kept in memory, at most
+
+const DIRS = ["up", "down", "left", "right"];
+const STEP = { up: [0, 1], down: [0, -1], left: [-1, 0], right: [1, 0] };
+const SIDE = { up: "N", down: "S", left: "W", right: "E" };
+// How a diagonal wall turns a robot entering its cell, by the diagonal's kind.
+const TURN = {
+  "/": { right: "up", up: "right", left: "down", down: "left" },
+  "\\": { right: "down", down: "right", left: "up", up: "left" },
+};
+
+// "a1" -> 0, "b1" -> 1, ... (cell = rank index * size + file index).
+function cellIndex(name, size) {
+  return (parseInt(name.slice(1), 10) - 1) * size + (name.charCodeAt(0) - 97);
+}
+
+class RobotsBoard {
+  constructor(board) {
+    this.size = board.size;
+    this.walls = new Array(this.size * this.size).fill("");
+    for (const [c, sides] of Object.entries(board.walls)) this.walls[cellIndex(c, this.size)] = sides;
+    this.diagonals = new Array(this.size * this.size).fill(null);
+    for (const d of board.diagonals || []) this.diagonals[cellIndex(d.cell, this.size)] = d;
+  }
+
+  // Where robot `who` (index `ri` in `cells`, robot names in `names`) stops moving `dir`, or
+  // -1 when the move is not legal (it changes nothing, or goes round forever).
+  slide(cells, names, ri, dir) {
+    const n = this.size;
+    const start = cells[ri];
+    let at = start;
+    const seen = new Set();
+    for (;;) {
+      if (this.walls[at].includes(SIDE[dir])) break; // a wall (edge and centre included)
+      const [dx, dy] = STEP[dir];
+      const next = at + dx + dy * n;
+      if (cells.some((c, i) => i !== ri && c === next)) break; // stop before another robot
+      const key = next * 4 + DIRS.indexOf(dir);
+      if (seen.has(key)) return -1; // round through diagonal walls forever
+      seen.add(key);
+      at = next;
+      const d = this.diagonals[at];
+      if (d && d.colour !== names[ri]) dir = TURN[d.kind][dir]; // black: every colour turns it
+    }
+    return at === start ? -1 : at; // a move that changes nothing is not legal
+  }
+}
+
+// Breadth-first search over the positions of all robots for a shortest solution: moves after
+// which a robot the token accepts stands on the target, having moved at least twice (the
+// bounce rule). Returns null if the time or memory runs out first.
+function solveRobots(board, robots, token, target, deadline) {
+  const names = Object.keys(robots).sort();
+  const goal = token === "vortex" ? names.map((_, i) => i) : [names.indexOf(token.split("-")[0])];
+  const targetCell = cellIndex(target, board.size);
+  // A node: cells, how often each goal robot moved (up to 2), parent, move.
+  const key = (cells, counts) => cells.join(",") + "/" + counts.join(",");
+  const pathTo = (node) => {
+    const moves = [];
+    for (; node.parent; node = node.parent) moves.push(node.move);
+    return moves.reverse();
+  };
+  const start = { cells: names.map((r) => cellIndex(robots[r], board.size)), counts: goal.map(() => 0), parent: null, move: null };
+  let frontier = [start];
+  const seen = new Set([key(start.cells, start.counts)]);
+  for (let depth = 0; depth < 40 && frontier.length > 0; depth++) {
+    // The last move of a shortest solution is one of a goal robot's: try those first.
+    for (const node of frontier) {
+      for (let g = 0; g < goal.length; g++) {
+        if (node.counts[g] < 1) continue; // with this move it would have moved once only
+        for (const dir of DIRS) {
+          if (board.slide(node.cells, names, goal[g], dir) === targetCell) {
+            return [...pathTo(node), { robot: names[goal[g]], dir }];
+          }
+        }
+      }
+    }
+    // Otherwise, every position one move further.
+    const following = [];
+    for (const node of frontier) {
+      if (Date.now() > deadline || seen.size > MAX_NODES) return null;
+      for (let ri = 0; ri < names.length; ri++) {
+        for (const dir of DIRS) {
+          const stop = board.slide(node.cells, names, ri, dir);
+          if (stop < 0) continue;
+          const cells = node.cells.slice();
+          cells[ri] = stop;
+          const counts = node.counts.map((c, g) => Math.min(c + (goal[g] === ri ? 1 : 0), 2));
+          const k = key(cells, counts);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          following.push({ cells, counts, parent: node, move: { robot: names[ri], dir } });
+        }
+      }
+    }
+    frontier = following;
+  }
+  return null;
+}
+
+class RobotsPlayer {
+  constructor(solo) {
+    this.solo = solo; // alone, a declaration is verified at once: no pass after it
+    this.solution = null;
+  }
+
+  start(msg) {
+    const s = msg.state;
+    // STRATEGY: a better search (or declaring early and lowering later) goes here.
+    this.solution = solveRobots(new RobotsBoard(s.board), s.robots, s.token, s.target, Date.now() + THINK_MS);
+    log(`round ${msg.round}: ${s.token} at ${s.target}: ${this.solution ? this.solution.length : "no solution found"} moves`);
+    if (this.solution) send({ type: "declare", moves: this.solution.length });
+    if (!this.solution || !this.solo) send({ type: "pass" }); // done declaring
+  }
+
+  prove(msg) {
+    send({ type: "solution", moves: this.solution || [], turn_id: msg.turn_id });
+  }
+
+  verified(msg) {
+    if (!msg.ok) log(`seat ${msg.seat} failed: ${msg.reason}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+// ---------------------------------------------------------------------------------------------
+
+class AnyGamePlayer {
+  constructor() {
+    this.last = null;
+  }
+
+  // STRATEGY: the place for your own play. `state` is the game's state (its `phase` names the
+  // decision), `legal` every move the rules accept now. This takes the first.
+  choose(state, legal) {
+    return legal[0];
+  }
+
+  turn(msg) {
+    this.last = { id: msg.turn_id, state: msg.state || {}, legal: (msg.legal || []).slice() };
+    this.answer();
+  }
+
+  illegal(msg) {
+    log(`refused: ${msg.reason}`);
+    if (this.last && this.last.legal.length > 0) this.answer();
+  }
+
+  answer() {
+    const { id, state, legal } = this.last;
+    if (legal.length === 0) return log("a turn without a legal list: nothing to choose from");
+    const move = this.choose(state, legal);
+    legal.splice(legal.indexOf(move), 1); // if it is refused, the next answer is another one
+    const message = { type: "move", move };
+    if (id !== undefined) message.turn_id = id;
+    send(message);
+  }
+}
+
+// The player of the game `hello` names.
+let bot = {};
+
 const input = readline.createInterface({ input: process.stdin, terminal: false });
 input.on("line", (line) => {
   if (line.trim() === "") return;
@@ -181,7 +350,12 @@ input.on("line", (line) => {
     input.close();
     process.exit(0);
   }
-  if (["hello", "start", "turn", "illegal", "played", "end"].includes(msg.type)) {
+  if (msg.type === "hello") {
+    log(`hello: ${msg.game}, seat ${msg.seat}, options ${JSON.stringify(msg.options)}`);
+    const solo = (msg.options || {}).players === 1;
+    bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(solo) : new AnyGamePlayer();
+    send({ type: "ready", name: NAME, version: VERSION, author: "rollarena starter kit" });
+  } else if (typeof bot[msg.type] === "function") {
     bot[msg.type](msg);
   } // types this bot does not know are skipped
 });

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""A Rolit bot for rollarena: the Python starter kit.
+"""A bot for every rollarena game: the Python starter kit.
 
 It reads one JSON message per line on stdin and answers on stdout, one JSON message per line,
-flushed at once. It keeps the state it is sent (the board from `start` and `turn`, updated by
-`played`), plays the move that turns the most balls weighted by the tactical value of the
-square, and logs to stderr (stdout belongs to the arbiter).
+flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+`hello.game` names:
+
+- "rolit": it keeps the board it is sent (from `start` and `turn`, updated by `played`) and
+  plays the move that turns the most balls weighted by the tactical value of the square;
+- "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest solution,
+  declares it, passes, and shows the moves when asked to `prove`;
+- any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
+  `legal` list (see AnyGamePlayer.choose, the place for your strategy).
 
 Run it:   /usr/bin/python3 bot.py
-Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"
+Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"   (add --game robots)
 """
 
 import json
 import sys
+import time
 
 NAME = "starter-python"
 VERSION = "1.0"
@@ -117,12 +124,6 @@ class Bot:
         self.turn = None  # the last turn: its id, board, letter and moves
         self.tried = set()
 
-    def on_hello(self, msg):
-        options = msg.get("options", {})
-        log(f"hello: seat {msg.get('seat')} of {options.get('players')}, "
-            f"{options.get('size')}x{options.get('size')}, {msg.get('move_ms')} ms a move")
-        send({"type": "ready", "name": NAME, "version": VERSION, "author": "rollarena starter kit"})
-
     def on_start(self, msg):
         self.colour = msg.get("colour")
         self.board = Board(msg["state"]["board"])
@@ -166,16 +167,228 @@ class Bot:
         log(f"round {msg.get('round')} over: scores {msg.get('scores')}, ranks {msg.get('ranks')}")
 
 
+# ---------------------------------------------------------------------------------------------
+# Rock'n'Roll Robot (`hello.game` "robots"): protocol/games/robots.md and SPEC.md section 13.
+# At `start` the bot searches for a solution, declares its length, then passes (it will not
+# declare again), and answers `prove` with the moves.
+# ---------------------------------------------------------------------------------------------
+
+THINK_MS = 3000  # how long the search may run per token; keep it under the hourglass
+MAX_NODES = 400000  # positions kept in memory, at most
+
+STEP = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
+SIDE = {"up": "N", "down": "S", "left": "W", "right": "E"}
+# How a diagonal wall turns a robot entering its cell, by the diagonal's kind.
+TURN = {
+    "/": {"right": "up", "up": "right", "left": "down", "down": "left"},
+    "\\": {"right": "down", "down": "right", "left": "up", "up": "left"},
+}
+DIRS = ["up", "down", "left", "right"]
+
+
+def cell_xy(name):
+    """'a1' -> (0, 0), 'p16' -> (15, 15)."""
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+def cell_name(x, y):
+    return chr(ord("a") + x) + str(y + 1)
+
+
+class RobotsBoard:
+    """The board of `start.state.board`. Cells are numbered y * size + x (a1 is 0); for speed
+    (this is Python) each cell's neighbour in each direction is worked out once: -1 where a
+    wall closes that side (the edge and the central block count as walls)."""
+
+    def __init__(self, board):
+        n = self.size = board["size"]
+        walls = {cell_xy(c): sides for c, sides in board["walls"].items()}
+        self.next = []  # self.next[d][cell], d an index into DIRS
+        for d in DIRS:
+            dx, dy = STEP[d]
+            self.next.append([
+                -1 if SIDE[d] in walls.get((x, y), "") else (y + dy) * n + x + dx
+                for y in range(n) for x in range(n)
+            ])
+        # Per cell: None, or the diagonal's colour and how it turns each direction (indexes).
+        self.diagonals = [None] * (n * n)
+        for d in board.get("diagonals", []):
+            x, y = cell_xy(d["cell"])
+            turn = [DIRS.index(TURN[d["kind"]][name]) for name in DIRS]
+            self.diagonals[y * n + x] = (d["colour"], turn)
+
+    def cell(self, name):
+        x, y = cell_xy(name)
+        return y * self.size + x
+
+    def slide(self, cells, r, colour, d):
+        """Where the robot `r` (of `colour`) stops moving in direction `d` (an index into DIRS)
+        when the robots stand on `cells` (a tuple), or -1 when the move is not legal: it
+        changes nothing, or goes round through diagonal walls forever."""
+        start = at = cells[r]
+        seen = None  # (cell, direction) entered since the first turn
+        while True:
+            nxt = self.next[d][at]
+            if nxt < 0:
+                break  # a wall
+            if nxt != start and nxt in cells:
+                break  # stop before another robot
+            at = nxt
+            diagonal = self.diagonals[at]
+            if diagonal is not None and diagonal[0] != colour:  # black: every colour turns it
+                d = diagonal[1][d]
+                if seen is None:
+                    seen = set()
+                if (at, d) in seen:
+                    return -1  # round through diagonal walls forever
+                seen.add((at, d))
+        return -1 if at == start else at
+
+
+def solve_robots(board, robots, token, target, deadline):
+    """Breadth-first search over the positions of all robots for a shortest solution: a list
+    of moves after which a robot the token accepts stands on the target, having moved at least
+    twice (the bounce rule). `robots` maps each robot to its (x, y). Returns None if the time
+    or memory runs out first."""
+    names = sorted(robots)
+    n = board.size
+    goal = [i for i, r in enumerate(names) if token == "vortex" or token.startswith(r + "-")]
+    target = board.cell(target)
+    start = tuple(y * n + x for x, y in (robots[r] for r in names))
+    # The nodes, by index: the robots' cells, how often each goal robot moved (up to 2), the
+    # parent node and the move (robot index, direction index) from it.
+    cells_of, counts_of, parent, move = [start], [(0,) * len(goal)], [-1], [None]
+    seen = {(start, counts_of[0])}
+
+    def path_to(i, last):
+        moves = [last]
+        while parent[i] >= 0:
+            moves.append(move[i])
+            i = parent[i]
+        return [{"robot": names[r], "dir": DIRS[d]} for r, d in reversed(moves)]
+
+    begin, end = 0, 1
+    for _ in range(40):
+        # The last move of a shortest solution is one of a goal robot's: try those first
+        # (this layer's may finish a little after the deadline, not much).
+        for i in range(begin, end):
+            if i % 256 == 0 and time.monotonic() > deadline + 0.5:
+                return None
+            cells, counts = cells_of[i], counts_of[i]
+            for gi, r in enumerate(goal):
+                if counts[gi] < 1:
+                    continue  # even with this move it would have moved once only
+                for d in range(4):
+                    if board.slide(cells, r, names[r], d) == target:
+                        return path_to(i, (r, d))
+        # Otherwise, every position one move further.
+        for i in range(begin, end):
+            if i % 256 == 0 and (time.monotonic() > deadline or len(seen) > MAX_NODES):
+                return None
+            cells, counts = cells_of[i], counts_of[i]
+            for r, colour in enumerate(names):
+                moved_counts = tuple(min(c + (g == r), 2) for c, g in zip(counts, goal))
+                for d in range(4):
+                    stop = board.slide(cells, r, colour, d)
+                    if stop < 0:
+                        continue
+                    key = (cells[:r] + (stop,) + cells[r + 1:], moved_counts)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    cells_of.append(key[0])
+                    counts_of.append(moved_counts)
+                    parent.append(i)
+                    move.append((r, d))
+        begin, end = end, len(cells_of)
+        if begin == end:
+            return None
+    return None
+
+
+class RobotsPlayer:
+    def __init__(self, solo):
+        self.solo = solo  # alone, a declaration is verified at once: no pass after it
+        self.solution = None
+
+    def on_start(self, msg):
+        state = msg["state"]
+        board = RobotsBoard(state["board"])
+        robots = {r: cell_xy(c) for r, c in state["robots"].items()}
+        deadline = time.monotonic() + THINK_MS / 1000
+        # STRATEGY: a better search (or declaring early and lowering later) goes here.
+        self.solution = solve_robots(board, robots, state["token"], state["target"], deadline)
+        log(f"round {msg.get('round')}: {state['token']} at {state['target']}: "
+            f"{'no solution found' if self.solution is None else len(self.solution)} moves")
+        if self.solution is not None:
+            send({"type": "declare", "moves": len(self.solution)})
+        if self.solution is None or not self.solo:
+            send({"type": "pass"})  # done declaring: the hourglass need not wait for us
+
+    def on_prove(self, msg):
+        send({"type": "solution", "moves": self.solution or [], "turn_id": msg.get("turn_id")})
+
+    def on_declared(self, msg):
+        pass  # another seat's claim: a smarter bot might search on to beat it
+
+    def on_verified(self, msg):
+        if not msg.get("ok"):
+            log(f"seat {msg.get('seat')} failed: {msg.get('reason')}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+# ---------------------------------------------------------------------------------------------
+
+class AnyGamePlayer:
+    def __init__(self):
+        self.turn = None
+
+    def choose(self, state, legal):
+        # STRATEGY: the place for your own play. `state` is the game's state (its `phase`
+        # names the decision), `legal` every move the rules accept now. This takes the first.
+        return legal[0]
+
+    def on_turn(self, msg):
+        legal = msg.get("legal") or []
+        self.turn = (msg.get("turn_id"), msg.get("state", {}), list(legal))
+        self.answer()
+
+    def on_illegal(self, msg):
+        log(f"refused: {msg.get('reason')}")
+        if self.turn is not None and self.turn[2]:
+            self.answer()
+
+    def answer(self):
+        turn_id, state, legal = self.turn
+        if not legal:
+            log("a turn without a legal list: nothing to choose from")
+            return
+        move = self.choose(state, legal)
+        legal.remove(move)  # if it is refused, the next answer is another one
+        message = {"type": "move", "move": move}
+        if turn_id is not None:
+            message["turn_id"] = turn_id
+        send(message)
+
+
+def handlers_for(msg):
+    """The handlers of the game `hello` names."""
+    game = msg.get("game")
+    if game == "rolit":
+        bot = Bot()
+        return {"start": bot.on_start, "turn": bot.on_turn, "illegal": bot.on_illegal,
+                "played": bot.on_played, "end": bot.on_end}
+    if game == "robots":
+        bot = RobotsPlayer(msg.get("options", {}).get("players") == 1)
+        return {"start": bot.on_start, "prove": bot.on_prove, "declared": bot.on_declared,
+                "verified": bot.on_verified}
+    bot = AnyGamePlayer()
+    return {"turn": bot.on_turn, "illegal": bot.on_illegal}
+
+
 def main():
-    bot = Bot()
-    handlers = {
-        "hello": bot.on_hello,
-        "start": bot.on_start,
-        "turn": bot.on_turn,
-        "illegal": bot.on_illegal,
-        "played": bot.on_played,
-        "end": bot.on_end,
-    }
+    handlers = {}
     for line in sys.stdin:  # one whole line at a time
         if not line.strip():
             continue
@@ -184,6 +397,12 @@ def main():
         if kind == "bye":
             log("bye")
             return
+        if kind == "hello":
+            log(f"hello: {msg.get('game')}, seat {msg.get('seat')}, options {msg.get('options')}")
+            handlers = handlers_for(msg)
+            send({"type": "ready", "name": NAME, "version": VERSION,
+                  "author": "rollarena starter kit"})
+            continue
         handler = handlers.get(kind)
         if handler is not None:  # types this bot does not know are skipped
             handler(msg)

@@ -336,6 +336,7 @@ pub fn announcement(
     }
     let kind = match applied.kind {
         "declare" => "declared",
+        "pass" => "passed",
         "solution" => "verified",
         other => other,
     };

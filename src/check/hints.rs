@@ -136,3 +136,8 @@ ignore it), never answer it, and never die on it.";
 pub const REFUSAL: &str = "An illegal message is itself the request for another move, on the \
 same clock: no new turn follows. Answer it with a move for the position of the last turn (the \
 same square is allowed if you believe it legal; better, try another).";
+
+pub const ROBOTS_MOVE: &str = "Rock'n'Roll Robot has no turns: send {\"type\":\"declare\",\"moves\":5} \
+    when you have a solution, {\"type\":\"pass\"} when you will not declare again, and \
+    {\"type\":\"solution\",\"moves\":[...],\"turn_id\":N} when asked to prove \
+    (protocol/SPEC.md section 13).";

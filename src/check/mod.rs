@@ -11,10 +11,12 @@
 //!
 //! - [`talk`]: one conversation with a bot process, its transcript, and the diagnosis of a
 //!   silent bot (late, no newline, not flushed);
-//! - [`scenarios`]: the scripts, as a table of items with their prerequisites;
+//! - [`scenarios`]: Rolit's scripts, as a table of items with their prerequisites;
+//! - [`robots`]: Rock'n'Roll Robot's scripts (`--game robots`), on the real rules;
 //! - [`hints`]: the hints' wording.
 
 pub mod hints;
+pub mod robots;
 pub mod scenarios;
 pub mod talk;
 
@@ -42,6 +44,19 @@ pub enum Item {
     Bye,
     Stdout,
     Flush,
+    // Rock'n'Roll Robot's own items.
+    Declare,
+    Prove,
+    Others,
+    Pass,
+    Quiet,
+}
+
+/// The game a check is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckGame {
+    Rolit,
+    Robots,
 }
 
 impl Item {
@@ -70,6 +85,11 @@ impl Item {
             Item::Bye => "bye",
             Item::Stdout => "stdout",
             Item::Flush => "flush",
+            Item::Declare => "declare",
+            Item::Prove => "prove",
+            Item::Others => "others",
+            Item::Pass => "pass",
+            Item::Quiet => "quiet",
         }
     }
 
@@ -85,6 +105,11 @@ impl Item {
             Item::Bye => "bye followed by a clean exit",
             Item::Stdout => "no junk on stdout",
             Item::Flush => "answers flushed, one per line",
+            Item::Declare => "a provable declaration after start, in time",
+            Item::Prove => "prove answered with a solution the rules accept",
+            Item::Others => "other seats' declarations and failed demonstrations",
+            Item::Pass => "pass after declaring, before the hourglass runs out",
+            Item::Quiet => "a token where nothing is asked of it, then another",
         }
     }
 }
@@ -93,6 +118,8 @@ impl Item {
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     pub bot: BotSpec,
+    /// The game checked (Rolit's options below do not apply to robots).
+    pub game: CheckGame,
     /// Board size: 8, 6 or 4.
     pub size: u8,
     /// Player counts to check, each valid on `size`; not empty.
@@ -172,7 +199,11 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
     let started = Instant::now();
     let mut seen = scenarios::Seen::default();
     let mut items: Vec<ItemResult> = Vec::new();
-    for scenario in scenarios::SCENARIOS {
+    let list = match config.game {
+        CheckGame::Rolit => scenarios::SCENARIOS,
+        CheckGame::Robots => robots::SCENARIOS,
+    };
+    for scenario in list {
         let t = Instant::now();
         let blocked: Vec<&str> = scenario
             .requires
@@ -194,7 +225,10 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
                 ms: 0,
             }
         } else {
-            let verdict = scenarios::run(scenario.item, config, &mut seen).await;
+            let verdict = match config.game {
+                CheckGame::Rolit => scenarios::run(scenario.item, config, &mut seen).await,
+                CheckGame::Robots => robots::run(scenario.item, config, &mut seen).await,
+            };
             let ms = t.elapsed().as_millis() as u64;
             match verdict {
                 Ok(detail) => ItemResult {
@@ -231,7 +265,10 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
         ready: seen
             .ready
             .map(|r| serde_json::to_value(r).expect("ready serialises")),
-        options: scenarios::options(config),
+        options: match config.game {
+            CheckGame::Rolit => scenarios::options(config),
+            CheckGame::Robots => robots::options(config),
+        },
         items,
         passed,
         ms: started.elapsed().as_millis() as u64,

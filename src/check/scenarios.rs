@@ -100,6 +100,7 @@ pub async fn run(item: Item, config: &CheckConfig, seen: &mut Seen) -> Verdict {
         Item::Rounds => rounds(config, seen).await,
         Item::Bye => bye(config, seen).await,
         Item::Stdout | Item::Flush => unreachable!("judged from the other scenarios"),
+        other => unreachable!("{} is not a Rolit scenario", other.id()),
     }
 }
 

@@ -307,6 +307,130 @@ impl Talk {
         Ok(Answer { mv, clock: *clock })
     }
 
+    /// Queues a line built elsewhere (a game's announcement, as
+    /// [`crate::arbiter::protocol::announcement`] writes it) and notes it in the transcript.
+    pub fn send_line(&mut self, kind: &'static str, line: Vec<u8>) {
+        self.last_sent = kind;
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        self.note(Dir::Sent, text);
+        self.bot.send(Arc::from(line));
+    }
+
+    /// The next request number (`turn` and `prove` share the counter).
+    pub fn next_turn_id(&mut self) -> u64 {
+        self.turn_id += 1;
+        self.turn_id
+    }
+
+    /// Simultaneous play: waits until `deadline` for the bot's next game message (`declare`,
+    /// `pass`, `solution`, ...), returned as its type and the whole message; `Ok(None)` once
+    /// the deadline passed. Logs and junk are noted and waited past; a `move`, a line the
+    /// protocol refuses, a crash are problems.
+    pub async fn listen(&mut self, deadline: Instant) -> Result<Option<(String, Value)>, Problem> {
+        self.bot.thaw();
+        loop {
+            let reply = self.bot.listen(None, Some(deadline)).await;
+            self.notes()?;
+            match reply {
+                None => return Ok(None),
+                Some(Reply::Other {
+                    kind,
+                    message,
+                    line,
+                }) => {
+                    self.note(Dir::Received, &line);
+                    return Ok(Some((kind, message)));
+                }
+                Some(Reply::Move { line, .. }) => {
+                    self.note(Dir::Received, &line);
+                    return Err(self.problem(
+                        Cause::BadMessage,
+                        "a move, but this game asks for none: it has no turns".into(),
+                        hints::ROBOTS_MOVE.into(),
+                    ));
+                }
+                Some(Reply::Bad { reason, line }) => {
+                    self.note(Dir::Received, &line);
+                    if is_junk(&line) {
+                        self.junk_found(&reason);
+                        continue;
+                    }
+                    return Err(self.problem(
+                        Cause::BadMessage,
+                        format!("a message the protocol refuses: {reason}"),
+                        hints::ROBOTS_MOVE.into(),
+                    ));
+                }
+                Some(Reply::Fault(f)) => return Err(self.fault_problem(f).await),
+            }
+        }
+    }
+
+    /// Simultaneous play: nothing of what was `asked` arrived within `limit` (`moves`: whether
+    /// earlier answers of the kind arrived). Waits a grace period for a late line, then kills
+    /// the group and looks for an unterminated one, as for a silent `turn`.
+    pub async fn silent_about(&mut self, asked: &str, limit: Duration, earlier: bool) -> Problem {
+        let late = late_window(limit);
+        match self.bot.listen(None, Some(Instant::now() + late)).await {
+            Some(Reply::Other { line, .. })
+            | Some(Reply::Move { line, .. })
+            | Some(Reply::Bad { line, .. }) => {
+                let _ = self.notes();
+                self.note(Dir::Received, &line);
+                return self.problem(
+                    Cause::Late,
+                    format!(
+                        "the {asked} arrived after the limit of {} ms",
+                        limit.as_millis()
+                    ),
+                    hints::late(limit.as_millis() as f64 + 1.0, limit.as_millis()),
+                );
+            }
+            Some(Reply::Fault(f)) => return self.fault_problem(f).await,
+            None => {}
+        }
+        if let Err(p) = self.notes() {
+            return p;
+        }
+        if self.salvage(Some(0)).await.is_some() {
+            self.note_text(
+                "(that line came without its newline: it was only seen when the bot was killed)"
+                    .into(),
+            );
+            return self.problem(
+                Cause::NoNewline,
+                format!(
+                    "the {asked} was written without a newline at its end, so it never \
+                     arrived as a message"
+                ),
+                hints::NO_NEWLINE.into(),
+            );
+        }
+        self.note_text(format!(
+            "(nothing within {} ms, nor in {} ms more: killed)",
+            limit.as_millis(),
+            late.as_millis()
+        ));
+        self.problem(
+            if earlier {
+                Cause::NoAnswer
+            } else {
+                Cause::Silent
+            },
+            format!(
+                "no {asked} within {} ms, nor in {} ms more",
+                limit.as_millis(),
+                late.as_millis()
+            ),
+            if earlier {
+                hints::NO_ANSWER
+            } else {
+                hints::SILENT
+            }
+            .into(),
+        )
+    }
+
     /// Gives the bot a moment to digest messages that need no answer, then looks for what it
     /// did meanwhile: died, or sent something nobody asked for.
     pub async fn settle(&mut self) -> Result<(), Problem> {

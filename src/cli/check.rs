@@ -10,7 +10,7 @@ use clap::Args;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::arbiter::process::{kill_all, resolve_program};
 use crate::arbiter::{BotSpec, Limits, TimeControl};
-use crate::check::{CheckConfig, Dir, ItemResult, Report, Status, run_check};
+use crate::check::{CheckConfig, CheckGame, Dir, ItemResult, Report, Status, run_check};
 use crate::duration::parse_duration;
 
 /// Check that a bot speaks the protocol and plays by the rules, before a contest does.
@@ -30,12 +30,24 @@ use crate::duration::parse_duration;
 ///   flush      answers flushed, one per line (a silent bot is told whether its answer was
 ///              stuck in a buffer or lacked its newline)
 ///
+/// With --game robots (Rock'n'Roll Robot), at a table of two where the check plays the other
+/// seat, on easy tokens (a shortest solution of 3 or 4 moves), every deadline --time:
+///
+///   handshake  hello, then ready within the start-up budget
+///   declare    start, then a declaration in time that the shortest solution allows
+///   prove      prove for its latest declaration, answered with a solution the rules accept
+///   others     the other seat declares lower and fails; the bot proves its own
+///   pass       pass after declaring, before the hourglass runs out
+///   quiet      a token the other seat wins (nothing asked of the bot), then another token
+///   bye, stdout, flush  as above
+///
 /// Prints one line per item; a failure shows the exchange that shows it (> sent, < received),
 /// the bot's stderr tail and a hint of the usual cause. An item that needs a failed one is
 /// skipped.
 ///
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py"
 ///   rollarena check "/usr/bin/java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
+///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game robots
 ///
 /// The bot is started as a contest starts it: as the bot user (nobody) when run as root, in a
 /// scratch directory, with a cleared environment and the sandbox level of --sandbox.
@@ -48,6 +60,10 @@ pub struct CheckArgs {
     /// The bot's command line (quote it), split into words like a shell would.
     #[arg(value_name = "BOT")]
     bot: String,
+    /// The game: rolit, or robots (Rock'n'Roll Robot; --size, --players and --hide-legal are
+    /// Rolit's).
+    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots"])]
+    game: String,
     /// Board size of the contest: 8, 6 or 4.
     #[arg(long, default_value_t = 8)]
     size: u8,
@@ -85,7 +101,16 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    if !args.json {
+    if !args.json && config.game == CheckGame::Robots {
+        out(&format!(
+            "rollarena check {}: robots, two seats, start-up {} ms, {} ms for the hourglass \
+             and to prove, sandbox {}\n",
+            config.bot.command_line(),
+            config.time.startup.as_millis(),
+            config.time.per_move.as_millis(),
+            config.isolation.level.name(),
+        ));
+    } else if !args.json {
         out(&format!(
             "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move, \
              sandbox {}{}\n",
@@ -157,6 +182,11 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
     };
     let config = CheckConfig {
         bot,
+        game: if args.game == "robots" {
+            CheckGame::Robots
+        } else {
+            CheckGame::Rolit
+        },
         size: args.size,
         players,
         time: TimeControl {
@@ -170,7 +200,9 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
         isolation,
         freeze: !args.no_freeze,
     };
-    if let Err(e) = config.validate() {
+    if config.game == CheckGame::Rolit
+        && let Err(e) = config.validate()
+    {
         return usage(e);
     }
     Ok(config)

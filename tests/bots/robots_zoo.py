@@ -14,6 +14,9 @@ on its own clock while it listens.
 Options:
   --declare LIST  declarations to send, as MOVES@MS (ms after `start` arrived), in order; a
                   later one sent before an earlier one's time waits for it.
+  --pass MS       sends pass (done declaring) MS ms after `start`, in its place among the
+                  declarations by time.
+  --pass-twice    sends a second pass right after its pass (the arbiter must refuse it).
   --undercut      when another seat's declaration of V is announced, declare V - 1 (if that is
                   2 or more and lower than this bot's own).
   --burn MS       right after `start`, spin until this process has used MS ms of CPU time
@@ -43,6 +46,8 @@ def parse_args():
     p = argparse.ArgumentParser(description="a configurable misbehaving robots bot")
     p.add_argument("--declare", default="")
     p.add_argument("--undercut", action="store_true")
+    p.add_argument("--pass", dest="pass_at", type=float, default=None)
+    p.add_argument("--pass-twice", action="store_true")
     p.add_argument("--burn", type=float, default=0.0)
     p.add_argument("--prove", default="wrong", choices=["wrong", "malformed", "never", "crash"])
     p.add_argument("--crash-at", type=float, default=None)
@@ -57,10 +62,15 @@ ARGS = parse_args()
 
 
 def schedule():
+    """(seconds after start, moves) in order; moves None is the pass."""
     out = []
     for item in filter(None, ARGS.declare.split(",")):
         moves, at = item.split("@")
         out.append((float(at) / 1000.0, int(moves)))
+    if ARGS.pass_at is not None:
+        at = ARGS.pass_at / 1000.0
+        i = len([t for t, _ in out if t <= at])
+        out.insert(i, (at, None))
     return out
 
 
@@ -167,7 +177,12 @@ class Bot:
             crash("crash-at %d ms" % ARGS.crash_at)
         while self.pending and self.pending[0][0] <= now:
             _, moves = self.pending.pop(0)
-            self.declare(moves)
+            if moves is None:
+                send({"type": "pass"})
+                if ARGS.pass_twice:
+                    send({"type": "pass"})
+            else:
+                self.declare(moves)
 
     def run(self):
         q = queue.Queue()

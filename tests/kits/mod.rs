@@ -1,7 +1,10 @@
 //! The starter kits of `examples/`, each built with the machine's own toolchain (gcc, g++,
-//! javac, node, python3, cargo), put through `rollarena check` (every item must pass), and
-//! played in matches against the built-in bots: 8x8 with four players and the legal moves
-//! hidden (so the kit's own rules engine chooses every move), and 6x6 with two. The records
+//! javac, node, python3, cargo), put through `rollarena check` and `rollarena check --game
+//! robots` (every item must pass), and
+//! played in matches against the built-in bots: Rolit 8x8 with four players and the legal
+//! moves hidden (so the kit's own rules engine chooses every move), Rolit 6x6 with two, and
+//! two tokens of Rock'n'Roll Robot against `solver --strength 2` (the kit's own search must
+//! win a token, its declarations, passes and demonstrations must all be accepted). The records
 //! are read back: the kit's seat must have no refused attempt, no forfeit and no fault.
 //!
 //! Kits are built in a world-readable temporary directory and interpreters are named by their
@@ -151,7 +154,17 @@ fn build(kit: &str, dir: &Path) -> Option<String> {
         "rust" => {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             tools(kit, &[&cargo]).then_some(())?;
-            copy(kit, &["Cargo.toml", "Cargo.lock", "src/main.rs"], dir);
+            copy(
+                kit,
+                &[
+                    "Cargo.toml",
+                    "Cargo.lock",
+                    "src/main.rs",
+                    "src/robots.rs",
+                    "src/any_game.rs",
+                ],
+                dir,
+            );
             run(
                 "cargo build",
                 Command::new(&cargo)
@@ -178,7 +191,12 @@ fn play(kit: &str, command: &str, dir: &Path, name: &str, flags: &[&str]) -> Vec
         .args(flags)
         .arg("--record")
         .arg(&record)
-        .args(["--seed", "7", "--time", "10s"])
+        .args(["--time", "10s"])
+        .args(if flags.contains(&"--seed") {
+            &[][..]
+        } else {
+            &["--seed", "7"][..]
+        })
         .output()
         .expect("run rollarena match");
     assert!(
@@ -243,6 +261,16 @@ fn kit(kit: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
+    let (code, report, output) = check(&command, &["--game", "robots"]);
+    assert_eq!(
+        code,
+        0,
+        "{kit}: rollarena check --game robots failed (items {:?}):\n{}\n{}",
+        items_with(&report, "fail"),
+        serde_json::to_string_pretty(&report).unwrap_or_default(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
     let four = play(
         kit,
         &command,
@@ -264,6 +292,28 @@ fn kit(kit: &str) {
         &["rollarena bot positional --depth 2", "--size", "6"],
     );
     clean(kit, "two", &two, 2);
+    let robots = play(
+        kit,
+        &command,
+        dir.path(),
+        "robots",
+        &[
+            "rollarena bot solver --strength 2",
+            "--game",
+            "robots",
+            "--rounds",
+            "2",
+            "--hourglass",
+            "10s",
+            // Two tokens of 5 moves: more than solver --strength 2 looks for, and well within
+            // the reach of every kit's search in its 3 s, even on a loaded machine.
+            "--seed",
+            "24",
+        ],
+    );
+    clean(kit, "robots", &robots, 2);
+    let won = robots.iter().filter(|r| r.result.points[0] == 1).count();
+    assert!(won >= 1, "{kit}: won no token against solver --strength 2");
 }
 
 #[test]

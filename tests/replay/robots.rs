@@ -313,10 +313,14 @@ fn the_viewer_holds_the_board_and_every_step() {
         assert_eq!(g["target"], rec["board"]["target"]);
         let actions = g["actions"].as_array().unwrap();
         assert_eq!(actions.len(), rec["moves"].as_array().unwrap().len());
-        // Steps: the start, a step per declaration, one per move shown, one more per failure.
+        // Steps: the start, a step per declaration or pass, one per move shown, one more per
+        // failure.
         let steps = g["steps"].as_array().unwrap();
         let failed = actions.iter().filter(|a| a["ok"] == false).count();
-        let declared = actions.iter().filter(|a| a["kind"] == "declare").count();
+        let declared = actions
+            .iter()
+            .filter(|a| a["kind"] == "declare" || a["kind"] == "pass")
+            .count();
         let moved = steps.iter().filter(|s| s.get("move").is_some()).count();
         assert_eq!(steps.len(), 1 + declared + moved + failed);
         assert_eq!(

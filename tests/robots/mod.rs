@@ -9,6 +9,7 @@
 //! - `bidding`: simultaneous declarations, lowering and raising, ties by time and by CPU time;
 //! - `proving`: failed demonstrations, a bot that never proves, crashes while thinking and
 //!   when asked to prove;
+//! - `passing`: `pass` (done declaring) ending the hourglass, or not, and its refusals;
 //! - `matches`: the no-declaration timeout, the black robot, solo play, a whole match to 8
 //!   tokens, usage errors.
 //!
@@ -19,6 +20,7 @@
 
 mod bidding;
 mod matches;
+mod passing;
 mod proving;
 
 use std::fs::File;

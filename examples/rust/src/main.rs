@@ -1,16 +1,29 @@
-//! A Rolit bot for rollarena: the Rust starter kit.
+//! A bot for every rollarena game: the Rust starter kit.
 //!
 //! It reads one JSON message per line on stdin and answers on stdout, one JSON message per
-//! line, flushed at once. It keeps the state it is sent (the board from `start` and `turn`,
-//! updated by `played`), plays the move that turns the most balls weighted by the tactical
-//! value of the square, and logs to stderr (stdout belongs to the arbiter).
+//! line, flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays the game
+//! `hello.game` names:
+//! - "rolit" (here): it keeps the board it is sent (from `start` and `turn`, updated by
+//!   `played`) and plays the move that turns the most balls weighted by the tactical value of
+//!   the square;
+//! - "robots" (Rock'n'Roll Robot, `robots.rs`): at `start` it searches breadth-first for a
+//!   shortest solution, declares it, passes, and shows the moves when asked to `prove`;
+//! - any other game (Goofspiel, Rollerball, ..., `any_game.rs`): it answers each `turn` with a
+//!   move from its `legal` list (`AnyGamePlayer::choose` is the place for your strategy).
 //!
-//! Build: `cargo build --release`; check: `rollarena check target/release/starter-rust`.
+//! Build: `cargo build --release`; check: `rollarena check target/release/starter-rust`
+//! (add `--game robots`).
+
+mod any_game;
+mod robots;
 
 use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 
 use serde_json::{json, Value};
+
+use any_game::AnyGamePlayer;
+use robots::RobotsPlayer;
 
 const NAME: &str = "starter-rust";
 const VERSION: &str = "1.0";
@@ -169,19 +182,6 @@ impl Bot {
     /// Handles one message; returns the answer to send, if any.
     fn handle(&mut self, msg: &Value) -> Option<Value> {
         match msg["type"].as_str()? {
-            "hello" => {
-                let o = &msg["options"];
-                eprintln!(
-                    "hello: seat {} of {}, {}x{}, {} ms a move",
-                    msg["seat"], o["players"], o["size"], o["size"], msg["move_ms"]
-                );
-                Some(json!({
-                    "type": "ready",
-                    "name": NAME,
-                    "version": VERSION,
-                    "author": "rollarena starter kit",
-                }))
-            }
             "start" => {
                 self.board = Board::from_state(&msg["state"])?;
                 eprintln!("round {}: I play {}", msg["round"], msg["colour"]);
@@ -254,8 +254,45 @@ impl Bot {
     }
 }
 
+/// The player of the game `hello` names.
+enum Player {
+    Rolit(Bot),
+    Robots(RobotsPlayer),
+    Any(AnyGamePlayer),
+}
+
+impl Player {
+    /// Handles one message; returns the answers to send.
+    fn handle(&mut self, msg: &Value) -> Vec<Value> {
+        if msg["type"] == "hello" {
+            eprintln!(
+                "hello: {}, seat {}, options {}",
+                msg["game"], msg["seat"], msg["options"]
+            );
+            *self = match msg["game"].as_str() {
+                Some("rolit") => Player::Rolit(Bot::default()),
+                Some("robots") => Player::Robots(RobotsPlayer::new(
+                    msg["options"]["players"].as_u64() == Some(1),
+                )),
+                _ => Player::Any(AnyGamePlayer::default()),
+            };
+            return vec![json!({
+                "type": "ready",
+                "name": NAME,
+                "version": VERSION,
+                "author": "rollarena starter kit",
+            })];
+        }
+        match self {
+            Player::Rolit(bot) => bot.handle(msg).into_iter().collect(),
+            Player::Robots(bot) => bot.handle(msg),
+            Player::Any(bot) => bot.handle(msg).into_iter().collect(),
+        }
+    }
+}
+
 fn main() -> io::Result<()> {
-    let mut bot = Bot::default();
+    let mut bot = Player::Any(AnyGamePlayer::default());
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     // lines() hands over one whole line at a time.
@@ -274,7 +311,7 @@ fn main() -> io::Result<()> {
         if msg["type"] == "bye" {
             return Ok(());
         }
-        if let Some(answer) = bot.handle(&msg) {
+        for answer in bot.handle(&msg) {
             // One JSON object per line, then flush. Rust's stdout happens to flush at each
             // newline, but saying it keeps it true if the writer is ever wrapped in a BufWriter.
             writeln!(out, "{answer}")?;

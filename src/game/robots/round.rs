@@ -70,6 +70,8 @@ pub struct RobotsRound {
     /// Every declaration, in the order made.
     declarations: Vec<Declaration>,
     forfeited: Vec<bool>,
+    /// Seats that said they will not declare (again) for this token.
+    passed: Vec<bool>,
     winner: Option<Seat>,
     /// Robots after the winning demonstration.
     end: Option<Positions>,
@@ -88,6 +90,7 @@ impl RobotsRound {
         let start = state.robots;
         RobotsRound {
             forfeited: vec![false; game.players],
+            passed: vec![false; game.players],
             game,
             board,
             state,
@@ -185,6 +188,11 @@ impl RobotsRound {
                 ));
             }
         };
+        if self.passed[seat] {
+            return Err(Refusal::new(
+                "you passed: you may not declare again for this token",
+            ));
+        }
         if moves < 2 {
             return Err(Refusal::new(format!(
                 "{moves} moves cannot win a token: the robot must bounce off an obstacle at \
@@ -233,6 +241,49 @@ impl RobotsRound {
             shown: None,
             fault: None,
         })
+    }
+
+    /// The seat will not declare (again) for this token. Once every seat still in the round
+    /// has passed, the hourglass ends at once: verification starts, or, with no declaration,
+    /// the round is over.
+    fn pass(&mut self, seat: Seat, at: f64) -> Result<Applied, Refusal> {
+        if !matches!(self.phase, Phase::Thinking { .. }) {
+            return Err(Refusal::new(
+                "declarations are closed: there is nothing to pass now",
+            ));
+        }
+        if self.passed[seat] {
+            return Err(Refusal::new("you passed already for this token"));
+        }
+        self.passed[seat] = true;
+        self.end_if_all_passed(at);
+        let mut effects = Map::new();
+        if let Some(end) = self.hourglass_end() {
+            effects.insert("hourglass_ends_ms".into(), json!(end));
+        }
+        Ok(Applied {
+            kind: "pass",
+            seat,
+            colour: None,
+            notation: json!({}),
+            effects,
+            fault: None,
+        })
+    }
+
+    /// While thinking, when every seat still in the round has passed (and one at least is),
+    /// the hourglass ends now.
+    fn end_if_all_passed(&mut self, at: f64) {
+        let live: Vec<Seat> = (0..self.game.players)
+            .filter(|&s| !self.forfeited[s])
+            .collect();
+        if matches!(self.phase, Phase::Thinking { .. })
+            && !live.is_empty()
+            && live.iter().all(|&s| self.passed[s])
+        {
+            let queue = self.verification_order();
+            self.verify_next(queue, at);
+        }
     }
 
     fn hourglass_end(&self) -> Option<f64> {
@@ -322,6 +373,10 @@ impl RobotsRound {
             "pile": self.state.pile.len(),
         });
         let m = v.as_object_mut().expect("an object");
+        let passed: Vec<Seat> = (0..self.game.players).filter(|&s| self.passed[s]).collect();
+        if !passed.is_empty() {
+            m.insert("passed".into(), json!(passed));
+        }
         if let Some(end) = self.hourglass_end() {
             m.insert("hourglass_ends_ms".into(), json!(end));
         }
@@ -437,6 +492,7 @@ impl Round for RobotsRound {
         }
         match kind {
             "declare" => Ok(vec![self.declare(seat, message, at)?]),
+            "pass" => Ok(vec![self.pass(seat, at.ms)?]),
             "solution" => {
                 if self.proving().map(|(s, _)| s) != Some(seat) {
                     return Err(Refusal::new("no demonstration is asked of you now"));
@@ -445,8 +501,8 @@ impl Round for RobotsRound {
                 Ok(vec![self.demonstration(seat, Some(moves), at.ms)])
             }
             other => Err(Refusal::new(format!(
-                "unknown message type {other:?}: Rock'n'Roll Robot takes \"declare\" and \
-                 \"solution\""
+                "unknown message type {other:?}: Rock'n'Roll Robot takes \"declare\", \"pass\" \
+                 and \"solution\""
             ))),
         }
     }
@@ -484,6 +540,7 @@ impl Round for RobotsRound {
 
     fn forfeit(&mut self, seat: Seat, at: f64) -> Vec<Applied> {
         self.forfeited[seat] = true;
+        self.end_if_all_passed(at);
         if let Phase::Verifying { queue, .. } = &self.phase {
             let queue: Vec<usize> = queue
                 .iter()
@@ -554,5 +611,98 @@ impl Round for RobotsRound {
                 .map_or("?".to_string(), |c| c.to_string()),
             robots.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(players: usize) -> RobotsRound {
+        let game = Robots::new(players).expect("players");
+        let board = game.board(5);
+        let state = game.start_state(&board, 5);
+        RobotsRound::new(game, board, state, 1)
+    }
+
+    fn at(ms: f64) -> Stamp {
+        Stamp { ms, cpu_ms: None }
+    }
+
+    fn act(r: &mut RobotsRound, seat: Seat, kind: &str, ms: f64) -> Result<Vec<Applied>, Refusal> {
+        let message = match kind {
+            "declare" => json!({"type": "declare", "moves": 9}),
+            _ => json!({"type": kind}),
+        };
+        r.act(seat, kind, &message, at(ms))
+    }
+
+    #[test]
+    fn when_every_seat_passed_verification_starts_at_once() {
+        let mut r = round(3);
+        act(&mut r, 0, "declare", 10.0).unwrap();
+        let applied = act(&mut r, 0, "pass", 20.0).unwrap();
+        assert_eq!(applied[0].kind, "pass");
+        assert_eq!(applied[0].notation, json!({}));
+        assert_eq!(applied[0].effects["hourglass_ends_ms"], json!(60_010.0));
+        assert!(matches!(r.to_act(), ToAct::Seats(_)), "others still think");
+        assert_eq!(r.view(1)["passed"], json!([0]));
+        act(&mut r, 1, "pass", 30.0).unwrap();
+        let last = act(&mut r, 2, "pass", 40.0).unwrap();
+        assert!(
+            !last[0].effects.contains_key("hourglass_ends_ms"),
+            "the last pass ended the hourglass"
+        );
+        assert_eq!(r.to_act(), ToAct::Seat(0, Request::Prove));
+        assert_eq!(r.deadline_ms(), Some(40.0 + 60_000.0));
+    }
+
+    #[test]
+    fn a_pass_closes_the_seats_declarations_and_is_not_repeated() {
+        let mut r = round(2);
+        act(&mut r, 1, "pass", 5.0).unwrap();
+        let e = act(&mut r, 1, "declare", 6.0).unwrap_err();
+        assert!(e.reason.contains("you passed"), "{}", e.reason);
+        let e = act(&mut r, 1, "pass", 7.0).unwrap_err();
+        assert!(e.reason.contains("passed already"), "{}", e.reason);
+    }
+
+    #[test]
+    fn with_no_declaration_the_token_goes_back_when_all_passed() {
+        let mut r = round(2);
+        act(&mut r, 0, "pass", 5.0).unwrap();
+        act(&mut r, 1, "pass", 6.0).unwrap();
+        assert_eq!(r.to_act(), ToAct::Over);
+        assert!(r.outcome().unwrap().points.iter().all(|&p| p == 0));
+        let e = act(&mut r, 0, "pass", 7.0).unwrap_err();
+        assert!(e.reason.contains("closed"), "{}", e.reason);
+    }
+
+    #[test]
+    fn a_forfeit_of_the_last_seat_thinking_ends_the_hourglass() {
+        let mut r = round(3);
+        act(&mut r, 0, "declare", 10.0).unwrap();
+        act(&mut r, 0, "pass", 11.0).unwrap();
+        act(&mut r, 1, "pass", 12.0).unwrap();
+        r.forfeit(2, 13.0);
+        assert_eq!(r.to_act(), ToAct::Seat(0, Request::Prove));
+    }
+
+    #[test]
+    fn nobody_passing_keeps_the_whole_hourglass() {
+        let mut r = round(2);
+        act(&mut r, 0, "declare", 10.0).unwrap();
+        act(&mut r, 0, "pass", 11.0).unwrap();
+        assert_eq!(r.deadline_ms(), Some(60_010.0));
+        assert!(matches!(r.to_act(), ToAct::Seats(_)));
+    }
+
+    #[test]
+    fn alone_a_pass_instead_of_a_declaration_ends_the_token_face_down() {
+        let mut r = round(1);
+        act(&mut r, 0, "pass", 3.0).unwrap();
+        assert_eq!(r.to_act(), ToAct::Over);
+        let carry: MatchState = serde_json::from_value(r.carry().unwrap()).unwrap();
+        assert_eq!(carry.face_down, vec![r.token()]);
     }
 }

@@ -1,0 +1,219 @@
+//! `rollarena check --game robots` against Rock'n'Roll Robot bots that get one thing wrong:
+//! `tests/bots/broken/robots_broken.py MISTAKE`, the Python starter kit (copied beside it as
+//! `kit.py`) with one mistake. The check must name it (the item, the cause, words of the
+//! diagnosis), fail no item the mistake does not explain, and exit with 1; the kit itself
+//! passes (tests/kits/).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{PYTHON, check, items_with, shared_tempdir};
+
+/// One mistake and what the check must say about it.
+struct Case {
+    mistake: &'static str,
+    item: &'static str,
+    causes: &'static [&'static str],
+    /// Words of the problem's what, hint or stderr.
+    says: &'static str,
+    /// Other items the mistake fails too.
+    also: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        mistake: "declare_low",
+        item: "declare",
+        causes: &["illegal"],
+        says: "no solution is that short",
+        also: &[],
+    },
+    Case {
+        mistake: "move_instead",
+        item: "declare",
+        causes: &["bad_message"],
+        says: "Rock'n'Roll Robot has no turns",
+        also: &[],
+    },
+    Case {
+        mistake: "wrong_solution",
+        item: "prove",
+        causes: &["illegal"],
+        says: "its demonstration of its declaration",
+        also: &["others", "quiet"],
+    },
+    Case {
+        mistake: "silent_on_prove",
+        item: "prove",
+        causes: &["no_answer"],
+        says: "no solution within",
+        also: &["others", "quiet"],
+    },
+    Case {
+        mistake: "early_solution",
+        item: "prove",
+        causes: &["illegal"],
+        says: "the rules refuse its solution",
+        also: &["others", "pass", "quiet", "bye"],
+    },
+    Case {
+        mistake: "crash_on_declared",
+        item: "others",
+        causes: &["crash"],
+        says: "did not expect another seat to declare",
+        also: &["quiet"],
+    },
+    Case {
+        mistake: "crash_on_lost",
+        item: "quiet",
+        causes: &["crash"],
+        says: "did not expect to lose a token",
+        also: &[],
+    },
+    Case {
+        mistake: "no_pass",
+        item: "pass",
+        causes: &["no_answer"],
+        says: "no pass after its declaration",
+        also: &[],
+    },
+];
+
+/// What is wrong with the check's verdict on one case, if anything.
+fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
+    if code != 1 {
+        return Some(format!("exit code {code}, not 1"));
+    }
+    let Some(item) = report["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|i| i["item"] == case.item))
+    else {
+        return Some(format!("no item {} in the report", case.item));
+    };
+    if item["status"] != "fail" {
+        return Some(format!("{} is {}, not fail", case.item, item["status"]));
+    }
+    let problem = &item["problem"];
+    let cause = problem["cause"].as_str().unwrap_or("");
+    if !case.causes.contains(&cause) {
+        return Some(format!(
+            "{}: cause {cause}, not {:?}",
+            case.item, case.causes
+        ));
+    }
+    let text: Vec<&str> = ["what", "hint", "stderr"]
+        .iter()
+        .filter_map(|k| problem[*k].as_str())
+        .collect();
+    let text = text.join("\n");
+    if !text.contains(case.says) {
+        return Some(format!(
+            "{}: {:?} not found in {text}",
+            case.item, case.says
+        ));
+    }
+    if problem["exchange"].as_array().is_none_or(|e| e.is_empty()) {
+        return Some(format!("{}: no exchange shown", case.item));
+    }
+    let mut failed = items_with(report, "fail");
+    failed.sort();
+    let mut expected: Vec<String> = std::iter::once(case.item)
+        .chain(case.also.iter().copied())
+        .map(String::from)
+        .collect();
+    expected.sort();
+    (failed != expected).then(|| format!("failed items {failed:?}, expected {expected:?}"))
+}
+
+#[test]
+fn the_check_names_each_mistake_of_the_broken_robots_bots() {
+    let dir = shared_tempdir("rollarena-broken-robots-");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (from, to) in [
+        ("tests/bots/broken/robots_broken.py", "robots_broken.py"),
+        ("examples/python/bot.py", "kit.py"),
+    ] {
+        let target = dir.path().join(to);
+        std::fs::copy(root.join(from), &target).expect("copy a bot");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644))
+            .expect("chmod a bot");
+    }
+    let mut wrong = Vec::new();
+    for case in CASES {
+        let started = Instant::now();
+        let bot = format!(
+            "{PYTHON} {}/robots_broken.py {}",
+            dir.path().display(),
+            case.mistake
+        );
+        let flags = ["--game", "robots", "--startup", "3s", "--time", "1s"];
+        let (code, report, output) = check(&bot, &flags);
+        eprintln!(
+            "{:<18} {:5.1} s  failed: {:?}",
+            case.mistake,
+            started.elapsed().as_secs_f64(),
+            items_with(&report, "fail")
+        );
+        if let Some(why) = judge(case, code, &report) {
+            wrong.push(format!(
+                "{}: {why}\n--- stdout\n{}\n--- stderr\n{}",
+                case.mistake,
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+#[test]
+fn every_mistake_has_a_case() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/broken/robots_broken.py");
+    let text = std::fs::read_to_string(path).expect("robots_broken.py");
+    let doc = text.split("\"\"\"").nth(1).expect("a docstring");
+    let listed: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("Mistakes:"))
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(!listed.is_empty());
+    for m in listed {
+        assert!(
+            CASES.iter().any(|c| c.mistake == m),
+            "robots_broken.py {m} has no case"
+        );
+    }
+}
+
+#[test]
+fn the_built_in_solver_passes_and_the_text_report_says_so() {
+    let output = std::process::Command::new(super::rollarena())
+        .args(["check", "rollarena bot solver", "--game", "robots"])
+        .output()
+        .expect("run rollarena check");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains(": robots, two seats,"), "{text}");
+    for item in [
+        "handshake",
+        "declare",
+        "prove",
+        "others",
+        "pass",
+        "quiet",
+        "bye",
+        "stdout",
+        "flush",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("PASS  {item} "))),
+            "{item}: {text}"
+        );
+    }
+    assert!(text.contains("9 passed, 0 failed, 0 skipped"), "{text}");
+}
