@@ -12,6 +12,7 @@ pub mod cli;
 pub mod game;
 pub mod record;
 pub mod replay;
+pub mod report;
 pub mod sandbox;
 pub mod schema;
 pub mod tournament;

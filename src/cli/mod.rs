@@ -10,6 +10,7 @@ mod matches;
 mod merge;
 mod perft;
 mod replay;
+mod report;
 mod robots;
 mod tournament;
 
@@ -81,6 +82,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Tournament(tournament::TournamentArgs),
     Merge(merge::MergeArgs),
+    Report(report::ReportArgs),
 }
 
 impl Cli {
@@ -103,6 +105,7 @@ impl Cli {
             Command::Replay(args) => replay::run(args),
             Command::Tournament(args) => tournament::run(args),
             Command::Merge(args) => merge::run(args),
+            Command::Report(args) => report::run(args),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::UsageError;
 use crate::arbiter::clock::parse_duration;
 use crate::arbiter::process::resolve_program;
 use crate::sandbox::{Isolation, Level};
+use crate::tournament::aggregate::Fold;
 use crate::tournament::config::{self, Overrides};
 use crate::tournament::output::{self, Shard};
 use crate::tournament::runner::{self, Finished, RunError, RunOptions};
@@ -101,6 +102,10 @@ pub struct TournamentArgs {
     /// Print the standings as JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Keep DIR/index.html showing the standings while the tournament runs (rewritten as each
+    /// table ends; the page reloads itself); the full report replaces it at the end.
+    #[arg(long, value_name = "DIR")]
+    live: Option<PathBuf>,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -189,6 +194,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         quiet: args.json,
         file: args.file.display().to_string(),
         file_sha256: loaded.file_sha256,
+        live: args.live.clone(),
     };
     let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
     if !args.json {
@@ -205,6 +211,10 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_default(),
             output.display()
         );
+    }
+    if let Some(live) = &args.live {
+        let empty = Fold::new(&t).standings(Some(tables));
+        crate::report::live::write(live, &empty).map_err(UsageError)?;
     }
     let finished = match runner::run(&t, opts) {
         Ok(f) => f,
@@ -223,6 +233,17 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         Finished::Done(s) => s,
     };
     let s = &summary.standings;
+    let mut reports = vec![crate::report::write(&output)];
+    if let Some(live) = &args.live {
+        reports.push(crate::report::write_to(&output, live));
+    }
+    for r in reports {
+        match r {
+            Ok(w) if !args.json => eprintln!("{}", super::report::summary(&w)),
+            Ok(_) => {}
+            Err(e) => eprintln!("the report could not be written: {e}"),
+        }
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(s)?);
         return Ok(ExitCode::SUCCESS);

@@ -64,6 +64,8 @@ pub struct RunOptions {
     /// The tournament file as given, and its SHA-256.
     pub file: String,
     pub file_sha256: String,
+    /// `--live DIR`: the standings page kept current as each table ends.
+    pub live: Option<PathBuf>,
 }
 
 /// Why a run could not be done.
@@ -151,6 +153,12 @@ impl Ctx {
         self.progress
             .skipped(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
+        if let Some(dir) = &self.opts.live {
+            let standings = self.state().seq.fold.standings(None);
+            if let Err(e) = crate::report::live::write(dir, &standings) {
+                tracing::warn!("the live standings: {e}");
+            }
+        }
         if decided {
             self.sprt_decided();
         }
