@@ -8,6 +8,7 @@ mod fuzz;
 mod hostile;
 mod kits;
 mod replay;
+mod report;
 mod robots;
 mod rolit;
 mod schemas;
