@@ -45,7 +45,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     match report {
-        Ok(w) if !args.json => eprintln!("{}", super::report::summary(&w)),
+        Ok(w) if !args.json => println!("{}", super::report::summary(&w)),
         Ok(_) => {}
         Err(e) => eprintln!("the report could not be written: {e}"),
     }

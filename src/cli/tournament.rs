@@ -233,19 +233,23 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         Finished::Done(s) => s,
     };
     let s = &summary.standings;
+    // The report, and the full report in place of the live page; said after the table.
     let mut reports = vec![crate::report::write(&output)];
     if let Some(live) = &args.live {
         reports.push(crate::report::write_to(&output, live));
     }
-    for r in reports {
-        match r {
-            Ok(w) if !args.json => eprintln!("{}", super::report::summary(&w)),
-            Ok(_) => {}
-            Err(e) => eprintln!("the report could not be written: {e}"),
-        }
-    }
+    let reports: Vec<String> = reports
+        .into_iter()
+        .map(|r| match r {
+            Ok(w) => super::report::summary(&w),
+            Err(e) => format!("the report could not be written: {e}"),
+        })
+        .collect();
     if args.json {
         println!("{}", serde_json::to_string_pretty(s)?);
+        for line in reports.iter().filter(|l| !l.starts_with("report: ")) {
+            eprintln!("{line}");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let secs = summary.elapsed.as_secs_f64().max(1e-9);
@@ -284,6 +288,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         },
         output::shown(&output).display()
     );
+    for line in reports {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

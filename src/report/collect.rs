@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::timing;
+use super::viewers::Link;
 use crate::record::RoundRecord;
 use crate::tournament::wenglin::Ratings;
 
@@ -52,8 +53,8 @@ struct Pair {
 /// One bot's side of the report.
 #[derive(Debug, Default)]
 pub struct Bot {
-    /// Compact rows: `{t, r, s, c, o, p, k, w, f, h}` (table, round, seat, colour, the bots
-    /// of every seat, points, rank, win share, forfeit kind, replay link).
+    /// Compact rows: `[table, round, seat, colour, the bots of every seat, points, rank, win
+    /// share, forfeit kind, viewer file, place in it]`.
     pub rounds: Vec<Value>,
     pub forfeit_kinds: BTreeMap<String, u32>,
     pub forfeits: Vec<Value>,
@@ -86,7 +87,8 @@ pub struct Collector {
     pub by_colour: BTreeMap<String, Tally>,
     pub arbiters: BTreeSet<String>,
     pub games: BTreeSet<(String, u32)>,
-    /// Tables folded: number, the bots by seat, their rounds' links.
+    /// Tables folded: `{t, b, rounds, counted}`: number, the bots by seat, and per round
+    /// `[round, win shares, points, forfeits, viewer file, place in it]`.
     pub tables: Vec<Value>,
 }
 
@@ -114,7 +116,7 @@ impl Collector {
 
     /// A table's rounds, in round order, with each round's replay link; `counted`: whether
     /// the standings count them (else they are only listed).
-    pub fn table(&mut self, table: u32, rounds: &[RoundRecord], links: &[String], counted: bool) {
+    pub fn table(&mut self, table: u32, rounds: &[RoundRecord], links: &[Link], counted: bool) {
         let Some(first) = rounds.first() else {
             return;
         };
@@ -126,19 +128,29 @@ impl Collector {
         let results: Vec<Value> = rounds
             .iter()
             .zip(links)
-            .map(|(r, h)| json!({"r": r.round, "w": r.result.wins, "k": r.result.ranks, "p": r.result.points, "f": r.forfeits.len(), "h": h}))
+            .map(|(r, l)| {
+                json!([
+                    r.round,
+                    r.result.wins,
+                    r.result.points,
+                    r.forfeits.len(),
+                    l.file,
+                    l.game
+                ])
+            })
             .collect();
         self.tables
             .push(json!({"t": table, "b": bots, "rounds": results, "counted": counted}));
         if counted {
-            for (r, h) in rounds.iter().zip(links) {
-                self.round(r, h);
+            for (r, l) in rounds.iter().zip(links) {
+                self.round(r, *l);
             }
         }
     }
 
     /// One round, in schedule order.
-    fn round(&mut self, r: &RoundRecord, href: &str) {
+    fn round(&mut self, r: &RoundRecord, link: Link) {
+        let href = link.href();
         let Some(bots) = r
             .seats
             .iter()
@@ -183,18 +195,19 @@ impl Collector {
                     .add(points, win);
                 bot.by_colour.entry(c).or_default().add(points, win);
             }
-            bot.rounds.push(json!({
-                "t": table,
-                "r": r.round,
-                "s": seat,
-                "c": colour(seat),
-                "o": bots,
-                "p": points,
-                "k": res.ranks[seat],
-                "w": win,
-                "f": forfeit_of(seat),
-                "h": href,
-            }));
+            bot.rounds.push(json!([
+                table,
+                r.round,
+                seat,
+                colour(seat),
+                bots,
+                points,
+                res.ranks[seat],
+                win,
+                forfeit_of(seat),
+                link.file,
+                link.game,
+            ]));
             let rating = self.ratings.get(b);
             bot.history
                 .push([self.rounds as f64, rating.mu, rating.sigma]);

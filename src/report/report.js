@@ -49,6 +49,7 @@
   const botLink = (i) => i === null || i === undefined
     ? el('span', { class: 'muted', text: '(not a bot of this tournament)' })
     : el('a', { href: botHref(i), class: 'bot' }, NAMES[i]);
+  const replayHref = (file, game) => `replays/${String(file).padStart(4, '0')}.html#game=${game}`;
   const replayLink = (h, label) => h ? el('a', { href: ROOT + h, class: 'replay' }, label || 'replay') : el('span', { class: 'muted', text: '-' });
   const nameIndex = new Map(NAMES.map((n, i) => [n, i]));
 
@@ -181,7 +182,7 @@
 
   // A line plot: series [{name, colour, points: [[x, y], ...]}].
   function linePlot(id, series, xlabel, ylabel) {
-    const W = 640, H = 280, L = 44, R = 10, T = 10, B = 30;
+    const W = 640, H = 290, L = 44, R = 10, T = 22, B = 30;
     const all = series.flatMap((s) => s.points);
     if (!all.length) return el('p', { class: 'muted', text: 'no rounds yet' });
     let [x0, x1] = [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
@@ -201,7 +202,7 @@
       g.appendChild(svg('text', { x: sx(x), y: H - B + 14, 'text-anchor': 'middle' }, String(Math.round(x))));
     }
     g.appendChild(svg('text', { x: (L + W - R) / 2, y: H - 2, 'text-anchor': 'middle' }, xlabel));
-    g.appendChild(svg('text', { x: 4, y: T + 8 }, ylabel));
+    g.appendChild(svg('text', { x: 4, y: 12 }, ylabel));
     for (const s of series) {
       if (!s.points.length) continue;
       const d = s.points.map((p, k) => `${k ? 'L' : 'M'}${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join('');
@@ -217,13 +218,13 @@
   // Bars: [{label, value, title}].
   function barPlot(id, bars, ylabel, digits) {
     const d = digits === undefined ? 1 : digits;
-    const W = 420, H = 200, L = 40, T = 10, B = 34;
+    const W = 420, H = 210, L = 40, T = 22, B = 34;
     if (!bars.length) return el('p', { class: 'muted', text: 'no rounds yet' });
     const max = Math.max(...bars.map((b) => b.value), 1e-9);
     const bw = (W - L - 10) / bars.length;
     const g = svg('svg', { id, viewBox: `0 0 ${W} ${H}`, width: '100%', style: 'max-width:520px', role: 'img' });
     g.appendChild(svg('line', { class: 'axis', x1: L, y1: H - B, x2: W - 10, y2: H - B }));
-    g.appendChild(svg('text', { x: 4, y: T + 8 }, ylabel));
+    g.appendChild(svg('text', { x: 4, y: 12 }, ylabel));
     bars.forEach((b, k) => {
       const h = (b.value / max) * (H - T - B);
       const x = L + k * bw + bw * 0.15;
@@ -406,7 +407,10 @@
     // Its rounds, filtered by opponent (#vs=N) and to forfeits, a page at a time.
     const rp = panel('rounds');
     rp.id = 'rounds';
-    const opponents = [...new Set(DATA.rounds.flatMap((r) => r.o))].filter((i) => i !== b && i !== null).sort((x, y) => x - y);
+    // [table, round, seat, colour, bots, points, rank, win, forfeit, file, game]
+    const ROUNDS = DATA.rounds.map((a) => ({ t: a[0], r: a[1], s: a[2], c: a[3], o: a[4], p: a[5], k: a[6], w: a[7], f: a[8],
+      h: replayHref(a[9], a[10]) }));
+    const opponents = [...new Set(ROUNDS.flatMap((r) => r.o))].filter((i) => i !== b && i !== null).sort((x, y) => x - y);
     const vs = el('select', {}, el('option', { value: '' }, 'any opponent'),
       opponents.map((i) => el('option', { value: String(i + 1) }, NAMES[i])));
     const onlyF = el('input', { type: 'checkbox' });
@@ -416,7 +420,7 @@
     const tbody = el('tbody');
     const tbl = el('table', { id: 'rounds-table' }, el('thead', {}, el('tr', {},
       ['table', 'round', 'seat', 'opponents', 'points', 'rank', 'win', 'forfeit', ''].map((h) => el('th', { text: h })))), tbody);
-    const filtered = () => DATA.rounds.filter((r) => (!vs.value || r.o.includes(Number(vs.value) - 1)) && (!onlyF.checked || r.f));
+    const filtered = () => ROUNDS.filter((r) => (!vs.value || r.o.includes(Number(vs.value) - 1)) && (!onlyF.checked || r.f));
     const p = pager(filtered, (rows) => {
       tbody.textContent = '';
       for (const r of rows) {
@@ -450,7 +454,8 @@
         tbody.appendChild(el('tr', { 'data-table': t.t },
           el('td', { class: 'num' }, String(t.t)),
           el('td', {}, t.b.map((i, k) => [k ? ', ' : '', botLink(i)])),
-          el('td', {}, t.rounds.map((r) => {
+          el('td', {}, t.rounds.map((x) => {
+            const r = { r: x[0], w: x[1], p: x[2], f: x[3], h: replayHref(x[4], x[5]) };
             const winners = r.w.map((w, k) => w > 0 ? t.b[k] : null).filter((i) => i !== null);
             const label = `${r.r}`;
             const title = `round ${r.r}: ` + (winners.length ? 'won by ' + winners.map((i) => NAMES[i]).join(' and ') : 'nobody won') +

@@ -23,6 +23,20 @@ pub const ROUNDS_PER_FILE: usize = 24;
 /// JSON strings, whose quotes are escaped).
 const PICK: &str = r#"(function(){var m=/^#game=(\d+)$/.exec(location.hash);var e=document.getElementById('replay-data');if(m&&e){e.textContent=e.textContent.replace(/"initial":\d+/,'"initial":'+m[1]);}window.addEventListener('hashchange',function(){location.reload();});})();"#;
 
+/// Where a round is: its viewer file (from 1) and its place in it (from 1).
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub file: u32,
+    pub game: usize,
+}
+
+impl Link {
+    /// The address, relative to the report's directory (as `report.js` makes it).
+    pub fn href(&self) -> String {
+        format!("replays/{:04}.html#game={}", self.file, self.game)
+    }
+}
+
 /// Viewer files being written, a few tables at a time.
 pub struct Viewers {
     dir: PathBuf,
@@ -48,14 +62,11 @@ impl Viewers {
     }
 
     /// The links the next `n` rounds will have, relative to the report's directory.
-    pub fn links(&self, n: usize) -> Vec<String> {
+    pub fn links(&self, n: usize) -> Vec<Link> {
         (0..n)
-            .map(|i| {
-                format!(
-                    "replays/{:04}.html#game={}",
-                    self.next,
-                    self.pending.len() + i + 1
-                )
+            .map(|i| Link {
+                file: self.next,
+                game: self.pending.len() + i + 1,
             })
             .collect()
     }

@@ -61,7 +61,7 @@ try {
   async function measure(file) {
     const bytes = statSync(file).size;
     const page = await open(file);
-    await page.waitForSelector('body[data-ready]', { timeout: 60000 });
+    await page.waitForSelector('body[data-ready], #board circle, #board g', { state: 'attached', timeout: 60000 });
     const t = await page.evaluate(() => {
       const paint = (n) => performance.getEntriesByName(n)[0];
       const fcp = paint('first-contentful-paint');
@@ -186,6 +186,7 @@ try {
   }
 } catch (e) {
   console.log(`FAILED: ${e.message}`);
+  if (errors.length) console.log(`script errors: ${JSON.stringify(errors)}`);
   failed = true;
 } finally {
   if (context) await context.close();
