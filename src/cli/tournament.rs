@@ -213,6 +213,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(live) = &args.live {
+        let shard = args.shard.map(|s| runner::shard_tables(&t, Some(s)));
+        let tables = match shard {
+            Some(Ok(Some(fixed))) => fixed.len() as u32,
+            _ => tables,
+        };
         let empty = Fold::new(&t).standings(Some(tables));
         crate::report::live::write(live, &empty).map_err(UsageError)?;
     }

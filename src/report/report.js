@@ -147,7 +147,7 @@
   function sprtBlock(s) {
     if (!s.sprt) return null;
     const t = s.sprt;
-    const verdict = { H0: 'H0 accepted', H1: 'H1 accepted', Continue: 'undecided' }[t.verdict] || String(t.verdict);
+    const verdict = { h0: 'H0 accepted', h1: 'H1 accepted', continue: 'undecided' }[String(t.verdict).toLowerCase()] || String(t.verdict);
     return el('p', { id: 'sprt' },
       `SPRT [${t.test.elo0}, ${t.test.elo1}] (${t.test.model}, α ${t.test.alpha}, β ${t.test.beta}): LLR ${fmt(t.llr, 2)} ` +
       `(${fmt(t.lower, 2)}, ${fmt(t.upper, 2)}), W-D-L ${t.wdl.wins}-${t.wdl.draws}-${t.wdl.losses}: ${verdict}` +
@@ -451,8 +451,8 @@
     const p = pager(() => DATA.tables, (rows) => {
       tbody.textContent = '';
       for (const t of rows) {
-        tbody.appendChild(el('tr', { 'data-table': t.t },
-          el('td', { class: 'num' }, String(t.t)),
+        tbody.appendChild(el('tr', { 'data-table': t.t, class: t.counted ? null : 'muted' },
+          el('td', { class: 'num', title: t.counted ? null : 'not counted: played after the SPRT decided' }, t.counted ? String(t.t) : `${t.t} (not counted)`),
           el('td', {}, t.b.map((i, k) => [k ? ', ' : '', botLink(i)])),
           el('td', {}, t.rounds.map((x) => {
             const r = { r: x[0], w: x[1], p: x[2], f: x[3], h: replayHref(x[4], x[5]) };

@@ -125,6 +125,8 @@ struct Ctx {
     rounds_played: AtomicU64,
     /// With `--pin`: the CPUs the arbiter may use, one per table slot in turn.
     cpus: Option<Vec<usize>>,
+    /// Tables this run plays in all (kept ones included), for the live standings.
+    tables: u32,
 }
 
 /// What the tables of a run build up together.
@@ -154,7 +156,7 @@ impl Ctx {
             .skipped(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
         if let Some(dir) = &self.opts.live {
-            let standings = self.state().seq.fold.standings(None);
+            let standings = self.state().seq.fold.standings(Some(self.tables));
             if let Err(e) = crate::report::live::write(dir, &standings) {
                 tracing::warn!("the live standings: {e}");
             }
@@ -316,6 +318,7 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         cancel: watch::Sender::new(false),
         rounds_played: AtomicU64::new(0),
         cpus: opts.pin.then(allowed_cpus),
+        tables: total_tables as u32,
     });
     if decided {
         ctx.sprt_decided();

@@ -10,13 +10,15 @@
 //     "crosstable": [{ "row", "col", "ahead", "tied", "behind", "rounds" }, ...],
 //     "forfeits": [{ "table", "round", "kind" }, ...],   // the bot's, in schedule order
 //     "rounds": 12, "stderr": "text its stderr tail holds",
-//     "screenshot": "/abs/index.png", "bot_screenshot": "/abs/bot.png" }
+//     "screenshot": "/abs/index.png", "bot_screenshot": "/abs/bot.png",
+//     "live": { "page": "/abs/live/index.html", "next": "/abs/live/next.html" } }
+// (the live page shows 1 round played; "next", 2, is renamed over it while the page is open).
 // or, to measure only: { "measure": ["/abs/index.html", ...] }.
 //
 // Prints "ok: ..." lines and, per page, "weight: N bytes, first contentful paint: T ms";
 // exits 1 with the reason on the first failure.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -178,6 +180,23 @@ try {
     const lastPicked = await tables.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
     check(lastPicked.includes(`table ${last.table}, round ${last.round}/`), `the viewer shows ${lastPicked}, want table ${last.table}, round ${last.round}`);
     stamp(`ok: ${links.length} round links on the tables page; the last opened ${JSON.stringify(lastPicked)}`);
+
+    // The live page reloads itself and shows the page that replaced it.
+    const live = await open(expect.live.page);
+    await live.waitForSelector('body[data-ready]');
+    const before = await live.$eval('#subtitle', (e) => e.textContent);
+    check(before.includes('live: 1 rounds'), `the live page says ${JSON.stringify(before)}`);
+    check(await live.$('meta[http-equiv="refresh"]'), 'the live page has no refresh');
+    renameSync(expect.live.next, expect.live.page);
+    // A reload may have come just before the new page: wait for up to three.
+    let after = before;
+    for (let i = 0; i < 3 && !after.includes('live: 2 rounds'); i++) {
+      await live.waitForNavigation({ timeout: 15000 });
+      await live.waitForSelector('body[data-ready]');
+      after = await live.$eval('#subtitle', (e) => e.textContent);
+    }
+    check(after.includes('live: 2 rounds'), `the reloaded live page says ${JSON.stringify(after)}`);
+    stamp('ok: the live page reloaded itself and shows the new standings');
 
     await index.waitForTimeout(300);
     check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);

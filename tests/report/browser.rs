@@ -7,7 +7,8 @@
 //! page lists its forfeits with their evidence (stderr tail with markup in it, as text), that
 //! the link of a forfeit's round opens the replay viewer on that round, that every round of
 //! the tables page has its link, and that nothing executes (no dialog, no script error, no
-//! `img` element, no request leaving the files). It measures each page's weight and time to
+//! `img` element, no request leaving the files); and that a live standings page reloads
+//! itself and shows the page that replaced it. It measures each page's weight and time to
 //! first paint, and saves screenshots of the front page and of the quitter's page
 //! (`target/tmp/report-index.png`, `report-bot.png`; also to `$ROLLARENA_SCREENSHOT_REPORT`
 //! and `$ROLLARENA_SCREENSHOT_REPORT_BOT` when set, which is how `docs/report.png` and
@@ -142,6 +143,15 @@ fn the_report_in_chromium() {
         .iter()
         .map(|r| json!({"rank": r["rank"], "bot": r["bot"], "rounds": r["rounds"], "points": r["points"], "wins": r["wins"]}))
         .collect();
+    // The live page, and the next version of it the script puts in its place.
+    let live = p.out.with_file_name("live-browser");
+    let mut s: rollarena::tournament::aggregate::Standings =
+        serde_json::from_value(standings.clone()).unwrap();
+    s.rounds_played = 2;
+    rollarena::report::live::write(&live, &s).unwrap();
+    std::fs::rename(live.join("index.html"), live.join("next.html")).unwrap();
+    s.rounds_played = 1;
+    rollarena::report::live::write(&live, &s).unwrap();
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let shot = tmp.join("report-index.png");
     let bot_shot = tmp.join("report-bot.png");
@@ -162,6 +172,7 @@ fn the_report_in_chromium() {
             "stderr": "giving up </pre><script>alert(4)</script>",
             "screenshot": shot,
             "bot_screenshot": bot_shot,
+            "live": {"page": live.join("index.html"), "next": live.join("next.html")},
         }),
         &p.out.with_file_name("report-expect.json"),
     );
