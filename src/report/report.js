@@ -199,7 +199,7 @@
       const y = y0 + (y1 - y0) * k / 4;
       g.appendChild(svg('text', { x: L - 4, y: sy(y) + 4, 'text-anchor': 'end' }, y.toFixed(1)));
       const x = x0 + (x1 - x0) * k / 4;
-      g.appendChild(svg('text', { x: sx(x), y: H - B + 14, 'text-anchor': 'middle' }, String(Math.round(x))));
+      g.appendChild(svg('text', { x: sx(x), y: H - B + 14, 'text-anchor': k === 0 ? 'start' : k === 4 ? 'end' : 'middle' }, String(Math.round(x))));
     }
     g.appendChild(svg('text', { x: (L + W - R) / 2, y: H - 2, 'text-anchor': 'middle' }, xlabel));
     g.appendChild(svg('text', { x: 4, y: 12 }, ylabel));
@@ -218,13 +218,14 @@
   // Bars: [{label, value, title}].
   function barPlot(id, bars, ylabel, digits) {
     const d = digits === undefined ? 1 : digits;
-    const W = 420, H = 210, L = 40, T = 22, B = 34;
+    const H = 210, L = 10, T = 22, B = 34;
+    const W = Math.max(420, L + 10 + bars.length * 46);
     if (!bars.length) return el('p', { class: 'muted', text: 'no rounds yet' });
     const max = Math.max(...bars.map((b) => b.value), 1e-9);
     const bw = (W - L - 10) / bars.length;
-    const g = svg('svg', { id, viewBox: `0 0 ${W} ${H}`, width: '100%', style: 'max-width:520px', role: 'img' });
+    const g = svg('svg', { id, viewBox: `0 0 ${W} ${H}`, width: '100%', style: `max-width:${Math.round(W * 1.25)}px`, role: 'img' });
     g.appendChild(svg('line', { class: 'axis', x1: L, y1: H - B, x2: W - 10, y2: H - B }));
-    g.appendChild(svg('text', { x: 4, y: 12 }, ylabel));
+    void ylabel;
     bars.forEach((b, k) => {
       const h = (b.value / max) * (H - T - B);
       const x = L + k * bw + bw * 0.15;
