@@ -110,13 +110,19 @@ impl Viewers {
     }
 }
 
-/// The viewer's page with the round-picking script before its own and allowed by its CSP.
+/// A way back to the report, first in the viewer's header (fixed text: nothing from the data).
+const BACK: &str = r#"<a href="../index.html" style="font-weight:600">&larr; report</a> <a href="../tables.html">tables</a>"#;
+
+/// The viewer's page with the round-picking script before its own and allowed by its CSP,
+/// and links back to the report.
 fn with_pick(html: &str) -> String {
     let hash = page::csp_hash(PICK);
+    // The template's header comes before the data, so the first `<header>` is it.
+    let html = html.replacen("<header>", &format!("<header>\n  {BACK}"), 1);
     // The viewer's script is the first bare `<script>`: the data element has a type, and the
     // data holds no `<` at all.
     let Some(at) = html.find("<script>") else {
-        return html.to_string();
+        return html;
     };
     let mut out = String::with_capacity(html.len() + PICK.len() + 80);
     out.push_str(&html[..at]);

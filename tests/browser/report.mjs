@@ -165,6 +165,7 @@ try {
     const picked = await bot.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
     check(picked.includes(`table ${first.table}, round ${first.round}/`), `the viewer opened on ${JSON.stringify(picked)}, want table ${first.table}, round ${first.round}`);
     check(bot.url().includes('#game='), 'the link names the round');
+    check(await bot.$('header a[href="../index.html"]'), 'the viewer has no link back to the report');
     stamp(`ok: the forfeit's link opened the viewer on table ${first.table}, round ${first.round}`);
     await bot.goBack();
     await bot.waitForSelector('body[data-ready]');

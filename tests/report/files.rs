@@ -288,3 +288,28 @@ command = "rollarena bot random --seed 1"
         assert_eq!(data["crosstable"][a][b][3].as_f64().unwrap(), score);
     }
 }
+
+#[test]
+fn a_report_made_while_a_round_is_being_written_leaves_the_file_alone() {
+    let p = played();
+    let copy = p.out.with_file_name("torn");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["tournament.json", "results.jsonl", "standings.json"] {
+        std::fs::copy(p.out.join(f), copy.join(f)).unwrap();
+    }
+    // A round of a fifth table being written: half a line, no newline.
+    let results = copy.join("results.jsonl");
+    let mut text = std::fs::read_to_string(&results).unwrap();
+    let first = text.lines().next().unwrap().to_string();
+    text.push_str(&first.replace("\"table\":1", "\"table\":5")[..first.len() / 2]);
+    std::fs::write(&results, &text).unwrap();
+    let run = rollarena(&["report", copy.to_str().unwrap()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), text);
+    let tables = page_data(&copy.join("report/tables.html"));
+    assert_eq!(tables["tables"].as_array().unwrap().len(), 4);
+}
