@@ -59,12 +59,22 @@ pub fn write_to(dir: &Path, out: &Path) -> Result<Written, String> {
     let meta = output::read_meta(dir)?;
     let t = &meta.tournament;
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    // Files of an earlier report of this directory would linger: the report owns these.
+    // Pages of an earlier report would linger: remove those, and only those (`N.html` in
+    // `bots/` and `replays/`), so `--output` pointed at a directory of other things is safe.
     for sub in ["replays", "bots"] {
-        let p = out.join(sub);
-        if p.is_dir() {
-            std::fs::remove_dir_all(&p)
-                .map_err(|e| format!("cannot clear {}: {e}", p.display()))?;
+        let Ok(entries) = std::fs::read_dir(out.join(sub)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let ours = name
+                .strip_suffix(".html")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if ours {
+                std::fs::remove_file(e.path())
+                    .map_err(|err| format!("cannot remove {}: {err}", e.path().display()))?;
+            }
         }
     }
     let results = dir.join(output::RESULTS);
