@@ -311,7 +311,7 @@ impl Collector {
     }
 
     /// Each bot's rating after each of its rounds, `[round, mu, sigma]`, thinned to at most
-    /// [`HISTORY`] points (the last always kept).
+    /// 400 points (the last always kept).
     pub fn history(&self, b: usize) -> Vec<[f64; 3]> {
         let h = &self.bots[b].history;
         let step = h.len().div_ceil(HISTORY).max(1);

@@ -1,5 +1,5 @@
 //! The live view: `tournament FILE --live DIR` keeps `DIR/index.html` showing the standings
-//! while the tournament runs. The runner calls [`write`] as each table is folded; the page is
+//! while the tournament runs. The runner calls [`write()`] as each table is folded; the page is
 //! replaced atomically (a screen never loads half of it) and reloads itself every few
 //! seconds. When the tournament ends, the full report is written to `DIR` as well, and its
 //! front page (which does not reload) replaces the live one.
