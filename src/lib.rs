@@ -17,6 +17,7 @@ pub mod game;
 pub mod record;
 pub mod referee;
 pub mod replay;
+pub mod report;
 pub mod sandbox;
 pub mod schema;
 pub mod seed;

@@ -9,6 +9,7 @@ mod hostile;
 mod kits;
 mod referee;
 mod replay;
+mod report;
 mod robots;
 mod rolit;
 mod schemas;

@@ -29,6 +29,7 @@ pub struct MergeArgs {
 
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let merged = merge::merge(&args.dirs, &args.output).map_err(UsageError)?;
+    let report = crate::report::write(&args.output);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&merged.standings)?);
     } else {
@@ -42,6 +43,11 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             merged.rounds,
             output::shown(&args.output).display()
         );
+    }
+    match report {
+        Ok(w) if !args.json => println!("{}", super::report::summary(&w)),
+        Ok(_) => {}
+        Err(e) => eprintln!("the report could not be written: {e}"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,6 +10,7 @@ mod matches;
 mod merge;
 mod perft;
 mod replay;
+mod report;
 mod tournament;
 
 use std::process::ExitCode;
@@ -80,6 +81,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Tournament(tournament::TournamentArgs),
     Merge(merge::MergeArgs),
+    Report(report::ReportArgs),
 }
 
 impl Cli {
@@ -117,6 +119,7 @@ impl Cli {
             Command::Replay(args) => replay::run(args),
             Command::Tournament(args) => tournament::run(args),
             Command::Merge(args) => merge::run(args),
+            Command::Report(args) => report::run(args),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::UsageError;
 use crate::arbiter::process::resolve_program;
 use crate::duration::parse_duration;
 use crate::sandbox::{Isolation, Level};
+use crate::tournament::aggregate::Fold;
 use crate::tournament::config::{self, Overrides};
 use crate::tournament::output::{self, Shard};
 use crate::tournament::runner::{self, Finished, RunError, RunOptions};
@@ -101,6 +102,10 @@ pub struct TournamentArgs {
     /// Print the standings as JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Keep DIR/index.html showing the standings while the tournament runs (rewritten as each
+    /// table ends; the page reloads itself); the full report replaces it at the end.
+    #[arg(long, value_name = "DIR")]
+    live: Option<PathBuf>,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -189,6 +194,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         quiet: args.json,
         file: args.file.display().to_string(),
         file_sha256: loaded.file_sha256,
+        live: args.live.clone(),
     };
     let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
     if !args.json {
@@ -205,6 +211,15 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_default(),
             output.display()
         );
+    }
+    if let Some(live) = &args.live {
+        let shard = args.shard.map(|s| runner::shard_tables(&t, Some(s)));
+        let tables = match shard {
+            Some(Ok(Some(fixed))) => fixed.len() as u32,
+            _ => tables,
+        };
+        let empty = Fold::new(&t).standings(Some(tables));
+        crate::report::live::write(live, &empty).map_err(UsageError)?;
     }
     let finished = match runner::run(&t, opts) {
         Ok(f) => f,
@@ -223,8 +238,23 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         Finished::Done(s) => s,
     };
     let s = &summary.standings;
+    // The report, and the full report in place of the live page; said after the table.
+    let mut reports = vec![crate::report::write(&output)];
+    if let Some(live) = &args.live {
+        reports.push(crate::report::write_to(&output, live));
+    }
+    let reports: Vec<String> = reports
+        .into_iter()
+        .map(|r| match r {
+            Ok(w) => super::report::summary(&w),
+            Err(e) => format!("the report could not be written: {e}"),
+        })
+        .collect();
     if args.json {
         println!("{}", serde_json::to_string_pretty(s)?);
+        for line in reports.iter().filter(|l| !l.starts_with("report: ")) {
+            eprintln!("{line}");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let secs = summary.elapsed.as_secs_f64().max(1e-9);
@@ -263,6 +293,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         },
         output::shown(&output).display()
     );
+    for line in reports {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -64,6 +64,8 @@ pub struct RunOptions {
     /// The tournament file as given, and its SHA-256.
     pub file: String,
     pub file_sha256: String,
+    /// `--live DIR`: the standings page kept current as each table ends.
+    pub live: Option<PathBuf>,
 }
 
 /// Why a run could not be done.
@@ -123,6 +125,8 @@ struct Ctx {
     rounds_played: AtomicU64,
     /// With `--pin`: the CPUs the arbiter may use, one per table slot in turn.
     cpus: Option<Vec<usize>>,
+    /// Tables this run plays in all (kept ones included), for the live standings.
+    tables: u32,
 }
 
 /// What the tables of a run build up together.
@@ -151,6 +155,12 @@ impl Ctx {
         self.progress
             .skipped(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
+        if let Some(dir) = &self.opts.live {
+            let standings = self.state().seq.fold.standings(Some(self.tables));
+            if let Err(e) = crate::report::live::write(dir, &standings) {
+                tracing::warn!("the live standings: {e}");
+            }
+        }
         if decided {
             self.sprt_decided();
         }
@@ -308,6 +318,7 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         cancel: watch::Sender::new(false),
         rounds_played: AtomicU64::new(0),
         cpus: opts.pin.then(allowed_cpus),
+        tables: total_tables as u32,
     });
     if decided {
         ctx.sprt_decided();
