@@ -26,9 +26,9 @@ use super::talk::{Cause, Problem, Talk};
 use super::{CheckConfig, Item};
 use crate::arbiter::matches::BYE_GRACE;
 use crate::arbiter::protocol::{End, Hello, PROTOCOL_VERSION, Prove, Start, ToBot, announcement};
+use crate::game::robots::{Budget, MatchState, PROVE, Robots, RobotsRound, Solution, solve};
+use crate::game::{Applied, Game, Outcome, Round, Seat, Stamp, ToAct};
 use crate::seed::{mix, round_seed};
-use crate::game::robots::{Budget, MatchState, Robots, RobotsRound, Solution, solve};
-use crate::game::{Applied, Game, Outcome, Request, Round, Seat, Stamp, ToAct};
 
 /// The bot's seat; the check plays the other.
 const BOT: Seat = 0;
@@ -350,7 +350,7 @@ impl Table {
         strict: bool,
     ) -> Result<Option<usize>, Problem> {
         let mut shown = None;
-        while let ToAct::Seat(seat, Request::Prove) = self.round.to_act() {
+        while let ToAct::Seat(seat, PROVE) = self.round.to_act() {
             if seat == OTHER {
                 let moves = if win {
                     serde_json::to_value(shortest(&self.round).unwrap_or_default())
@@ -670,7 +670,7 @@ async fn pass(config: &CheckConfig, seen: &mut Seen) -> Verdict {
                 HINT_PASS.into(),
             ));
         };
-        if !matches!(table.round.to_act(), ToAct::Seat(BOT, Request::Prove)) {
+        if !matches!(table.round.to_act(), ToAct::Seat(BOT, PROVE)) {
             return Err(talk.problem(
                 Cause::NoAnswer,
                 "every seat passed, yet the bot is not asked to prove".into(),

@@ -265,7 +265,7 @@ impl Collector {
         for f in &r.faults {
             let Some(&b) = bots.get(f.seat) else { continue };
             let bot = &mut self.bots[b];
-            *bot.fault_kinds.entry(f.kind.clone()).or_default() += 1;
+            *bot.fault_kinds.entry(f.kind.to_string()).or_default() += 1;
             if bot.faults.len() < EVIDENCE {
                 bot.faults.push(json!({
                     "t": table, "r": r.round, "h": href, "kind": f.kind,

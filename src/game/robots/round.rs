@@ -267,6 +267,8 @@ impl RobotsRound {
             colour: None,
             notation: json!({}),
             effects,
+            secret: Map::new(),
+            shown: None,
             fault: None,
         })
     }
@@ -653,7 +655,7 @@ mod tests {
             !last[0].effects.contains_key("hourglass_ends_ms"),
             "the last pass ended the hourglass"
         );
-        assert_eq!(r.to_act(), ToAct::Seat(0, Request::Prove));
+        assert_eq!(r.to_act(), ToAct::Seat(0, PROVE));
         assert_eq!(r.deadline_ms(), Some(40.0 + 60_000.0));
     }
 
@@ -685,7 +687,7 @@ mod tests {
         act(&mut r, 0, "pass", 11.0).unwrap();
         act(&mut r, 1, "pass", 12.0).unwrap();
         r.forfeit(2, 13.0);
-        assert_eq!(r.to_act(), ToAct::Seat(0, Request::Prove));
+        assert_eq!(r.to_act(), ToAct::Seat(0, PROVE));
     }
 
     #[test]
