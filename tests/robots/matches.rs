@@ -287,7 +287,8 @@ fn robots_usage_errors_say_what_was_wrong() {
                 "0s",
                 "rollarena bot solver",
             ],
-            "--hourglass must be longer than 0",
+            // The flag and a tournament file's option share one parser, which names the option.
+            "hourglass must be longer than 0",
         ),
         (
             &["--game", "robots", "--players", "9"],
