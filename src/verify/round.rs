@@ -91,7 +91,7 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         max_log_bytes: usize::MAX,
         timed: game.simultaneous(),
     };
-    let referee = Referee::new(round, n, settings, r.round, r.seed, 0);
+    let referee = Referee::new(round, n, settings, r.round, r.seed, 0).quiet();
     let mut feed = Feed {
         r,
         game: &*game,
