@@ -113,7 +113,7 @@ pub async fn run_match(
             })?,
             None => config.game.new_round(setup),
         };
-        let carried = carry.take();
+        let carried = carry.take().or_else(|| round.carried());
         let mut session = Session::new(
             config,
             round_no,

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::verify::{Counts, check_result};
 use crate::game::{Applied, Game, Outcome, Request, RoundSetup, Seat, Stamp, ToAct};
-use crate::record::{MoveRecord, RoundRecord};
+use crate::record::{MoveRecord, RoundRecord, round_ms};
 use crate::seed::round_seed;
 
 /// Replays one round of a simultaneous game. Returns its counts and the state it hands to the
@@ -112,9 +112,9 @@ pub fn verify_round(
         // The next thing the record says happened, and when.
         let next_forfeit = forfeits.next_if(|f| f.ply as usize <= i + 1);
         let (t, by_arbiter) = match (&next_forfeit, moves.get(i)) {
-            (Some(f), _) => (f.at_ms.unwrap_or(0.0), false),
+            (Some(f), _) => (round_ms(f.at_ms.unwrap_or(0.0)), false),
             (None, Some(m)) => {
-                let t = m.at_ms.ok_or_else(|| {
+                let t = m.at_ms.map(round_ms).ok_or_else(|| {
                     (
                         Some(i as u32 + 1),
                         "the action has no round time (at_ms)".to_string(),
@@ -207,7 +207,7 @@ pub fn verify_round(
         )));
     }
     let board = round.public_view();
-    if board != r.board {
+    if at_record_precision(&board) != at_record_precision(&r.board) {
         return Err(whole(format!(
             "the final state is recorded as {}, but the rules give {}",
             crate::game::short_json(&r.board),
@@ -265,7 +265,12 @@ fn same(a: &Applied, m: &MoveRecord, by_arbiter: bool) -> Result<(), String> {
         ));
     }
     let effects: BTreeMap<String, Value> = a.effects.clone().into_iter().collect();
-    if effects != m.effects {
+    let precise = |e: &BTreeMap<String, Value>| -> Vec<(String, Value)> {
+        e.iter()
+            .map(|(k, v)| (k.clone(), at_record_precision(v)))
+            .collect()
+    };
+    if precise(&effects) != precise(&m.effects) {
         return Err(format!(
             "its effects are recorded as {}, but the rules give {}",
             crate::game::short_json(&serde_json::to_value(&m.effects).unwrap_or_default()),
@@ -288,4 +293,23 @@ fn same(a: &Applied, m: &MoveRecord, by_arbiter: bool) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `v` with every fractional number at the precision a record keeps (the microsecond of a ms
+/// figure, [`round_ms`]): the rules make their times at that precision, but an earlier arbiter
+/// recorded some sums of times with more digits than a record reads back exactly, so times are
+/// compared at the record's precision, never past it.
+fn at_record_precision(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .map_or_else(|| v.clone(), |x| serde_json::json!(round_ms(x))),
+        Value::Array(items) => Value::Array(items.iter().map(at_record_precision).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), at_record_precision(v)))
+                .collect(),
+        ),
+        _ => v.clone(),
+    }
 }
