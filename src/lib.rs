@@ -19,5 +19,6 @@ pub mod replay;
 pub mod sandbox;
 pub mod schema;
 pub mod seed;
+pub mod show;
 pub mod standings;
 pub mod tournament;

@@ -12,15 +12,14 @@ use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
 use crate::record::{RoundRecord, read_records};
-use crate::replay::html::Verdict;
-use crate::replay::text::{Pace, Style};
-use crate::replay::{
-    Discrepancy, Report, html, replay, robots, robots_text, select, text, verify, verify_game,
-};
+use crate::replay::{Discrepancy, Report, select, verify, verify_game};
+use crate::show::html::Verdict;
+use crate::show::text::{Pace, Style};
+use crate::show::{html, replay, robots, robots_text, text};
 
 /// A round as its game's replay computes it.
 enum Replayed {
-    Rolit(crate::replay::Replayed),
+    Rolit(crate::show::Replayed),
     Robots(Box<robots::RobotsReplay>),
 }
 

@@ -38,7 +38,7 @@ pub fn render(
     records: &[RoundRecord],
     initial: usize,
     verdict: Option<&Verdict>,
-) -> Result<String, super::Discrepancy> {
+) -> Result<String, crate::replay::Discrepancy> {
     // Each round is serialised as soon as it is replayed: a file of thousands of rounds never
     // holds their JSON trees all at once.
     let mut games = String::from("[");
