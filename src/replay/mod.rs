@@ -98,14 +98,14 @@ pub fn rows(state: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The rounds a 1-based `--game N` selects among `total`, or all of them.
-pub fn select(total: usize, game: Option<usize>) -> Result<Vec<usize>, String> {
-    match game {
+/// The rounds a 1-based `--round N` selects among `total`, or all of them.
+pub fn select(total: usize, round: Option<usize>) -> Result<Vec<usize>, String> {
+    match round {
         None if total == 0 => Err("the record holds no complete round".into()),
         None => Ok((1..=total).collect()),
-        Some(0) => Err("--game counts rounds in the file from 1".into()),
+        Some(0) => Err("--round counts rounds in the file from 1".into()),
         Some(n) if n > total => Err(format!(
-            "--game {n}: the record holds {total} round{}",
+            "--round {n}: the record holds {total} round{}",
             if total == 1 { "" } else { "s" }
         )),
         Some(n) => Ok(vec![n]),

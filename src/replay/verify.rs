@@ -11,7 +11,7 @@
 //! end, the final board, and the result (scores, points, ranks and win shares, with forfeits
 //! applied by [`Outcome::new`]). Per match: every round agrees on the match's settings and seats,
 //! no round appears twice, and for every match the file holds whole the standings are computed
-//! with [`Standings`], the same code the arbiter uses.
+//! with [`MatchStandings`], the same code the arbiter uses.
 //!
 //! The result is a plain value: a [`Report`] or the first [`Discrepancy`], naming the round by
 //! its index in the file (from 1), the move (ply) where there is one, and the reason.
@@ -28,12 +28,12 @@ use crate::game::{Outcome, Request, Round, Seat, ToAct, short_json};
 use crate::record::Refused;
 use crate::record::{FORMAT_VERSION, RoundRecord};
 use crate::seed::{fallback_rng, round_seed};
-use crate::standings::Standings;
+use crate::standings::MatchStandings;
 
 /// The first thing in a record that the rules contradict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Discrepancy {
-    /// The round's index in the file, from 1 (`--game N`).
+    /// The round's index in the file, from 1 (`replay --round N`).
     pub game: usize,
     /// The move, from 1, where the discrepancy is in one move.
     pub ply: Option<u32>,
@@ -642,7 +642,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
             || (last.ends_match && games.len() == last.round as usize);
         let standings = whole.then(|| {
             let names: Vec<String> = first.seats.iter().map(|s| s.name.clone()).collect();
-            let mut standings = Standings::new(&names);
+            let mut standings = MatchStandings::new(&names);
             for &g in &games {
                 standings.add(&records[g]);
             }

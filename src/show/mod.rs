@@ -16,9 +16,10 @@ use crate::game::ToAct;
 use crate::record::RoundRecord;
 use crate::replay::{Discrepancy, new_round, rolit_of, rows};
 
-/// A round's positions as the engine computes them from the recorded moves.
+/// A Rolit round's positions as the engine computes them from the recorded moves (a robots
+/// record replays as a [`robots::RobotsReplay`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Replayed {
+pub struct RolitReplay {
     /// Board size (squares per side).
     pub size: u8,
     /// Each seat's colour.
@@ -29,7 +30,7 @@ pub struct Replayed {
 
 /// Plays a round's recorded moves through the engine. `game` is the round's index in its file
 /// (from 1), for the error. Fails on the first move the rules refuse or that is out of turn.
-pub fn replay(game: usize, record: &RoundRecord) -> Result<Replayed, Discrepancy> {
+pub fn replay(game: usize, record: &RoundRecord) -> Result<RolitReplay, Discrepancy> {
     let fail = |ply: Option<u32>, reason: String| Discrepancy { game, ply, reason };
     let rolit = rolit_of(record).map_err(|r| fail(None, r))?;
     let mut round = new_round(&rolit, record);
@@ -60,7 +61,7 @@ pub fn replay(game: usize, record: &RoundRecord) -> Result<Replayed, Discrepancy
         })?;
         boards.push(rows(&round.public_view()));
     }
-    Ok(Replayed {
+    Ok(RolitReplay {
         size: rolit.size,
         colours,
         boards,
