@@ -214,19 +214,19 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
                 args.bots.len()
             ));
         }
-        (Some(p), true) if p > demo_bots.len() => {
-            return usage(format!(
-                "the {} demo has {} built-in bots, not {p}: give the bots' commands",
-                entry.name,
-                demo_bots.len()
-            ));
-        }
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
         (None, true) => demo_seats,
     };
     options.insert("players".into(), players.into());
     let game: Arc<dyn Game> = (entry.build)(&options).map_err(UsageError)?;
+    if demo && players > demo_bots.len() {
+        return usage(format!(
+            "the {} demo has {} built-in bots, not {players}: give the bots' commands",
+            entry.name,
+            demo_bots.len()
+        ));
+    }
     let commands: Vec<String> = if demo {
         demo_bots
             .iter()
