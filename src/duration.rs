@@ -1,7 +1,18 @@
 //! Durations as people write them (`60s`, `1500ms`, `2m`), for the command line and the
-//! tournament file alike.
+//! tournament file alike, and millisecond figures at the precision records keep.
 
 use std::time::Duration;
+
+/// Rounds a ms figure to the microsecond, the precision records keep.
+///
+/// A value rounded here is the double nearest to a decimal with at most three decimals, so it
+/// is written as that decimal and reads back as the very same double, whatever the JSON
+/// parser: anything computed from round times that is recorded (a deadline, the end of an
+/// hourglass) must be rounded here where it is made, or a replay would compare the rules' value
+/// with a record that could not hold it.
+pub fn round_ms(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
 
 /// Parses a duration such as `60s`, `1500ms`, `2m` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {

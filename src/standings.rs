@@ -80,13 +80,13 @@ impl Standing {
 
 /// Accumulates standings over rounds.
 #[derive(Clone, Debug)]
-pub struct Standings {
+pub struct MatchStandings {
     rows: Vec<Standing>,
 }
 
-impl Standings {
-    pub fn new(names: &[String]) -> Standings {
-        Standings {
+impl MatchStandings {
+    pub fn new(names: &[String]) -> MatchStandings {
+        MatchStandings {
             rows: names
                 .iter()
                 .enumerate()

@@ -1,7 +1,24 @@
 //! The one integration test binary (one link step, one process per suite run).
 //!
-//! Modules: `rolit` checks the rules engine against a naive second implementation, perft
-//! tables and hand-built positions.
+//! Suites (each module's own header says more):
+//!
+//! - `rolit`: the Rolit engine against a naive second implementation, perft tables and
+//!   hand-built positions;
+//! - `fuzz`: property tests of the parsers and the engine;
+//! - `schemas`: the files of `protocol/schemas/` against the types and against real data;
+//! - `arbiter`: the real binary with misbehaving bots (`tests/bots/zoo.py`): messages,
+//!   refusals, forfeits, processes, the library API;
+//! - `hostile`: every hostile behaviour of issue 4, with the same four promises each;
+//! - `robots`: Rock'n'Roll Robot end to end (`tests/bots/robots_zoo.py`, the built-in solver):
+//!   bidding, proving, whole matches, and what its records keep;
+//! - `replay`: `replay --verify` on clean and tampered records, the terminal replay, the HTML
+//!   viewer (and in headless Chromium);
+//! - `check`: `rollarena check` against deliberately broken bots;
+//! - `tournament`: schedules, the file's errors, statistics, and runs resumed, sharded, merged;
+//! - `kits`: the starter kits of `examples/`, built and played;
+//! - `slurm`: a sharded tournament on a real single-node Slurm cluster.
+//!
+//! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
 mod check;
 mod fuzz;

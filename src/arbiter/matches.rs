@@ -20,7 +20,7 @@ use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
 use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
 use crate::seed::round_seed;
-use crate::standings::Standings;
+use crate::standings::MatchStandings;
 
 /// How long bots have to exit after `bye` before they are killed.
 pub const BYE_GRACE: Duration = Duration::from_secs(2);
@@ -80,7 +80,7 @@ pub async fn run_match(
     assert_eq!(seats, config.game.seats(), "one bot per seat");
     let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
     let mut seat_records: Vec<SeatRecord> = config.bots.iter().map(seat_record).collect();
-    let mut standings = Standings::new(&config.names());
+    let mut standings = MatchStandings::new(&config.names());
     let mut turn_id = 0u64;
     // What the previous round left to the next (games whose rounds are not independent).
     let mut carry: Option<serde_json::Value> = None;
@@ -113,7 +113,7 @@ pub async fn run_match(
             })?,
             None => config.game.new_round(setup),
         };
-        let carried = carry.take();
+        let carried = carry.take().or_else(|| round.carried());
         let finished = super::driver::play_round(
             config,
             round,

@@ -214,19 +214,19 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
                 args.bots.len()
             ));
         }
-        (Some(p), true) if p > demo_bots.len() => {
-            return usage(format!(
-                "the {} demo has {} built-in bots, not {p}: give the bots' commands",
-                entry.name,
-                demo_bots.len()
-            ));
-        }
         (Some(p), _) => p,
         (None, false) => args.bots.len(),
         (None, true) => demo_seats,
     };
     options.insert("players".into(), players.into());
     let game: Arc<dyn Game> = (entry.build)(&options).map_err(UsageError)?;
+    if demo && players > demo_bots.len() {
+        return usage(format!(
+            "the {} demo has {} built-in bots, not {players}: give the bots' commands",
+            entry.name,
+            demo_bots.len()
+        ));
+    }
     let commands: Vec<String> = if demo {
         demo_bots
             .iter()
@@ -289,10 +289,6 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             crate::seed::SEED_MASK + 1
         ));
     }
-    let started = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
     let rounds = args
         .rounds
         .or(game.default_rounds())
@@ -317,7 +313,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         },
         isolation,
         seed,
-        match_id: format!("{seed:x}-{started}"),
+        match_id: new_match_id(seed),
         table: None,
         openings: Vec::new(),
     })
@@ -435,12 +431,36 @@ fn format_wins(w: f64) -> String {
     }
 }
 
+/// A fresh match id: the seed in hexadecimal, the Unix time in seconds, and a random part, so
+/// that matches set up in the same second (with the same seed, too) never share one.
+pub fn new_match_id(seed: u64) -> String {
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    format!("{seed:x}-{started}-{:08x}", rand::random::<u32>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn words(s: &str) -> Vec<String> {
         shell_words::split(s).unwrap()
+    }
+
+    #[test]
+    fn match_ids_made_in_the_same_second_differ() {
+        let ids: Vec<String> = (0..64).map(|_| new_match_id(0x2a)).collect();
+        for id in &ids {
+            let parts: Vec<&str> = id.split('-').collect();
+            assert_eq!(parts.len(), 3, "{id}");
+            assert_eq!(parts[0], "2a", "{id}");
+            assert!(parts[1].parse::<u64>().is_ok(), "{id}");
+            assert_eq!(parts[2].len(), 8, "{id}");
+        }
+        let distinct: std::collections::BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len(), "{ids:?}");
     }
 
     #[test]

@@ -12,26 +12,25 @@ use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
 use crate::record::{RoundRecord, read_records};
-use crate::replay::html::Verdict;
-use crate::replay::text::{Pace, Style};
-use crate::replay::{
-    Discrepancy, Report, html, replay, robots, robots_text, select, text, verify, verify_game,
-};
+use crate::replay::{Discrepancy, Report, select, verify, verify_game};
+use crate::show::html::Verdict;
+use crate::show::text::{Pace, Style};
+use crate::show::{html, replay, robots, robots_text, text};
 
 /// A round as its game's replay computes it.
 enum Replayed {
-    Rolit(crate::replay::Replayed),
+    Rolit(crate::show::RolitReplay),
     Robots(Box<robots::RobotsReplay>),
 }
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
 /// FILE is a record written by `match --record` (JSON Lines, one round per line; a torn last
-/// line is ignored). Rounds are counted in the file from 1 (`--game N`), moves from 1 (`--to`).
+/// line is ignored). Rounds are counted in the file from 1 (`--round N`), moves from 1 (`--to`).
 ///
 /// Without --verify or --html, shows the board after each move (in colour on a terminal unless
 /// NO_COLOR is set), the move, its time, the balls it flipped and the running scores, for every
-/// round of the file or the one --game picks. In a Rock'n'Roll Robot record a round is a token
+/// round of the file or the one --round picks. In a Rock'n'Roll Robot record a round is a token
 /// and a step is an action (--to N: after action N): the board with its walls, diagonals,
 /// targets and robots, the token and its target, each declaration with its round time and CPU
 /// time, each demonstration move by move with the rules' verdict (and the board after a winning
@@ -46,8 +45,8 @@ enum Replayed {
 /// --html OUT.html writes one self-contained page (no network; it opens from a USB stick) with
 /// the board, controls, the move list, score and time plots (robots: the actions with each
 /// demonstration's moves animated, declarations over time, tokens over the match), faults, logs
-/// and standings, for every round of the file (--game picks the one shown first). It is written even for a
-/// record that does not verify, with the discrepancy shown at the top (and exit code 1).
+/// and standings, for every round of the file (--round picks the one shown first). It is written
+/// even for a record that does not verify, with the discrepancy shown at the top (and exit code 1).
 ///
 /// Exit codes: 0 done (a clean record); 1 the record does not verify or does not replay;
 /// 2 bad usage or an unreadable file.
@@ -56,9 +55,10 @@ pub struct ReplayArgs {
     /// The record file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// The round to replay, verify or show first, counting the rounds in the file from 1.
-    #[arg(long, value_name = "N")]
-    game: Option<usize>,
+    /// The round to replay, verify or show first, counting the rounds in the file from 1 (a
+    /// line of the file; a match's round, or a robots token). `--game N` is an old name for it.
+    #[arg(long, value_name = "N", alias = "game")]
+    round: Option<usize>,
     /// Check every move and every recorded effect against the rules; exit 1 on a discrepancy.
     #[arg(long)]
     verify: bool,
@@ -91,7 +91,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             args.file.display()
         );
     }
-    let games = select(records.len(), args.game).map_err(UsageError)?;
+    let games = select(records.len(), args.round).map_err(UsageError)?;
     if let Some(out) = &args.html {
         return write_html(&args, &records, games[0], out);
     }
@@ -102,7 +102,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<ExitCode> {
-    let verdict = match args.game {
+    let verdict = match args.round {
         Some(n) => verify_game(records, n),
         None => verify(records),
     };
@@ -184,9 +184,10 @@ fn rejected(file: &Path, records: &[RoundRecord], d: &Discrepancy) -> String {
         .map(|r| format!(" (match {}, round {})", r.match_id, r.round))
         .unwrap_or_default();
     format!(
-        "{} does not verify: {d}\n(game {} is the file's round {}{whence}; rounds are counted \
-         in the file from 1)",
+        "{} does not verify: {d}\n(game {} is the file's round {}{whence}, --round {}; rounds \
+         are counted in the file from 1)",
         file.display(),
+        d.game,
         d.game,
         d.game
     )
@@ -260,7 +261,9 @@ fn run_text(
     if let (Some(to), [n]) = (args.to, games) {
         let moves = records[n - 1].moves.len();
         if to as usize > moves {
-            return usage(format!("--to {to}: game {n} has {moves} moves"));
+            return usage(format!(
+                "--to {to}: round {n} of the file has {moves} moves"
+            ));
         }
     }
     let mut out = stdout.lock();
@@ -272,7 +275,7 @@ fn run_text(
             if k > 0 {
                 writeln!(out)?;
             }
-            let played = crate::replay::generic::play(
+            let played = crate::show::generic::play(
                 n,
                 records.len(),
                 record,

@@ -287,6 +287,12 @@ pub trait Round: Send {
     fn carry(&self) -> Option<Value> {
         None
     }
+    /// The state this round started from, as [`Round::carry`] would have handed it on: what
+    /// the record keeps as `carry`, the first round's too, so that every round replays on its
+    /// own (`None` when rounds are independent).
+    fn carried(&self) -> Option<Value> {
+        None
+    }
     /// The match ends with this round, however many rounds were scheduled (a player reached
     /// the tokens needed to win).
     fn ends_match(&self) -> bool {

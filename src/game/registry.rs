@@ -9,6 +9,10 @@ use serde_json::{Map, Value};
 use super::Game;
 use crate::record::RoundRecord;
 
+/// A game's options as JSON, the form every source of options (flags, tournament files,
+/// records) is read into.
+pub type Options = Map<String, Value>;
+
 /// What the rest of rollarena knows of a game.
 pub struct Entry {
     /// The name on the command line, in tournament files and in records (`--game NAME`).
@@ -24,14 +28,17 @@ pub struct Entry {
     /// The one parser of options: flags as above, a tournament file's `[options]`, or the
     /// options a record (or `hello`) holds, with `players`, into the game. The error says
     /// which option was wrong and how.
-    pub build: fn(&Map<String, Value>) -> Result<Arc<dyn Game>, String>,
+    pub build: fn(&Options) -> Result<Arc<dyn Game>, String>,
     /// The bot commands of the demo match for the given options (`players` absent when the
     /// user gave none), strongest first, and how many of them the demo seats by default
     /// (`--players N` takes the first N).
-    pub demo: fn(&Map<String, Value>) -> (&'static [&'static str], usize),
+    pub demo: fn(&Options) -> (Demo, usize),
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
 }
+
+/// Bot commands, strongest first.
+pub type Demo = &'static [&'static str];
 
 /// Every game, the default first.
 pub static GAMES: &[&Entry] = &[

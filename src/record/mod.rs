@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::game::Outcome;
 
+pub use crate::duration::round_ms;
 pub use fault::{ExitInfo, Fault, FaultKind, Forfeit, ForfeitKind, Refused};
 pub use reader::{ReadError, read_records};
 pub use writer::RecordWriter;
@@ -177,9 +178,4 @@ pub struct LogRecord {
     /// The number of moves played when the arbiter read it.
     pub ply: u32,
     pub text: String,
-}
-
-/// Rounds a ms figure to the microsecond, so records stay readable.
-pub fn round_ms(ms: f64) -> f64 {
-    (ms * 1000.0).round() / 1000.0
 }

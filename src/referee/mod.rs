@@ -180,6 +180,9 @@ pub struct Referee {
     outcome: Option<Outcome>,
     play: Play,
     out: Vec<Output>,
+    /// Nobody listens (verification): requests, announcements, `start` and `end` are not
+    /// encoded; `illegal` is, since its reason is what a verifier compares.
+    quiet: bool,
 }
 
 impl Referee {
@@ -210,7 +213,15 @@ impl Referee {
                 ..Play::default()
             },
             out: Vec::new(),
+            quiet: false,
         }
+    }
+
+    /// A referee whose messages nobody reads (a verifier's): it decides exactly as a live one
+    /// but does not encode what it would send, except `illegal`.
+    pub fn quiet(mut self) -> Referee {
+        self.quiet = true;
+        self
     }
 
     /// The round being refereed.
@@ -340,6 +351,9 @@ impl Referee {
     /// bots are given for their own randomness.
     pub fn start(&mut self, start_seed: u64) {
         self.started = true;
+        if self.quiet {
+            return;
+        }
         let colours = self.round.colours();
         let first = self.round.first();
         for seat in 0..self.seats.len() {

@@ -132,21 +132,23 @@ impl Referee {
                 .deadline_ms()
                 .map_or(0, |d| (d - at).max(0.0) as u64),
         };
-        let legal = if self.settings.hide_legal {
-            None
-        } else {
-            self.round.legal_moves(seat)
-        };
-        let msg = RequestLine {
-            kind: request.kind,
-            turn_id: self.turn_id,
-            state: self.round.view(seat),
-            legal,
-            time_ms,
-        };
-        let mut line = serde_json::to_vec(&msg).expect("requests serialise");
-        line.push(b'\n');
-        self.send(seat, line, request.clock == Limit::PerMove);
+        if !self.quiet {
+            let legal = if self.settings.hide_legal {
+                None
+            } else {
+                self.round.legal_moves(seat)
+            };
+            let msg = RequestLine {
+                kind: request.kind,
+                turn_id: self.turn_id,
+                state: self.round.view(seat),
+                legal,
+                time_ms,
+            };
+            let mut line = serde_json::to_vec(&msg).expect("requests serialise");
+            line.push(b'\n');
+            self.send(seat, line, request.clock == Limit::PerMove);
+        }
         let st = &mut self.seats[seat];
         st.drained = false;
         st.asked = Some(Asked {
@@ -275,33 +277,8 @@ impl Referee {
         by_arbiter: bool,
         opening: bool,
     ) {
-        let line: std::sync::Arc<[u8]> = announcement(&applied, by_arbiter, at_ms).into();
-        let shown: Option<std::sync::Arc<[u8]>> = applied.shown.as_ref().map(|s| {
-            let Shown { notation, effects } = s.clone();
-            let public = Applied {
-                notation,
-                effects,
-                secret: serde_json::Map::new(),
-                shown: None,
-                fault: None,
-                colour: applied.colour.clone(),
-                ..applied
-            };
-            announcement(&public, by_arbiter, at_ms).into()
-        });
-        for s in 0..self.seats.len() {
-            if self.seats[s].forfeited {
-                continue;
-            }
-            let line = match &shown {
-                Some(public) if s != applied.seat => public.clone(),
-                _ => line.clone(),
-            };
-            self.out.push(Output::Send {
-                seat: s,
-                line,
-                mark_cpu: false,
-            });
+        if !self.quiet {
+            self.announce(&applied, by_arbiter, at_ms);
         }
         if let Some(detail) = applied.fault {
             self.play.faults.push(Fault {
@@ -330,6 +307,38 @@ impl Referee {
         });
     }
 
+    /// Tells every live seat of an action: what it may know of it.
+    fn announce(&mut self, applied: &Applied, by_arbiter: bool, at_ms: Option<f64>) {
+        let line: std::sync::Arc<[u8]> = announcement(applied, by_arbiter, at_ms).into();
+        let shown: Option<std::sync::Arc<[u8]>> = applied.shown.as_ref().map(|s| {
+            let Shown { notation, effects } = s.clone();
+            let public = Applied {
+                notation,
+                effects,
+                secret: serde_json::Map::new(),
+                shown: None,
+                fault: None,
+                colour: applied.colour.clone(),
+                ..*applied
+            };
+            announcement(&public, by_arbiter, at_ms).into()
+        });
+        for s in 0..self.seats.len() {
+            if self.seats[s].forfeited {
+                continue;
+            }
+            let line = match &shown {
+                Some(public) if s != applied.seat => public.clone(),
+                _ => line.clone(),
+            };
+            self.out.push(Output::Send {
+                seat: s,
+                line,
+                mark_cpu: false,
+            });
+        }
+    }
+
     /// The rules ended the round: every live bot is drained once (a bot found dead now
     /// forfeits), then told `end` with the result, forfeits applied, and resumed.
     fn end(&mut self) {
@@ -356,17 +365,19 @@ impl Referee {
             winners: outcome.winners(),
             forfeits: (0..forfeited.len()).filter(|&s| forfeited[s]).collect(),
         });
-        let line: std::sync::Arc<[u8]> = to_line(&end).into();
+        let line: Option<std::sync::Arc<[u8]>> = (!self.quiet).then(|| to_line(&end).into());
         for seat in 0..self.seats.len() {
             if self.seats[seat].forfeited {
                 continue;
             }
             self.collect_notes(seat);
-            self.out.push(Output::Send {
-                seat,
-                line: line.clone(),
-                mark_cpu: false,
-            });
+            if let Some(line) = &line {
+                self.out.push(Output::Send {
+                    seat,
+                    line: line.clone(),
+                    mark_cpu: false,
+                });
+            }
             // Between rounds nobody thinks on another's time: every bot may read `end` now.
             self.seats[seat].frozen = false;
             self.out.push(Output::Thaw(seat));

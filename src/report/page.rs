@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::replay::html::embed;
+use crate::show::html::embed;
 use crate::tournament::output::write_atomic;
 
 const TEMPLATE: &str = include_str!("page.html");

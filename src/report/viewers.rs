@@ -2,7 +2,7 @@
 //! (`replays/0001.html`, ...), so a 10,000-round tournament never makes one huge page: a
 //! round's link is its file and its place in it, `replays/0007.html#game=3`.
 //!
-//! Each file is the existing viewer ([`crate::replay::html::render`]) for its tables' rounds,
+//! Each file is the existing viewer ([`crate::show::html::render`]) for its tables' rounds,
 //! unchanged but for one small script placed before the viewer's own: it reads `#game=N` from
 //! the address and sets the viewer's documented `initial` round to N before the viewer starts,
 //! and reloads the page when the address's `#game` changes. The page's Content-Security-Policy
@@ -93,7 +93,7 @@ impl Viewers {
         } else {
             format!("{}: tables {first} to {last}", self.title)
         };
-        let html = match crate::replay::html::render(&title, &rounds, 1, None) {
+        let html = match crate::show::html::render(&title, &rounds, 1, None) {
             Ok(html) => with_pick(&html),
             // A round the engine cannot play again: the file says so instead.
             Err(e) => page::render(

@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use crate::arbiter::protocol::Standing;
 use crate::record::RoundRecord;
-use crate::standings::Standings;
+use crate::standings::MatchStandings as Standings;
 
 pub use compare::check_result;
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::Counts;
 use super::compare::{board_differs, check_result, effects_differ};
+use crate::duration::round_ms;
 use crate::game::{Game, RoundSetup, Seat, short_json};
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{FORMAT_VERSION, MoveRecord, RoundRecord};
@@ -91,7 +92,7 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         max_log_bytes: usize::MAX,
         timed: game.simultaneous(),
     };
-    let referee = Referee::new(round, n, settings, r.round, r.seed, 0);
+    let referee = Referee::new(round, n, settings, r.round, r.seed, 0).quiet();
     let mut feed = Feed {
         r,
         game: &*game,
@@ -647,7 +648,7 @@ impl Feed<'_> {
         }
         let round = self.referee.round();
         let board = round.public_view();
-        if board != r.board {
+        if !same_value(&board, &r.board) {
             return Err(whole(board_differs(&r.board, &board)));
         }
         let outcome = self.referee.outcome().expect("over");
@@ -748,7 +749,11 @@ fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
             a.colour.as_deref().unwrap_or("no colour")
         ));
     }
-    if a.effects != m.effects {
+    let effects_agree = a.effects.len() == m.effects.len()
+        && a.effects
+            .iter()
+            .all(|(k, v)| m.effects.get(k).is_some_and(|w| same_value(v, w)));
+    if !effects_agree {
         return Err(effects_differ(&m.mv, &m.effects, &a.effects));
     }
     if a.by_arbiter != m.by_arbiter {
@@ -759,7 +764,11 @@ fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
             who(a.by_arbiter)
         ));
     }
-    if a.at_ms != m.at_ms {
+    let times_agree = match (a.at_ms, m.at_ms) {
+        (Some(x), Some(y)) => round_ms(x) == round_ms(y),
+        (x, y) => x == y,
+    };
+    if !times_agree {
         return Err(format!(
             "it is recorded at {:?} ms of round time, but the rules take it at {:?}",
             m.at_ms, a.at_ms
@@ -774,6 +783,28 @@ fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Two values alike at the precision a record keeps: numbers to the microsecond of a ms
+/// (records written before the rules rounded their times hold more digits).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) if !(x.fract() == 0.0 && y.fract() == 0.0) => {
+                round_ms(x) == round_ms(y)
+            }
+            _ => x == y,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 /// The referee's forfeits against the recorded ones: seat, kind, move and time.

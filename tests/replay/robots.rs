@@ -77,7 +77,7 @@ fn the_start_of_a_token_as_text() {
         &[
             "replay",
             r.duel.to_str().unwrap(),
-            "--game",
+            "--round",
             "1",
             "--to",
             "0",
@@ -194,7 +194,7 @@ fn paces_count_actions() {
     let record = &lines(&r.duel)[0];
     let actions = record["moves"].as_array().unwrap().len();
     // --to N alone: the actions up to N and one board.
-    let (code, out, _) = replay(&["replay", file, "--game", "1", "--to", "2"], None);
+    let (code, out, _) = replay(&["replay", file, "--round", "1", "--to", "2"], None);
     assert_eq!(code, 0);
     assert!(out.contains(&format!("action 2/{actions}:")), "{out}");
     assert!(
@@ -203,7 +203,7 @@ fn paces_count_actions() {
     );
     assert_eq!(boards_drawn(&out).len(), 1);
     // --step: Enter once then q: the start and one action.
-    let (code, out, err) = replay(&["replay", file, "--game", "1", "--step"], Some("\nq\n"));
+    let (code, out, err) = replay(&["replay", file, "--round", "1", "--step"], Some("\nq\n"));
     assert_eq!(code, 0);
     assert!(
         out.contains("action 1/") && !out.contains("action 2/"),
@@ -211,13 +211,13 @@ fn paces_count_actions() {
     );
     assert!(err.contains("[Enter: next action"), "{err}");
     // --delay plays every action.
-    let (code, out, _) = replay(&["replay", file, "--game", "1", "--delay", "5ms"], None);
+    let (code, out, _) = replay(&["replay", file, "--round", "1", "--delay", "5ms"], None);
     assert_eq!(code, 0);
     assert!(out.contains(&format!("action {actions}/{actions}:")) && out.contains("result:"));
     // Past the last action: a usage error.
     let past = (actions + 1).to_string();
     assert_eq!(
-        replay(&["replay", file, "--game", "1", "--to", &past], None).0,
+        replay(&["replay", file, "--round", "1", "--to", &past], None).0,
         2
     );
 }
@@ -239,7 +239,7 @@ fn a_demonstration_the_rules_judge_otherwise_does_not_replay() {
         .pop();
     let path = r.path("tampered.jsonl");
     write_lines(&path, &rounds);
-    let (code, _, err) = replay(&["replay", path.to_str().unwrap(), "--game", "1"], None);
+    let (code, _, err) = replay(&["replay", path.to_str().unwrap(), "--round", "1"], None);
     assert_eq!(code, 1);
     assert!(
         err.contains("does not replay: game 1")

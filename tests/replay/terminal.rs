@@ -107,7 +107,7 @@ fn redaction_keeps_everything_but_durations() {
 fn a_whole_game_plain() {
     let r = records();
     let file = r.small.to_str().unwrap();
-    let (code, out, err) = replay(&["replay", file, "--game", "2"], None);
+    let (code, out, err) = replay(&["replay", file, "--round", "2"], None);
     assert_eq!(code, 0, "{err}");
     assert!(
         !out.contains('\x1b'),
@@ -120,7 +120,10 @@ fn a_whole_game_plain() {
 #[test]
 fn faults_show_where_they_happened() {
     let r = records();
-    let (code, out, err) = replay(&["replay", r.faults.to_str().unwrap(), "--game", "1"], None);
+    let (code, out, err) = replay(
+        &["replay", r.faults.to_str().unwrap(), "--round", "1"],
+        None,
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("forfeits (crash)"), "{out}");
     assert!(out.contains("played by the arbiter"), "{out}");
@@ -134,13 +137,13 @@ fn paces() {
     let r = records();
     let file = r.small.to_str().unwrap();
     // --to alone: that position only.
-    let (code, out, _) = replay(&["replay", file, "--game", "1", "--to", "5"], None);
+    let (code, out, _) = replay(&["replay", file, "--round", "1", "--to", "5"], None);
     assert_eq!(code, 0);
     assert_eq!(out.matches("scores:").count(), 1);
     assert!(out.contains("move 5/12:"), "{out}");
     snapshot("small-game-1-to-5", &redact(&out, &r.small));
     // --step: Enter twice then q: the start and two moves.
-    let (code, out, err) = replay(&["replay", file, "--game", "1", "--step"], Some("\n\nq\n"));
+    let (code, out, err) = replay(&["replay", file, "--round", "1", "--step"], Some("\n\nq\n"));
     assert_eq!(code, 0);
     assert_eq!(out.matches("scores:").count(), 3, "{out}");
     assert!(
@@ -149,7 +152,7 @@ fn paces() {
     );
     // --step from --to, to the end of the input: stops when the input ends.
     let (_, out, _) = replay(
-        &["replay", file, "--game", "1", "--to", "10", "--step"],
+        &["replay", file, "--round", "1", "--to", "10", "--step"],
         Some("\n\n\n\n"),
     );
     assert!(
@@ -158,7 +161,7 @@ fn paces() {
     );
     // --delay plays everything, pausing.
     let started = std::time::Instant::now();
-    let (code, out, _) = replay(&["replay", file, "--game", "1", "--delay", "20ms"], None);
+    let (code, out, _) = replay(&["replay", file, "--round", "1", "--delay", "20ms"], None);
     assert_eq!(code, 0);
     assert_eq!(out.matches("scores:").count(), 13);
     assert!(started.elapsed().as_millis() >= 12 * 20);
@@ -167,7 +170,7 @@ fn paces() {
     assert!(out.contains("game 1 of 2") && out.contains("game 2 of 2"));
     // Bad paces are usage errors.
     assert_eq!(
-        replay(&["replay", file, "--game", "1", "--to", "13"], None).0,
+        replay(&["replay", file, "--round", "1", "--to", "13"], None).0,
         2
     );
     assert_eq!(

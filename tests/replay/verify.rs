@@ -47,9 +47,12 @@ fn clean_records_verify() {
     assert!(out.contains("refused attempts re-judged"), "{out}");
     assert!(out.contains("forfeits"), "{out}");
 
-    let (code, out, _) = verify(&r.big, &["--game", "3"]);
+    let (code, out, _) = verify(&r.big, &["--round", "3"]);
     assert_eq!(code, 0);
     assert!(out.contains("verified 1 game and 60 moves"), "{out}");
+    // --game N, the flag's old name, still picks the same round.
+    let (old_code, old_out, _) = verify(&r.big, &["--game", "3"]);
+    assert_eq!((old_code, old_out), (code, out));
 }
 
 #[test]
@@ -191,7 +194,12 @@ fn torn_and_bad_files() {
     let junk = r.path("junk.jsonl");
     std::fs::write(&junk, "hello\nworld\n").unwrap();
     assert_eq!(verify(&junk, &[]).0, 2);
-    assert_eq!(verify(&r.small, &["--game", "3"]).0, 2);
-    assert_eq!(verify(&r.small, &["--game", "0"]).0, 2);
+    assert_eq!(verify(&r.small, &["--round", "3"]).0, 2);
+    assert_eq!(verify(&r.small, &["--round", "0"]).0, 2);
+    let (_, _, err) = verify(&r.small, &["--round", "3"]);
+    assert!(
+        err.contains("--round 3: the record holds 2 rounds"),
+        "{err}"
+    );
     assert_eq!(verify(&r.path("missing.jsonl"), &[]).0, 2);
 }

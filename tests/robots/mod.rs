@@ -11,7 +11,8 @@
 //!   when asked to prove;
 //! - `passing`: `pass` (done declaring) ending the hourglass, or not, and its refusals;
 //! - `matches`: the no-declaration timeout, the black robot, solo play, a whole match to 8
-//!   tokens, usage errors.
+//!   tokens, usage errors;
+//! - `records`: times at the record's precision, the start of every round, the final state.
 //!
 //! Timing: deadlines are short (hourglass 300 ms to 1 s) and the bots' schedules are far apart
 //! from them; tests whose outcome depends on which bot acts first hold the arbiter tests'
@@ -22,6 +23,7 @@ mod bidding;
 mod matches;
 mod passing;
 mod proving;
+mod records;
 
 use std::fs::File;
 use std::os::unix::fs::PermissionsExt;

@@ -178,6 +178,13 @@ fn a_crash_during_the_hourglass_forfeits_and_the_other_declaration_decides() {
     assert_eq!(effect(actions(r, "solution")[0], "ok"), true);
     assert_won_by(r, 1);
     assert_eq!(r.result.points[0], 0);
+    // Out of the round, its declaration is gone from the final state too.
+    let shown = r.board["declarations"].as_array().unwrap();
+    assert!(
+        shown.iter().all(|d| d["seat"] != 0) && shown.iter().any(|d| d["seat"] == 1),
+        "{}",
+        r.board["declarations"]
+    );
     assert_verifies(&run);
     assert_tamper_rejected(&run, "the forfeit left out", |lines| {
         lines[0]["forfeits"] = json!([]);

@@ -20,6 +20,7 @@ use super::robot::Positions;
 use super::solution::{check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
 use super::token::Token;
+use crate::duration::round_ms;
 use crate::game::{Applied, Limit, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
 
 /// The verification request: `prove`, answered by `solution` before the rules' deadline;
@@ -290,7 +291,7 @@ impl RobotsRound {
 
     fn hourglass_end(&self) -> Option<f64> {
         match self.phase {
-            Phase::Thinking { hourglass: Some(h) } => Some(h + self.game.hourglass_ms as f64),
+            Phase::Thinking { hourglass: Some(h) } => Some(later(h, self.game.hourglass_ms)),
             _ => None,
         }
     }
@@ -358,6 +359,7 @@ impl RobotsRound {
             Phase::Over => "over",
         };
         let declarations: Vec<Value> = (0..self.game.players)
+            .filter(|&s| !self.forfeited[s])
             .filter_map(|s| self.current(s))
             .map(|i| {
                 let d = &self.declarations[i];
@@ -440,6 +442,13 @@ impl RobotsRound {
     }
 }
 
+/// The round time `ms` after `t`, at the precision the record keeps: deadlines and the
+/// hourglass's end are recorded and fed back by replays, so they must be exactly what a record
+/// can hold (`t + ms` in floating point may not be).
+fn later(t: f64, ms: u64) -> f64 {
+    round_ms(t + ms as f64)
+}
+
 impl Round for RobotsRound {
     fn colours(&self) -> Option<Vec<String>> {
         None
@@ -511,9 +520,9 @@ impl Round for RobotsRound {
 
     fn deadline_ms(&self) -> Option<f64> {
         match &self.phase {
-            Phase::Thinking { hourglass: Some(h) } => Some(h + self.game.hourglass_ms as f64),
+            Phase::Thinking { hourglass: Some(h) } => Some(later(*h, self.game.hourglass_ms)),
             Phase::Thinking { hourglass: None } => Some(self.game.first_declaration_ms as f64),
-            Phase::Verifying { since, .. } => Some(since + self.game.prove_ms as f64),
+            Phase::Verifying { since, .. } => Some(later(*since, self.game.prove_ms)),
             Phase::Over => None,
         }
     }
@@ -583,6 +592,13 @@ impl Round for RobotsRound {
 
     fn carry(&self) -> Option<Value> {
         (self.phase == Phase::Over).then(|| json!(self.next_state()))
+    }
+
+    fn carried(&self) -> Option<Value> {
+        let mut from = self.state.clone();
+        from.pile.insert(0, self.token);
+        from.robots = self.start;
+        Some(json!(from))
     }
 
     fn ends_match(&self) -> bool {

@@ -132,14 +132,17 @@ pub fn check_solution(
             ));
         }
         None => {
-            let want = match token.robot().map(|r| (r, pos.get(r))) {
-                Some((r, Some(cell))) => format!("the {r} robot stands on {cell}"),
-                Some((r, None)) => format!("there is no {r} robot in this game, so it is"),
-                None => "no robot stands there".to_string(),
-            };
-            return Err(format!(
-                "after the last move {want}, not on the {token} target at {target}"
-            ));
+            let target = format!("the {token} target at {target}");
+            return Err(match token.robot().map(|r| (r, pos.get(r))) {
+                Some((r, Some(cell))) => {
+                    format!("after the last move the {r} robot stands on {cell}, not on {target}")
+                }
+                Some((r, None)) => format!(
+                    "after the last move there is no {r} robot in this game, so it is not on \
+                     {target}"
+                ),
+                None => format!("after the last move no robot stands on {target}"),
+            });
         }
     };
     if moved[winner.index()] < 2 {

@@ -7,3 +7,4 @@ mod reference;
 mod slide;
 mod solution;
 mod solver;
+mod times;

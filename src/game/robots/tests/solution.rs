@@ -127,6 +127,13 @@ fn declared_counts_vortex_and_illegal_moves() {
         e.contains("the black robot reached c3 in its only move"),
         "{e}"
     );
+    // No robot on the vortex: the reason says so plainly.
+    let short = [mv(Robot::Black, Dir::Left), mv(Robot::Red, Dir::Up)];
+    let e = check_solution(&b, &p, Token::Vortex, &short, 2).unwrap_err();
+    assert_eq!(
+        e,
+        "after the last move no robot stands on the vortex target at c3"
+    );
     // A start with two robots on one cell is refused.
     let twice = at(&[(Robot::Red, "c4"), (Robot::Blue, "c4")]);
     let e = check_solution(&b, &twice, Token::Vortex, &sol, 3).unwrap_err();

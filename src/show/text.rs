@@ -9,7 +9,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use super::{Replayed, counts};
+use super::{RolitReplay, counts};
 use crate::record::RoundRecord;
 
 /// How to show a replay.
@@ -72,7 +72,7 @@ fn seat_label(record: &RoundRecord, seat: usize) -> String {
 }
 
 /// The header of a game: where it comes from, who sits where, who moves first.
-pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &Replayed) -> String {
+pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &RolitReplay) -> String {
     let mut out = format!(
         "game {index} of {total}: match {}{}, round {}/{}, rolit {n}x{n}, {} players\n",
         clean(&record.match_id),
@@ -104,7 +104,7 @@ pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &Repla
 }
 
 /// The board after `ply` moves, with the move that made it marked when colour is on.
-pub fn board(record: &RoundRecord, replayed: &Replayed, ply: usize, style: &Style) -> String {
+pub fn board(record: &RoundRecord, replayed: &RolitReplay, ply: usize, style: &Style) -> String {
     let rows = &replayed.boards[ply];
     let n = rows.len();
     let mv = ply.checked_sub(1).and_then(|i| record.moves.get(i));
@@ -166,7 +166,7 @@ fn square(s: &str, n: usize) -> Option<(usize, usize)> {
 }
 
 /// The running scores after `ply` moves.
-pub fn scores(replayed: &Replayed, ply: usize) -> String {
+pub fn scores(replayed: &RolitReplay, ply: usize) -> String {
     let c = counts(&replayed.boards[ply]);
     let parts: Vec<String> = NAMES
         .iter()
@@ -311,7 +311,7 @@ pub fn play(
     index: usize,
     total: usize,
     record: &RoundRecord,
-    replayed: &Replayed,
+    replayed: &RolitReplay,
     style: &Style,
     pace: &Pace,
     out: &mut dyn Write,

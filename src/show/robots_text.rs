@@ -580,7 +580,7 @@ pub fn play(
 mod tests {
     use super::*;
     use crate::game::robots::{Dir, Move, Robots};
-    use crate::replay::robots::play_moves;
+    use crate::show::robots::play_moves;
 
     /// The first token of a match with seed 7, before anyone acted.
     fn token() -> RobotsReplay {

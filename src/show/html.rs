@@ -16,10 +16,10 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::robots::{self, Action, RobotsReplay};
-use super::{Replayed, replay};
+use super::{RolitReplay, replay};
 use crate::game::robots::Cell;
 use crate::record::RoundRecord;
-use crate::standings::Standings;
+use crate::standings::MatchStandings;
 
 const TEMPLATE: &str = include_str!("viewer.html");
 const SCRIPT: &str = include_str!("viewer.js");
@@ -38,7 +38,7 @@ pub fn render(
     records: &[RoundRecord],
     initial: usize,
     verdict: Option<&Verdict>,
-) -> Result<String, super::Discrepancy> {
+) -> Result<String, crate::replay::Discrepancy> {
     // Each round is serialised as soon as it is replayed: a file of thousands of rounds never
     // holds their JSON trees all at once.
     let mut games = String::from("[");
@@ -98,7 +98,7 @@ pub fn embed(data: &Value) -> String {
 }
 
 /// One round for the viewer: the record's fields plus the engine's board after every move.
-fn game_json(index: usize, r: &RoundRecord, replayed: &Replayed) -> Value {
+fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
     let seats: Vec<Value> = r
         .seats
         .iter()
@@ -298,7 +298,7 @@ fn robots_json(index: usize, r: &RoundRecord, rp: &RobotsReplay) -> Value {
 }
 
 /// The standings of every match in the file, over the rounds it holds; `whole` says whether it
-/// holds all of them. Computed with the arbiter's own [`Standings`].
+/// holds all of them. Computed with the arbiter's own [`MatchStandings`].
 fn matches_json(records: &[RoundRecord]) -> Vec<Value> {
     let mut order = Vec::new();
     let mut groups: BTreeMap<(&str, Option<u32>), Vec<usize>> = BTreeMap::new();
@@ -316,7 +316,7 @@ fn matches_json(records: &[RoundRecord]) -> Vec<Value> {
             games.sort_by_key(|&g| records[g].round);
             let first = &records[games[0]];
             let names: Vec<String> = first.seats.iter().map(|s| s.name.clone()).collect();
-            let mut standings = Standings::new(&names);
+            let mut standings = MatchStandings::new(&names);
             let mut rounds = std::collections::BTreeSet::new();
             for &g in &games {
                 if records[g].seats.len() == names.len() {

@@ -12,13 +12,13 @@
 
 use serde_json::{Value, json};
 
-use super::Discrepancy;
 use crate::game::RoundSetup;
 use crate::game::robots::{
     Board, Cell, Move, Positions, Robot, Robots, Slide, Token, check_solution, parse_solution,
     slide_path,
 };
 use crate::record::RoundRecord;
+use crate::replay::Discrepancy;
 
 /// What one recorded action was.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,182 @@
+//! Starting a bot: its process in its own group with its three pipes served, run directly or
+//! through the sandbox's launch wrapper (scratch directory, cgroups, the bot user).
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
+
+use super::{Bot, BotSpec, Limits};
+use crate::arbiter::io::{self, ExitInfo, Inbox, Tail};
+use crate::arbiter::process::{CpuMeter, Group, resolve_program};
+use crate::sandbox::cgroup::BotCgroups;
+use crate::sandbox::launch::{LaunchSpec, WRAPPER_ARG};
+use crate::sandbox::{Isolation, Level, scratch};
+
+impl Bot {
+    /// Starts the bot in its own process group with its three pipes served, without isolation
+    /// (for library users and tests that run trusted bots as themselves).
+    pub fn spawn(spec: &BotSpec, limits: Limits) -> Result<Bot, String> {
+        Bot::spawn_isolated(spec, limits, &Isolation::unwrapped())
+    }
+
+    /// Starts the bot in its own process group with its three pipes served, isolated as
+    /// `iso` says (through the launch wrapper unless nothing needs setting up).
+    pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, String> {
+        let own;
+        let iso = match spec.resources {
+            Some(resources) => {
+                own = Isolation {
+                    limits: resources,
+                    ..iso.clone()
+                };
+                &own
+            }
+            None => iso,
+        };
+        let log = match &spec.log {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let (mut cmd, cgroups, scratch_dir, depth) = if iso.wraps() {
+            let name = unique_name(&spec.name);
+            let dir = iso.scratch_root.join(&name);
+            scratch::make_private_dir(&dir, iso.user.as_ref())
+                .map_err(|e| format!("cannot make the scratch directory {}: {e}", dir.display()))?;
+            let cgroups = if iso.cgroups {
+                Some(
+                    BotCgroups::create(&name, &iso.limits)
+                        .map_err(|e| format!("cannot make the bot's cgroups: {e}"))?,
+                )
+            } else {
+                None
+            };
+            let argv = absolute_argv(spec, iso)?;
+            let cwd = spec.cwd.clone().unwrap_or_else(|| dir.clone());
+            let procs = cgroups
+                .as_ref()
+                .map(|c| c.procs_files())
+                .unwrap_or_default();
+            let launch = LaunchSpec::new(iso, argv, cwd, procs);
+            let mut cmd = tokio::process::Command::new(crate::sandbox::self_exe());
+            cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
+            // W, then I when there is a PID namespace, then the bot.
+            let depth = if iso.level == Level::None { 1 } else { 2 };
+            (cmd, cgroups, Some(dir), depth)
+        } else {
+            let program = resolve_program(&spec.argv[0])?;
+            let mut cmd = tokio::process::Command::new(&program);
+            cmd.args(&spec.argv[1..]);
+            if let Some(dir) = &spec.cwd {
+                cmd.current_dir(dir);
+            }
+            (cmd, None, None, 0)
+        };
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        // The wrapper's parent-death signal fires when the *thread* that forked it exits: this
+        // runs on a runtime thread (a worker, or the thread of a current-thread runtime), which
+        // lives as long as the match.
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", spec.argv[0]))?;
+        let pid = child
+            .id()
+            .ok_or("the bot exited before it could be watched")?;
+        let group = Group::adopt(pid);
+        let (stdin, stdout, stderr) = (
+            child.stdin.take().expect("piped"),
+            child.stdout.take().expect("piped"),
+            child.stderr.take().expect("piped"),
+        );
+        let (tx, exit) = mpsc::channel(1);
+        let events = Inbox::new(stdout, limits.max_line, exit);
+        let tail = Arc::new(Mutex::new(Tail::new(limits.stderr_tail)));
+        let (writer, writer_task) = io::spawn_writer(stdin);
+        let stderr_task = io::spawn_stderr(stderr, tail.clone(), log, limits.log_file_cap);
+        let waiter = tokio::spawn(async move {
+            if let Ok(status) = child.wait().await {
+                let _ = tx.send(ExitInfo::from_status(status)).await;
+            }
+        });
+        Ok(Bot {
+            cpu: match &cgroups {
+                Some(c) => CpuMeter::cgroup(c.cpu_usage_file()),
+                None => CpuMeter::open(group.pid(), depth),
+            },
+            group,
+            events,
+            writer,
+            tasks: vec![writer_task, stderr_task, waiter],
+            stderr: tail,
+            limits,
+            cgroups,
+            scratch: scratch_dir,
+            ready: None,
+            exited: None,
+            eof: false,
+            unasked: 0,
+            unasked_examples: Vec::new(),
+            logs: Vec::new(),
+            log_bytes: 0,
+        })
+    }
+}
+
+/// A name for a bot's scratch directory and cgroups, unique within this arbiter.
+fn unique_name(seat_name: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let safe: String = seat_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .take(24)
+        .collect();
+    format!("bot{}-{safe}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The command with its program as an absolute path (this binary, made reachable by the bot
+/// user, for `rollarena`) and relative arguments that name existing files made absolute, since
+/// the bot runs in its scratch directory.
+fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String> {
+    let program = if spec.argv[0] == "rollarena" {
+        match &iso.user {
+            Some(user) => scratch::exe_for(user).map_err(|e| e.to_string())?,
+            None => resolve_program("rollarena")?,
+        }
+    } else {
+        resolve_program(&spec.argv[0])?
+    };
+    let base = match &spec.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+    };
+    let program = if program.is_relative() {
+        base.join(program)
+    } else {
+        program
+    };
+    let mut argv = vec![program.display().to_string()];
+    for arg in &spec.argv[1..] {
+        let path = std::path::Path::new(arg);
+        if spec.cwd.is_none()
+            && path.is_relative()
+            && !arg.starts_with('-')
+            && base.join(path).exists()
+        {
+            argv.push(base.join(path).display().to_string());
+        } else {
+            argv.push(arg.clone());
+        }
+    }
+    Ok(argv)
+}

@@ -1,0 +1,554 @@
+//! The validation steps of a tournament file, in the order [`super::parse`] runs them: each
+//! takes the raw file (and what earlier steps decided) and returns resolved values or an error
+//! that names the place in the file.
+
+use std::ops::Range;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+use toml::Spanned;
+
+use super::raw::{Checker, RawFile, RawLimits};
+use super::{BotConfig, ConfigError, Overrides, SandboxConfig, ScheduleSpec, Tournament};
+use crate::duration::parse_duration;
+use crate::sandbox::{Level, ResourceLimits};
+
+/// The game, its options and the players per table.
+pub(super) struct GameChoice {
+    pub(super) name: String,
+    pub(super) options: Value,
+    pub(super) players: usize,
+    /// The game as the options make it.
+    pub(super) built: std::sync::Arc<dyn crate::game::Game>,
+}
+
+/// The rules of play.
+pub(super) struct Play {
+    pub(super) rounds: u32,
+    pub(super) time: Duration,
+    pub(super) startup: Duration,
+    pub(super) margin: Duration,
+    pub(super) retries: u32,
+    pub(super) opening_plies: u32,
+}
+
+impl Checker<'_> {
+    /// A whole number in `min..=max`, where the file gives one.
+    fn int(
+        &self,
+        v: &Option<Spanned<i64>>,
+        key: &str,
+        min: i64,
+        max: i64,
+    ) -> Result<Option<i64>, ConfigError> {
+        v.as_ref()
+            .map(|v| {
+                let n = *v.get_ref();
+                if n < min || n > max {
+                    Err(self.err(
+                        Some(v.span()),
+                        format!("{key}: {n} is out of range ({min} to {max})"),
+                    ))
+                } else {
+                    Ok(n)
+                }
+            })
+            .transpose()
+    }
+
+    /// A duration, or `default` where the file gives none.
+    fn duration(
+        &self,
+        v: &Option<Spanned<String>>,
+        key: &str,
+        default: Duration,
+    ) -> Result<Duration, ConfigError> {
+        v.as_ref()
+            .map(|v| {
+                parse_duration(v.get_ref())
+                    .map_err(|e| self.err(Some(v.span()), format!("{key}: {e}")))
+            })
+            .transpose()
+            .map(|d| d.unwrap_or(default))
+    }
+}
+
+/// The game, the players, and the game's options: the file's `[options]` (and `--size`), read
+/// by the game's own parser (the registry's).
+pub(super) fn game(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+) -> Result<GameChoice, ConfigError> {
+    let game = raw
+        .game
+        .as_ref()
+        .map(|g| g.get_ref().clone())
+        .unwrap_or_else(|| "rolit".into());
+    let entry = crate::game::registry::find(&game).map_err(|_| {
+        at.err(
+            raw.game.as_ref().map(|g| g.span()),
+            format!(
+                "game: unknown game {game:?} (this build knows {})",
+                crate::game::registry::names().join(", ")
+            ),
+        )
+    })?;
+    let players = match overrides.players {
+        Some(p) => p,
+        None => at.int(&raw.players, "players", 1, 64)?.unwrap_or(2) as usize,
+    };
+    let mut given: serde_json::Map<String, Value> = match raw.options.as_ref() {
+        Some(o) => serde_json::to_value(o.get_ref())
+            .ok()
+            .and_then(|v| v.as_object().cloned())
+            .unwrap_or_default(),
+        None => serde_json::Map::new(),
+    };
+    if let Some(s) = overrides.size {
+        given.insert("size".into(), s.into());
+    }
+    given.insert("players".into(), players.into());
+    let span = raw
+        .options
+        .as_ref()
+        .map(|o| o.span())
+        .or(raw.players.as_ref().map(|p| p.span()));
+    let built = (entry.build)(&given).map_err(|e| at.err(span, format!("options: {e}")))?;
+    Ok(GameChoice {
+        name: game,
+        options: built.options(),
+        players,
+        built,
+    })
+}
+
+/// Rounds per table, the clock, the retries and the opening plies.
+pub(super) fn play(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+    game: &GameChoice,
+) -> Result<Play, ConfigError> {
+    let players = game.players;
+    // A table is one match; a game whose match ends by its rules (robots) has its own cap.
+    let capped = game.built.default_rounds();
+    let rounds = match overrides.rounds {
+        Some(r) => r,
+        None if capped.is_some() => at
+            .int(&raw.rounds, "rounds", 1, 1_000_000)?
+            .unwrap_or(i64::from(capped.unwrap_or(1))) as u32,
+        None => at
+            .int(&raw.rounds, "rounds", 1, 1_000_000)?
+            .unwrap_or(players as i64) as u32,
+    };
+    if capped.is_none() && (rounds == 0 || !rounds.is_multiple_of(players as u32)) {
+        return Err(at.err(
+            raw.rounds.as_ref().map(|r| r.span()),
+            format!(
+                "rounds: {rounds} rounds per table is not a multiple of {players} (the players \
+                 per table), so seats and the first move would not rotate fully; use {}",
+                (rounds / players as u32).max(1) * players as u32
+            ),
+        ));
+    }
+    let time = match overrides.time {
+        Some(t) => t,
+        None => at.duration(&raw.time, "time", Duration::from_secs(60))?,
+    };
+    let startup = match overrides.startup {
+        Some(t) => t,
+        None => at.duration(&raw.startup, "startup", Duration::from_secs(10))?,
+    };
+    let margin = match overrides.margin {
+        Some(t) => t,
+        None => at.duration(&raw.margin, "margin", Duration::from_millis(200))?,
+    };
+    if time.is_zero() {
+        return Err(at.err(
+            raw.time.as_ref().map(|t| t.span()),
+            "time: the time per move must be more than 0".into(),
+        ));
+    }
+    let retries = match overrides.retries {
+        Some(r) => r,
+        None => at.int(&raw.retries, "retries", 0, 100)?.unwrap_or(2) as u32,
+    };
+    let opening_plies = match overrides.opening_plies {
+        Some(p) => p,
+        None => at
+            .int(&raw.opening_plies, "opening_plies", 0, 1000)?
+            .unwrap_or(0) as u32,
+    };
+    if opening_plies > 0 {
+        let span = raw.opening_plies.as_ref().map(|p| p.span());
+        let Some(moves) = crate::tournament::openings::round_length(&*game.built) else {
+            return Err(at.err(
+                span,
+                format!(
+                    "opening_plies: {} has no opening moves (its rounds are not played a move at \
+                     a time from one start)",
+                    game.name
+                ),
+            ));
+        };
+        if opening_plies as usize > moves / 2 {
+            return Err(at.err(
+                span,
+                format!(
+                    "opening_plies: {opening_plies} plies is more than half of a round ({moves} \
+                     moves); an opening is a few plies"
+                ),
+            ));
+        }
+    }
+    Ok(Play {
+        rounds,
+        time,
+        startup,
+        margin,
+        retries,
+        opening_plies,
+    })
+}
+
+/// How many times the schedule is played.
+pub(super) fn repeat(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+) -> Result<u32, ConfigError> {
+    let repeat = match overrides.repeat {
+        Some(r) => r,
+        None => at.int(&raw.repeat, "repeat", 1, 100_000)?.unwrap_or(1) as u32,
+    };
+    if repeat == 0 {
+        return Err(at.err(None, "repeat: must be at least 1".into()));
+    }
+    Ok(repeat)
+}
+
+/// Tables at once (`None`: the number of cores).
+pub(super) fn jobs(at: &Checker, raw: &RawFile) -> Result<Option<usize>, ConfigError> {
+    Ok(at
+        .int(&raw.jobs, "jobs", 0, 4096)?
+        .filter(|&j| j > 0)
+        .map(|j| j as usize))
+}
+
+/// The tournament seed: the command line's, the file's, or one derived from the file.
+pub(super) fn seed(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+    file_sha256: &str,
+) -> Result<u64, ConfigError> {
+    Ok(match overrides.seed {
+        Some(s) => s,
+        None => match &raw.seed {
+            Some(s) if *s.get_ref() < 0 || *s.get_ref() as u64 > crate::seed::SEED_MASK => {
+                return Err(at.err(
+                    Some(s.span()),
+                    format!("seed: {} is out of range (0 to 2^53 - 1)", s.get_ref()),
+                ));
+            }
+            Some(s) => *s.get_ref() as u64,
+            // No seed anywhere: derive it from the file, so the run is still reproducible and
+            // every shard agrees on it.
+            None => {
+                u64::from_str_radix(&file_sha256[..16], 16).expect("hex") & crate::seed::SEED_MASK
+            }
+        },
+    })
+}
+
+/// The sandbox level, the bot user and the default resource limits.
+pub(super) fn sandbox(at: &Checker, raw: &RawFile) -> Result<SandboxConfig, ConfigError> {
+    let defaults = ResourceLimits::default();
+    let (level, user, limits) = match &raw.sandbox {
+        Some(spanned) => {
+            let sb = spanned.get_ref();
+            let level = match sb.level.as_deref() {
+                None | Some("basic") => Level::Basic,
+                Some("none") => Level::None,
+                Some("strict") => Level::Strict,
+                Some(other) => {
+                    return Err(at.err(
+                        Some(spanned.span()),
+                        format!("sandbox.level: {other:?} is not none, basic or strict"),
+                    ));
+                }
+            };
+            let limits = limits_from(&sb.limits, defaults, "sandbox.", spanned.span(), at)?;
+            (
+                level,
+                sb.user.clone().unwrap_or_else(|| "nobody".into()),
+                limits,
+            )
+        }
+        None => (Level::Basic, "nobody".to_string(), defaults),
+    };
+    Ok(SandboxConfig {
+        level,
+        user,
+        limits,
+    })
+}
+
+/// The bots: unique names, commands that split into words, directories that exist, and each
+/// bot's own limits over the sandbox's.
+pub(super) fn bots(
+    at: &Checker,
+    raw: &RawFile,
+    base: &Path,
+    limits: ResourceLimits,
+) -> Result<Vec<BotConfig>, ConfigError> {
+    if raw.bot.is_empty() {
+        return Err(at.err(
+            None,
+            "no bots: add one [[bot]] table per bot, with a command".into(),
+        ));
+    }
+    let mut bots: Vec<BotConfig> = Vec::new();
+    for spanned in &raw.bot {
+        let b = spanned.get_ref();
+        let command = b.command.get_ref().trim().to_string();
+        let argv = shell_words::split(&command).map_err(|e| {
+            at.err(
+                Some(b.command.span()),
+                format!("bot command {command:?} cannot be split into words: {e}"),
+            )
+        })?;
+        if argv.is_empty() {
+            return Err(at.err(Some(b.command.span()), "bot command is empty".into()));
+        }
+        let name = b.name.get_ref().trim().to_string();
+        if name.is_empty() {
+            return Err(at.err(Some(b.name.span()), "bot name is empty".into()));
+        }
+        if bots.iter().any(|o| o.name == name) {
+            return Err(at.err(
+                Some(b.name.span()),
+                format!("two bots are named {name:?}: give each bot a unique name"),
+            ));
+        }
+        let cwd = b.cwd.as_ref().map(|c| base.join(c.get_ref()));
+        if let (Some(dir), Some(c)) = (&cwd, &b.cwd)
+            && !dir.is_dir()
+        {
+            return Err(at.err(
+                Some(c.span()),
+                format!("bot {name:?}: cwd {} is not a directory", dir.display()),
+            ));
+        }
+        let own = limits_from(
+            &b.limits,
+            limits,
+            &format!("bot {name:?}: "),
+            spanned.span(),
+            at,
+        )?;
+        bots.push(BotConfig {
+            name,
+            command,
+            cwd,
+            limits: (own != limits).then_some(own),
+        });
+    }
+    Ok(bots)
+}
+
+/// The schedule and its own keys, and whether the bots can fill its tables.
+pub(super) fn schedule(
+    at: &Checker,
+    raw: &RawFile,
+    bots: &[BotConfig],
+    players: usize,
+) -> Result<ScheduleSpec, ConfigError> {
+    let kind = raw
+        .schedule
+        .as_ref()
+        .map(|s| s.get_ref().as_str())
+        .unwrap_or("round-robin");
+    let schedule_span = raw.schedule.as_ref().map(|s| s.span());
+    let schedule = match kind {
+        "round-robin" => ScheduleSpec::RoundRobin,
+        "gauntlet" => {
+            let Some(list) = &raw.challengers else {
+                return Err(at.err(
+                    schedule_span,
+                    "schedule = \"gauntlet\" needs challengers = [\"bot name\", ...]".into(),
+                ));
+            };
+            let mut challengers = Vec::new();
+            for c in list.get_ref() {
+                if !bots.iter().any(|b| &b.name == c.get_ref()) {
+                    return Err(at.err(
+                        Some(c.span()),
+                        format!("challengers: no bot is named {:?}", c.get_ref()),
+                    ));
+                }
+                challengers.push(c.get_ref().clone());
+            }
+            if challengers.is_empty() || challengers.len() >= bots.len() {
+                return Err(at.err(
+                    Some(list.span()),
+                    "challengers: name at least one bot, and leave at least one in the field"
+                        .into(),
+                ));
+            }
+            ScheduleSpec::Gauntlet { challengers }
+        }
+        "random" => {
+            let Some(t) = at.int(&raw.tables_per_bot, "tables_per_bot", 1, 1_000_000)? else {
+                return Err(at.err(
+                    schedule_span,
+                    "schedule = \"random\" needs tables_per_bot = N".into(),
+                ));
+            };
+            if !(bots.len() * t as usize).is_multiple_of(players) {
+                return Err(at.err(
+                    raw.tables_per_bot.as_ref().map(|t| t.span()),
+                    format!(
+                        "tables_per_bot: {} bots x {t} tables is not a multiple of {players} \
+                         seats per table, so bots cannot all play the same number of tables",
+                        bots.len()
+                    ),
+                ));
+            }
+            ScheduleSpec::Random {
+                tables_per_bot: t as u32,
+            }
+        }
+        "swiss" => {
+            if players != 2 {
+                return Err(at.err(
+                    schedule_span,
+                    format!("schedule = \"swiss\" is for 2-player tables, not {players}"),
+                ));
+            }
+            let Some(r) = at.int(&raw.swiss_rounds, "swiss_rounds", 1, 10_000)? else {
+                return Err(at.err(
+                    schedule_span,
+                    "schedule = \"swiss\" needs swiss_rounds = N".into(),
+                ));
+            };
+            ScheduleSpec::Swiss {
+                swiss_rounds: r as u32,
+            }
+        }
+        other => {
+            return Err(at.err(
+                schedule_span,
+                format!("schedule: {other:?} is not round-robin, gauntlet, random or swiss"),
+            ));
+        }
+    };
+    let needed = match &schedule {
+        ScheduleSpec::Gauntlet { challengers } => bots.len() - challengers.len() + 1,
+        _ => players,
+    };
+    if bots.len() < needed {
+        return Err(at.err(
+            raw.players.as_ref().map(|p| p.span()),
+            format!(
+                "{} bots cannot fill a table of {players} ({} schedule)",
+                bots.len(),
+                schedule.name()
+            ),
+        ));
+    }
+    if let ScheduleSpec::Gauntlet { .. } = &schedule
+        && bots.len() - 1 < players
+    {
+        return Err(at.err(None, "the gauntlet's field is too small".into()));
+    }
+    for (key, present) in [
+        (
+            "challengers",
+            raw.challengers.is_some() && kind != "gauntlet",
+        ),
+        (
+            "tables_per_bot",
+            raw.tables_per_bot.is_some() && kind != "random",
+        ),
+        (
+            "swiss_rounds",
+            raw.swiss_rounds.is_some() && kind != "swiss",
+        ),
+    ] {
+        if present {
+            return Err(at.err(
+                schedule_span,
+                format!("{key} is set but the schedule is {kind}"),
+            ));
+        }
+    }
+    Ok(schedule)
+}
+
+/// The SPRT is for an event between two bots at 2-player tables.
+pub(super) fn sprt(at: &Checker, tournament: &Tournament) -> Result<(), ConfigError> {
+    if tournament.sprt.is_some() && (tournament.bots.len() != 2 || tournament.players != 2) {
+        return Err(at.err(
+            None,
+            format!(
+                "--sprt is for an event between two bots at 2-player tables; this one has {} \
+                 bots and {} players per table",
+                tournament.bots.len(),
+                tournament.players
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Resource limits from a table's keys, over `base`.
+fn limits_from(
+    raw: &RawLimits,
+    base: ResourceLimits,
+    prefix: &str,
+    span: Range<usize>,
+    at: &Checker,
+) -> Result<ResourceLimits, ConfigError> {
+    let mut out = base;
+    let size = |v: &String, key: &str| {
+        crate::sandbox::parse_size(v)
+            .map_err(|e| at.err(Some(span.clone()), format!("{prefix}{key}: {e}")))
+    };
+    let count = |v: &i64, key: &str| {
+        u64::try_from(*v).ok().filter(|&n| n > 0).ok_or_else(|| {
+            at.err(
+                Some(span.clone()),
+                format!("{prefix}{key}: {v} must be a positive number"),
+            )
+        })
+    };
+    if let Some(v) = &raw.memory {
+        out.memory = size(v, "memory")?;
+    }
+    if let Some(v) = &raw.max_file_size {
+        out.file_size = size(v, "max_file_size")?;
+    }
+    if let Some(v) = &raw.max_processes {
+        out.processes = count(v, "max_processes")?;
+    }
+    if let Some(v) = &raw.max_open_files {
+        out.open_files = count(v, "max_open_files")?;
+    }
+    if let Some(v) = &raw.cpu_limit {
+        let text = v.trim();
+        let secs = match text.strip_suffix('h') {
+            Some(h) => h.parse::<u64>().ok().map(|h| h * 3600),
+            None => parse_duration(text).ok().map(|d| d.as_secs()),
+        };
+        out.cpu_secs = secs.filter(|&s| s > 0).ok_or_else(|| {
+            at.err(
+                Some(span.clone()),
+                format!("{prefix}cpu_limit: {text:?} is not a duration (e.g. 10m, 1h)"),
+            )
+        })?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,290 @@
+//! The tournament file: TOML parsed into a raw form that keeps every value's place in the
+//! file, then validated into a [`Tournament`], the resolved plain value everything else uses.
+//!
+//! Errors name the file, the line and the column and say what is wrong ("players: 5 is not 2,
+//! 3 or 4"), for syntax errors (the `toml` crate's spans) as for values that parse but make no
+//! sense (our own checks on `Spanned` values). Unknown keys are errors: a misspelt `rounds`
+//! must not silently become the default.
+//!
+//! Relative paths in the file (`output`, a bot's `cwd`) are relative to the file's directory,
+//! so a tournament runs the same from anywhere. The seed, when neither the file nor the
+//! command line gives one, is derived from the file's SHA-256: the schedule, the openings and
+//! every round seed are then a pure function of the file.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::sandbox::{Level, ResourceLimits};
+
+mod checks;
+mod raw;
+
+use raw::{Checker, RawFile};
+
+/// A schedule kind with its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ScheduleSpec {
+    /// Every combination of `players` bots, one table each.
+    RoundRobin,
+    /// Each challenger against every combination of `players - 1` bots of the field.
+    Gauntlet { challengers: Vec<String> },
+    /// Seeded tables in which each bot plays `tables_per_bot` tables and pairs meet about
+    /// equally often.
+    Random { tables_per_bot: u32 },
+    /// 2-player Swiss pairing, round by round from the results so far.
+    Swiss { swiss_rounds: u32 },
+}
+
+impl ScheduleSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ScheduleSpec::RoundRobin => "round-robin",
+            ScheduleSpec::Gauntlet { .. } => "gauntlet",
+            ScheduleSpec::Random { .. } => "random",
+            ScheduleSpec::Swiss { .. } => "swiss",
+        }
+    }
+}
+
+/// Isolation settings shared by every bot unless a bot says otherwise.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SandboxConfig {
+    pub level: Level,
+    pub user: String,
+    pub limits: ResourceLimits,
+}
+
+/// One bot of the field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BotConfig {
+    /// Unique name: the standings' key.
+    pub name: String,
+    /// The command line (split like a shell would; no shell is started).
+    pub command: String,
+    /// Working directory (absolute once resolved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    /// Resource limits of this bot, where they differ from the sandbox's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<ResourceLimits>,
+}
+
+/// A resolved tournament: everything that decides its results. Serialised into
+/// `tournament.json`; its hash is the tournament's identity (see [`Tournament::id`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tournament {
+    pub name: String,
+    pub game: String,
+    /// The game's options (Rolit: `size`).
+    pub options: Value,
+    /// Bots per table.
+    pub players: usize,
+    /// Rounds per table: a multiple of `players`, so seats and the first move rotate fully.
+    pub rounds: u32,
+    pub schedule: ScheduleSpec,
+    /// Round robin and gauntlet: the whole schedule this many times (new seeds each time).
+    pub repeat: u32,
+    pub seed: u64,
+    pub time_ms: u64,
+    pub startup_ms: u64,
+    pub margin_ms: u64,
+    pub retries: u32,
+    /// Plies of seeded random opening played by the arbiter at the start of each rotation
+    /// cycle of a table (0: none).
+    pub opening_plies: u32,
+    pub freeze: bool,
+    pub hide_legal: bool,
+    pub sandbox: SandboxConfig,
+    pub bots: Vec<BotConfig>,
+    /// A sequential test that stops a two-bot event when it decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<super::sprt::Sprt>,
+}
+
+impl Tournament {
+    /// The tournament's identity: SHA-256 of its resolved configuration. Shards and resumed
+    /// runs must have the same one.
+    pub fn id(&self) -> String {
+        let bytes = serde_json::to_vec(self).expect("a tournament serialises");
+        hex(&Sha256::digest(&bytes))
+    }
+
+    pub fn bot_index(&self, name: &str) -> Option<usize> {
+        self.bots.iter().position(|b| b.name == name)
+    }
+
+    pub fn time(&self) -> crate::arbiter::TimeControl {
+        crate::arbiter::TimeControl {
+            startup: Duration::from_millis(self.startup_ms),
+            per_move: Duration::from_millis(self.time_ms),
+            margin: Duration::from_millis(self.margin_ms),
+        }
+    }
+
+    /// The game with its options.
+    pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
+        let entry = crate::game::registry::find(&self.game)?;
+        let mut options = self.options.as_object().cloned().unwrap_or_default();
+        options.insert("players".into(), self.players.into());
+        (entry.build)(&options)
+    }
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of bytes, as hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Values given on the command line, which win over the file's.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub seed: Option<u64>,
+    pub players: Option<usize>,
+    pub rounds: Option<u32>,
+    pub time: Option<Duration>,
+    pub startup: Option<Duration>,
+    pub margin: Option<Duration>,
+    pub retries: Option<u32>,
+    pub opening_plies: Option<u32>,
+    pub repeat: Option<u32>,
+    pub size: Option<u8>,
+    pub sprt: Option<super::sprt::Sprt>,
+}
+
+/// Settings of a run that do not change its results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSettings {
+    /// Tables at once (`None`: the number of cores).
+    pub jobs: Option<usize>,
+    /// The output directory (resolved against the file's directory).
+    pub output: Option<PathBuf>,
+}
+
+/// A file that failed to parse or validate: where and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub file: String,
+    /// Line and column, from 1, where known.
+    pub at: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some((line, col)) => write!(
+                f,
+                "{}: line {line}, column {col}: {}",
+                self.file, self.message
+            ),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A parsed and validated tournament file.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub tournament: Tournament,
+    pub run: RunSettings,
+    /// SHA-256 of the file's bytes.
+    pub file_sha256: String,
+}
+
+/// Reads, parses and validates a tournament file.
+pub fn load(path: &Path, overrides: &Overrides) -> Result<Loaded, ConfigError> {
+    let name = path.display().to_string();
+    let src = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: name.clone(),
+        at: None,
+        message: format!("cannot read the tournament file: {e}"),
+    })?;
+    let base = path
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let base = std::fs::canonicalize(&base).unwrap_or(base);
+    parse(&src, &name, &base, overrides)
+}
+
+/// Parses and validates the text of a tournament file. `base` resolves relative paths.
+///
+/// The checks run as steps, in this order, each in `checks.rs`: the game and its options (with
+/// the players), the rules of play (rounds, clock, retries, openings), the run's repetition, the
+/// seed, the sandbox, the bots, the schedule, and the SPRT.
+pub fn parse(
+    src: &str,
+    file: &str,
+    base: &Path,
+    overrides: &Overrides,
+) -> Result<Loaded, ConfigError> {
+    let at = Checker { src, file };
+    let raw: RawFile =
+        toml::from_str(src).map_err(|e| at.err(e.span(), e.message().to_string()))?;
+    let file_sha256 = sha256_hex(src.as_bytes());
+
+    let game = checks::game(&at, &raw, overrides)?;
+    let play = checks::play(&at, &raw, overrides, &game)?;
+    let repeat = checks::repeat(&at, &raw, overrides)?;
+    let jobs = checks::jobs(&at, &raw)?;
+    let seed = checks::seed(&at, &raw, overrides, &file_sha256)?;
+    let sandbox = checks::sandbox(&at, &raw)?;
+    let bots = checks::bots(&at, &raw, base, sandbox.limits)?;
+    let schedule = checks::schedule(&at, &raw, &bots, game.players)?;
+
+    let tournament = Tournament {
+        name: raw.name.clone().unwrap_or_else(|| "tournament".into()),
+        game: game.name,
+        options: game.options,
+        players: game.players,
+        rounds: play.rounds,
+        schedule,
+        repeat,
+        seed,
+        time_ms: play.time.as_millis() as u64,
+        startup_ms: play.startup.as_millis() as u64,
+        margin_ms: play.margin.as_millis() as u64,
+        retries: play.retries,
+        opening_plies: play.opening_plies,
+        freeze: raw.freeze.unwrap_or(true),
+        hide_legal: raw.hide_legal.unwrap_or(false),
+        sandbox,
+        bots,
+        sprt: overrides.sprt,
+    };
+    checks::sprt(&at, &tournament)?;
+    Ok(Loaded {
+        tournament,
+        run: RunSettings {
+            jobs,
+            output: raw.output.as_ref().map(|o| base.join(o)),
+        },
+        file_sha256,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw::line_col;
+
+    #[test]
+    fn line_and_column() {
+        let src = "a = 1\nbb = 2\n";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 6), (2, 1));
+        assert_eq!(line_col(src, 9), (2, 4));
+    }
+}
