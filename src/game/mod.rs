@@ -127,6 +127,9 @@ pub struct Applied {
     /// type (`declare`, `solution`). Decides the announcement (`played`, `declared`,
     /// `verified`) and how a replay feeds it back.
     pub kind: &'static str,
+    /// The message type that announces it to the seats: `played` for a `move`; the game's own
+    /// for its own kinds (robots: `declared`, `verified`).
+    pub announced_as: &'static str,
     /// The seat that acted.
     pub seat: Seat,
     /// The seat's colour, for games with colours.
@@ -160,6 +163,7 @@ impl Applied {
     pub fn moved(seat: Seat, colour: Option<String>, notation: Value) -> Applied {
         Applied {
             kind: "move",
+            announced_as: "played",
             seat,
             colour,
             notation,

@@ -226,6 +226,7 @@ impl RobotsRound {
         }
         Ok(Applied {
             kind: "declare",
+            announced_as: "declared",
             seat,
             colour: None,
             notation: json!({ "moves": moves }),
@@ -287,6 +288,7 @@ impl RobotsRound {
         };
         Applied {
             kind: "solution",
+            announced_as: "verified",
             seat,
             colour: None,
             notation: json!({ "moves": moves.cloned().unwrap_or(Value::Null) }),
