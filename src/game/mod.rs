@@ -37,7 +37,7 @@ pub mod rolit;
 
 use serde_json::Value;
 
-pub use outcome::{Outcome, rank_by};
+pub use outcome::{Outcome, RoundResult, rank_by};
 
 /// A bot's place in a match, numbered from 0 and fixed for the whole match.
 pub type Seat = usize;
@@ -310,8 +310,16 @@ pub trait Round: Send {
             .expect("a game without listable moves must override Round::fallback");
         legal[pick(legal.len())].clone()
     }
-    /// The result, once the round is over (before forfeits are applied; see [`Outcome`]).
-    fn outcome(&self) -> Option<Outcome>;
+    /// The result, once the round is over, as plain data; the arbiter applies forfeits
+    /// ([`Outcome::of`]).
+    fn result(&self) -> Option<RoundResult>;
+    /// The outcome with no seat forfeited, once the round is over.
+    fn outcome(&self) -> Option<Outcome> {
+        self.result().map(|r| {
+            let n = r.points.len();
+            Outcome::of(r, &vec![false; n])
+        })
+    }
     /// A text rendering for terminals (letters only; callers add colour).
     fn render(&self) -> String;
 }

@@ -21,7 +21,7 @@ use super::solution::{check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
 use super::token::Token;
 use crate::duration::round_ms;
-use crate::game::{Applied, Limit, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
+use crate::game::{Applied, Limit, Refusal, Request, Round, RoundResult, Seat, Stamp, ToAct};
 
 /// The verification request: `prove`, answered by `solution` before the rules' deadline;
 /// nobody is frozen (the others may still watch the clock).
@@ -511,7 +511,7 @@ impl Round for RobotsRound {
         Vec::new()
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn result(&self) -> Option<RoundResult> {
         if self.phase != Phase::Over {
             return None;
         }
@@ -525,12 +525,7 @@ impl Round for RobotsRound {
         let points = (0..self.game.players)
             .map(|s| u32::from(self.winner == Some(s)))
             .collect();
-        Some(Outcome {
-            scores,
-            points,
-            ranks: Vec::new(),
-            wins: Vec::new(),
-        })
+        Some(RoundResult::by_points(scores, points))
     }
 
     fn carry(&self) -> Option<Value> {
