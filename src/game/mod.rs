@@ -32,6 +32,7 @@
 pub mod outcome;
 pub mod robots;
 pub mod rolit;
+pub mod rollerball;
 
 use serde_json::Value;
 
