@@ -10,6 +10,7 @@ mod kits;
 mod replay;
 mod robots;
 mod rolit;
+mod rollerball;
 mod schemas;
 mod slurm;
 mod tournament;
