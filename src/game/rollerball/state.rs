@@ -240,6 +240,13 @@ impl Rollerball {
         &self.deal
     }
 
+    /// The deck order of the deal as the record keeps it.
+    pub fn deal_secret(&self) -> Secret {
+        Secret::Deal {
+            deck: self.deal.clone(),
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         self.phase
     }

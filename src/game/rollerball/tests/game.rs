@@ -233,3 +233,38 @@ fn turns_6_to_10(mut g: Rollerball) {
     assert!(!a.events.iter().any(|e| matches!(e, Event::Hit { .. })));
     assert_eq!(g.turn(), 10);
 }
+
+/// Refusals say what was wrong, in a bot author's words, and change nothing.
+#[test]
+fn refusals() {
+    let mut g = setup();
+    let before = format!("{g:?}");
+    let refused = |g: &mut Rollerball, seat: usize, text: &str| {
+        g.apply_text(seat, text).expect_err(text).to_string()
+    };
+    assert_eq!(
+        refused(&mut g, 0, "teleport RP e2"),
+        "teleport RP e2: you hold no RP"
+    );
+    assert_eq!(
+        refused(&mut g, 1, "stay"),
+        "stay: red is asked (move), not you"
+    );
+    assert_eq!(
+        refused(&mut g, 0, "none"),
+        "none: the decision asked is move (e.g. \"stay\"), not use"
+    );
+    assert_eq!(
+        refused(&mut g, 0, "move h1"),
+        "move h1: h1 is 9 steps from your workman on c5"
+    );
+    assert_eq!(refused(&mut g, 0, "move d5"), "move d5: d5 is on the logo");
+    assert_eq!(
+        refused(&mut g, 0, "teleport DM d8"),
+        "teleport DM d8: d8 holds ball 1"
+    );
+    assert!(refused(&mut g, 0, "fly c4").contains("unknown move"));
+    assert!(refused(&mut g, 0, "build SD d8 e8").contains("cannot lie on d8 and e8"));
+    assert_eq!(format!("{g:?}"), before);
+    assert_eq!(g.deal_secret(), Secret::Deal { deck: deal() });
+}
