@@ -1,5 +1,6 @@
 //! Perft tables for Rollerball: the number of decision sequences of each length from a state,
-//! stored in `tests/data/perft/rollerball-*.txt` and checked here against the engine
+//! stored in `tests/data/perft/rollerball/*.txt` (a directory
+//! of its own: Rolit's perft test reads every `.txt` file of `tests/data/perft/`) and checked here against the engine
 //! (`rollarena::game::rollerball::perft`) to every depth and against the naive implementation
 //! to the depths it reaches quickly.
 //!
@@ -55,7 +56,7 @@ pub struct Case {
 
 pub const CASES: &[Case] = &[
     Case {
-        name: "rollerball-start-2p",
+        name: "start-2p",
         about: "the deal, 2 players: both bids, then the bases and the workmen",
         players: 2,
         turn_limit: 360,
@@ -67,7 +68,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 3,
     },
     Case {
-        name: "rollerball-start-4p",
+        name: "start-4p",
         about: "the deal, 4 players: the four sealed bids, then the first base",
         players: 4,
         turn_limit: 360,
@@ -79,7 +80,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 3,
     },
     Case {
-        name: "rollerball-start-6p",
+        name: "start-6p",
         about: "the deal, 6 players: the first four of the six sealed bids",
         players: 6,
         turn_limit: 360,
@@ -91,7 +92,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 2,
     },
     Case {
-        name: "rollerball-cards-4p",
+        name: "cards-4p",
         about: "4 players, the setup cards after random bids, bases and workmen",
         players: 4,
         turn_limit: 360,
@@ -103,7 +104,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 2,
     },
     Case {
-        name: "rollerball-mid-2p",
+        name: "mid-2p",
         about: "2 players, turn 12 after random play: move, use, then the next turn's balls",
         players: 2,
         turn_limit: 360,
@@ -115,7 +116,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 2,
     },
     Case {
-        name: "rollerball-mid-4p",
+        name: "mid-4p",
         about: "4 players, turn 20 after random play",
         players: 4,
         turn_limit: 360,
@@ -127,7 +128,7 @@ pub const CASES: &[Case] = &[
         naive_depth: 2,
     },
     Case {
-        name: "rollerball-mid-6p",
+        name: "mid-6p",
         about: "6 players, turn 24 after random play: move, use and the extra move",
         players: 6,
         turn_limit: 360,
@@ -142,7 +143,7 @@ pub const CASES: &[Case] = &[
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/perft")
+        .join("tests/data/perft/rollerball")
         .join(format!("{name}.txt"))
 }
 

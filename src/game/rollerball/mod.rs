@@ -31,5 +31,5 @@ pub use events::{Event, Secret};
 pub use moves::{Keep, Move, MoveError};
 pub use perft::{Perft, perft};
 pub use square::Square;
-pub use state::{Applied, COLOURS, Phase, Result, Rollerball, SetupError, TURN_LIMIT, ToAct};
+pub use state::{Applied, COLOURS, Ending, Phase, Rollerball, SetupError, TURN_LIMIT, ToAct};
 pub use view::{RULES, View};

@@ -1,5 +1,5 @@
 //! Perft: the number of decision sequences of a given length from a state, for checking the
-//! engine against independent counts (`tests/data/perft/rollerball-*.txt`).
+//! engine against independent counts (`tests/data/perft/rollerball/*.txt`).
 //!
 //! A node's children are the legal moves of the seat asked; during the sealed bid, where every
 //! seat is asked at once, the seats bid one after another in seat order (the lowest seat that

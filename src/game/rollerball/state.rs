@@ -95,7 +95,7 @@ pub struct Applied {
 
 /// The end of a round (§10).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, JsonSchema)]
-pub struct Result {
+pub struct Ending {
     /// Victory points by seat (the score).
     pub points: Vec<usize>,
     /// 1 + the number of seats with more points.
@@ -141,7 +141,7 @@ pub struct Rollerball {
     pub(super) placed: usize,
     pub(super) pending: Option<Pending>,
     pub(super) queue: VecDeque<Settle>,
-    pub(super) result: Option<Result>,
+    pub(super) result: Option<Ending>,
 }
 
 /// Where the automatic steps write.
@@ -279,7 +279,7 @@ impl Rollerball {
     }
 
     /// The result, once the game is over.
-    pub fn result(&self) -> Option<&Result> {
+    pub fn result(&self) -> Option<&Ending> {
         self.result.as_ref()
     }
 
@@ -488,7 +488,7 @@ impl Rollerball {
             Some(s) => vec![s],
             None => (0..self.players).filter(|&s| ranks[s] == 1).collect(),
         };
-        self.result = Some(Result {
+        self.result = Some(Ending {
             points,
             ranks,
             winners,
