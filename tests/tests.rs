@@ -28,6 +28,7 @@ mod referee;
 mod replay;
 mod robots;
 mod rolit;
+mod rollerball;
 mod schemas;
 mod slurm;
 mod tournament;

@@ -34,6 +34,7 @@ pub mod outcome;
 pub mod registry;
 pub mod robots;
 pub mod rolit;
+pub mod rollerball;
 
 use serde_json::Value;
 
