@@ -8,11 +8,13 @@
 //! [`Applied`] carrying the canonical move, its announced form, the public [`Event`]s and the
 //! [`Secret`]s only the record keeps.
 
+pub mod arena;
 pub mod ball;
 pub mod ball_phase;
 pub mod board;
 pub mod card;
 pub mod chance;
+pub mod entry;
 pub mod events;
 pub mod legal;
 pub mod moves;
@@ -24,6 +26,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+pub use arena::{RollerballGame, RollerballRound};
 pub use ball::{Ball, Rubber};
 pub use board::Board;
 pub use card::{Card, Cards, Placed};
