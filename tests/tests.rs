@@ -29,6 +29,7 @@ mod replay;
 mod report;
 mod robots;
 mod rolit;
+mod rollerball;
 mod schemas;
 mod slurm;
 mod tournament;

@@ -297,9 +297,8 @@ pub fn parse_line(line: &[u8]) -> Result<Incoming, String> {
     }
 }
 
-/// The announcement of an applied action to every bot: `played` for a move, `declared` for
-/// a declaration, `verified` for a demonstration; other kinds are announced under their own
-/// name. The action's notation is under `move` for moves; for other kinds its fields are
+/// The announcement of an applied action: `played` for a move, else the message type the
+/// game names ([`crate::game::Applied::announced_as`]). The action's notation is under `move` for moves; for other kinds its fields are
 /// spread into the message, with `at_ms`, the round time of the action, where the rules run on
 /// a clock. Encoded once for every bot.
 pub fn announcement(
@@ -334,14 +333,8 @@ pub fn announcement(
         line.push(b'\n');
         return line;
     }
-    let kind = match applied.kind {
-        "declare" => "declared",
-        "pass" => "passed",
-        "solution" => "verified",
-        other => other,
-    };
     let mut msg = serde_json::Map::new();
-    msg.insert("type".into(), Value::from(kind));
+    msg.insert("type".into(), Value::from(applied.announced_as));
     msg.insert("seat".into(), Value::from(applied.seat));
     if let Some(c) = &applied.colour {
         msg.insert("colour".into(), Value::from(c.clone()));

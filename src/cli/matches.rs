@@ -343,10 +343,11 @@ fn game_options(args: &MatchArgs, entry: &Entry) -> anyhow::Result<Map<String, V
 
 /// A seat's default name: a built-in bot's name and options, else the program or script name.
 pub fn default_name(argv: &[String]) -> String {
-    if argv.len() >= 3 && argv[0] == "rollarena" && argv[1] == "bot" {
+    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    // A built-in bot, however this binary is named on its command line.
+    if argv.len() >= 3 && base(&argv[0]) == "rollarena" && argv[1] == "bot" {
         return argv[2..].join(" ").replace("--", "");
     }
-    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
     let interpreters = [
         "python3", "python", "node", "java", "sh", "bash", "ruby", "perl",
     ];
@@ -471,6 +472,11 @@ mod tests {
             "random seed 3"
         );
         assert_eq!(default_name(&words("python3 bots/mine.py")), "mine.py");
+        assert_eq!(
+            default_name(&words("/opt/rollarena/target/release/rollarena bot greedy")),
+            "greedy",
+            "a built-in bot named by a path to this binary"
+        );
         assert_eq!(default_name(&words("./target/release/bot -v")), "bot");
     }
 }

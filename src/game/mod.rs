@@ -34,10 +34,11 @@ pub mod outcome;
 pub mod registry;
 pub mod robots;
 pub mod rolit;
+pub mod rollerball;
 
 use serde_json::Value;
 
-pub use outcome::{Outcome, rank_by};
+pub use outcome::{Outcome, RoundResult, rank_by};
 
 /// A bot's place in a match, numbered from 0 and fixed for the whole match.
 pub type Seat = usize;
@@ -127,6 +128,9 @@ pub struct Applied {
     /// type (`declare`, `solution`). Decides the announcement (`played`, `declared`,
     /// `verified`) and how a replay feeds it back.
     pub kind: &'static str,
+    /// The message type that announces it to the seats: `played` for a `move`; the game's own
+    /// for its own kinds (robots: `declared`, `verified`).
+    pub announced_as: &'static str,
     /// The seat that acted.
     pub seat: Seat,
     /// The seat's colour, for games with colours.
@@ -160,6 +164,7 @@ impl Applied {
     pub fn moved(seat: Seat, colour: Option<String>, notation: Value) -> Applied {
         Applied {
             kind: "move",
+            announced_as: "played",
             seat,
             colour,
             notation,
@@ -306,8 +311,16 @@ pub trait Round: Send {
             .expect("a game without listable moves must override Round::fallback");
         legal[pick(legal.len())].clone()
     }
-    /// The result, once the round is over (before forfeits are applied; see [`Outcome`]).
-    fn outcome(&self) -> Option<Outcome>;
+    /// The result, once the round is over, as plain data; the arbiter applies forfeits
+    /// ([`Outcome::of`]).
+    fn result(&self) -> Option<RoundResult>;
+    /// The outcome with no seat forfeited, once the round is over.
+    fn outcome(&self) -> Option<Outcome> {
+        self.result().map(|r| {
+            let n = r.points.len();
+            Outcome::of(r, &vec![false; n])
+        })
+    }
     /// A text rendering for terminals (letters only; callers add colour).
     fn render(&self) -> String;
 }

@@ -11,6 +11,30 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// What a game says of a finished round, before forfeits: plain data. [`Outcome::of`] turns it
+/// into the round's outcome, forfeits applied, the same way for every game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundResult {
+    /// The game's own score per colour or seat, as the record and `end` show it.
+    pub scores: BTreeMap<String, u32>,
+    /// Points per seat, in seat order, as scored.
+    pub points: Vec<u32>,
+    /// The game's own ranking, when it is not by points alone (1 best, ties share): seats
+    /// that did not forfeit keep their order among themselves. `None`: rank by points.
+    pub order: Option<Vec<u32>>,
+}
+
+impl RoundResult {
+    /// A result ranked by points.
+    pub fn by_points(scores: BTreeMap<String, u32>, points: Vec<u32>) -> RoundResult {
+        RoundResult {
+            scores,
+            points,
+            order: None,
+        }
+    }
+}
+
 /// How a round ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Outcome {
@@ -59,6 +83,34 @@ impl Outcome {
         }
     }
 
+    /// The outcome of a game's result with `forfeited` seats: the one place where forfeits are
+    /// applied (points to 0, ranked last, no share of the win).
+    pub fn of(result: RoundResult, forfeited: &[bool]) -> Self {
+        let Some(order) = result.order else {
+            return Outcome::new(result.scores, &result.points, forfeited);
+        };
+        let mut outcome = Outcome::new(result.scores, &result.points, forfeited);
+        // The game's order among the seats still in; forfeits after every one of them.
+        let n = order.len();
+        outcome.ranks = (0..n)
+            .map(|s| {
+                let better = (0..n)
+                    .filter(|&o| !forfeited[o] && (forfeited[s] || order[o] < order[s]))
+                    .count();
+                better as u32 + 1
+            })
+            .collect();
+        let firsts: Vec<bool> = (0..n)
+            .map(|s| outcome.ranks[s] == 1 && !forfeited[s])
+            .collect();
+        let k = firsts.iter().filter(|&&b| b).count();
+        outcome.wins = firsts
+            .iter()
+            .map(|&b| if b { 1.0 / k as f64 } else { 0.0 })
+            .collect();
+        outcome
+    }
+
     /// The same outcome with (more) seats forfeited: their points drop to 0 and they rank last.
     pub fn with_forfeits(&self, raw_points: &[u32], forfeited: &[bool]) -> Self {
         Outcome::new(self.scores.clone(), raw_points, forfeited)
@@ -88,6 +140,22 @@ pub fn rank_by(points: &[u32], forfeited: &[bool]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_games_own_order_ranks_the_seats_still_in() {
+        let result = RoundResult {
+            scores: BTreeMap::new(),
+            points: vec![3, 5, 5],
+            order: Some(vec![1, 3, 2]),
+        };
+        let o = Outcome::of(result.clone(), &[false, false, false]);
+        assert_eq!(o.ranks, vec![1, 3, 2], "the game's order, not the points");
+        assert_eq!(o.winners(), vec![0]);
+        let o = Outcome::of(result, &[true, false, false]);
+        assert_eq!(o.ranks, vec![3, 2, 1]);
+        assert_eq!(o.points, vec![0, 5, 5]);
+        assert_eq!(o.winners(), vec![2]);
+    }
 
     #[test]
     fn ties_share_rank_and_win() {

@@ -45,6 +45,7 @@ pub static GAMES: &[&Entry] = &[
     &super::rolit::entry::ENTRY,
     &super::robots::entry::ENTRY,
     &super::goofspiel::entry::ENTRY,
+    &super::rollerball::entry::ENTRY,
 ];
 
 /// The games' names, for help texts and errors.

@@ -351,12 +351,12 @@ impl Referee {
                 return;
             }
         }
-        let raw = self
+        let result = self
             .round
-            .outcome()
-            .expect("a round that is over has an outcome");
+            .result()
+            .expect("a round that is over has a result");
         let forfeited = self.forfeited();
-        let outcome = Outcome::new(raw.scores, &raw.points, &forfeited);
+        let outcome = Outcome::of(result, &forfeited);
         let end = ToBot::End(End {
             round: self.round_no,
             scores: outcome.scores.clone(),

@@ -235,7 +235,7 @@ pub fn people_table(s: &Standings) -> comfy_table::Table {
         "rounds",
         "wins",
         "points",
-        "avg balls",
+        "avg points",
         "win %",
         "forfeits",
         "ms/move",

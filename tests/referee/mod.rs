@@ -4,6 +4,7 @@
 //! `tests/arbiter` and `tests/hostile`.
 
 mod goofspiel;
+mod rollerball;
 mod sequential;
 mod simultaneous;
 

@@ -102,7 +102,7 @@ fn readme_round_robin_runs_and_prints_its_table() {
         "positional-d2",
         "greedy-noisy",
         "random-2",
-        "avg balls",
+        "avg points",
         "win %",
     ] {
         assert!(stdout.contains(name), "{name} in the table:\n{stdout}");

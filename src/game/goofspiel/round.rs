@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::Goofspiel;
 use super::view::{SeatView, TurnRecord};
-use crate::game::{Applied, Outcome, Refusal, Request, Round, Seat, Shown, ToAct};
+use crate::game::{Applied, Refusal, Request, Round, RoundResult, Seat, Shown, ToAct};
 
 /// One round: the prize deck in order, the hands, this turn's bids, the past turns.
 #[derive(Clone, Debug)]
@@ -166,18 +166,14 @@ impl Round for GoofspielRound {
         Ok(applied)
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn result(&self) -> Option<RoundResult> {
         if !self.over() {
             return None;
         }
         let scores: BTreeMap<String, u32> = (0..self.scores.len())
             .map(|s| (s.to_string(), self.scores[s]))
             .collect();
-        Some(Outcome::new(
-            scores,
-            &self.scores,
-            &vec![false; self.scores.len()],
-        ))
+        Some(RoundResult::by_points(scores, self.scores.clone()))
     }
 
     fn render(&self) -> String {

@@ -21,7 +21,7 @@ use super::solution::{check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
 use super::token::Token;
 use crate::duration::round_ms;
-use crate::game::{Applied, Limit, Outcome, Refusal, Request, Round, Seat, Stamp, ToAct};
+use crate::game::{Applied, Limit, Refusal, Request, Round, RoundResult, Seat, Stamp, ToAct};
 
 /// The verification request: `prove`, answered by `solution` before the rules' deadline;
 /// nobody is frozen (the others may still watch the clock).
@@ -234,6 +234,7 @@ impl RobotsRound {
         }
         Ok(Applied {
             kind: "declare",
+            announced_as: "declared",
             seat,
             colour: None,
             notation: json!({ "moves": moves }),
@@ -264,6 +265,7 @@ impl RobotsRound {
         }
         Ok(Applied {
             kind: "pass",
+            announced_as: "passed",
             seat,
             colour: None,
             notation: json!({}),
@@ -340,6 +342,7 @@ impl RobotsRound {
         };
         Applied {
             kind: "solution",
+            announced_as: "verified",
             seat,
             colour: None,
             notation: json!({ "moves": moves.cloned().unwrap_or(Value::Null) }),
@@ -568,7 +571,7 @@ impl Round for RobotsRound {
         Vec::new()
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn result(&self) -> Option<RoundResult> {
         if self.phase != Phase::Over {
             return None;
         }
@@ -582,12 +585,7 @@ impl Round for RobotsRound {
         let points = (0..self.game.players)
             .map(|s| u32::from(self.winner == Some(s)))
             .collect();
-        Some(Outcome {
-            scores,
-            points,
-            ranks: Vec::new(),
-            wins: Vec::new(),
-        })
+        Some(RoundResult::by_points(scores, points))
     }
 
     fn carry(&self) -> Option<Value> {

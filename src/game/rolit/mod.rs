@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use crate::game::{Applied, Game, Outcome, Refusal, Request, Round, RoundSetup, Seat, ToAct};
+use crate::game::{Applied, Game, Refusal, Request, Round, RoundResult, RoundSetup, Seat, ToAct};
 pub use perft::perft;
 pub use position::{BadPosition, Colour, MoveError, Position, Square};
 pub use state::State;
@@ -191,7 +191,7 @@ impl Round for RolitRound {
         Ok(applied)
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    fn result(&self) -> Option<RoundResult> {
         if !self.pos.is_over() {
             return None;
         }
@@ -201,7 +201,7 @@ impl Round for RolitRound {
             .map(|&c| (c.name().to_string(), counts[c as usize]))
             .collect();
         let points: Vec<u32> = self.colours.iter().map(|&c| counts[c as usize]).collect();
-        Some(Outcome::new(scores, &points, &vec![false; points.len()]))
+        Some(RoundResult::by_points(scores, points))
     }
 
     fn render(&self) -> String {
