@@ -8,6 +8,7 @@
 //! never starts, so they hold every kind of event a record can hold.
 
 mod browser;
+mod hidden;
 mod html;
 mod robots;
 mod terminal;
