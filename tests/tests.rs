@@ -3,6 +3,7 @@
 //! Modules: `rolit` checks the rules engine against a naive second implementation, perft
 //! tables and hand-built positions.
 mod arbiter;
+mod bots_strength;
 mod check;
 mod fuzz;
 mod hostile;

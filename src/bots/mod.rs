@@ -18,6 +18,7 @@
 //! after every line. Messages a bot does not need (`played`, `end`, unknown types) cost one
 //! scan of the line.
 
+pub mod arena;
 pub mod brs;
 pub mod eval;
 pub mod greedy;
