@@ -38,7 +38,7 @@ fn legal_moves_on_every_size_and_player_count() {
         for seed in 0..2 {
             let mut bots: Vec<Bot> = (0..players)
                 .map(|i| {
-                    if (i + seed as usize) % 2 == 0 {
+                    if (i + seed as usize).is_multiple_of(2) {
                         mcts_bot(Some(300), seed)
                     } else {
                         brs_bot(Some(2))
