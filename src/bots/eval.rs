@@ -155,8 +155,15 @@ pub struct Weights {
     pub endgame: [i32; FEATURES],
 }
 
-/// The tuned weights (see the module's documentation).
+/// The tuned weights (see the module's documentation): 400 steps of `tune` from
+/// [`HAND_WEIGHTS`] (seed 1, 40 rounds a step, depth 3).
 pub const WEIGHTS: Weights = Weights {
+    opening: [-8, 68, 40, 8, -45, -11, 10],
+    endgame: [3, 40, 20, 4, -24, -9, 6],
+};
+
+/// The weights set by hand, where the tuning started.
+pub const HAND_WEIGHTS: Weights = Weights {
     opening: [2, 90, 40, 8, -45, -18, 6],
     endgame: [12, 40, 20, 4, -20, -8, 2],
 };
@@ -289,6 +296,115 @@ mod tests {
             let g = Geometry::new(size);
             assert_eq!(g.corners.count_ones(), 4);
             assert_eq!(g.edges.count_ones(), 4 * u32::from(size) - 4);
+        }
+    }
+
+    /// Self-play tuning of [`WEIGHTS`] by a (1+1) local search: each step changes one weight
+    /// (opening or endgame) by a random step, and the candidate replaces the current weights
+    /// when it scores above 55% against them over `TUNE_GAMES` two-player 8x8 rounds of
+    /// `brs --depth TUNE_DEPTH` (seats rotated, 4 random opening plies per pair of rounds).
+    /// Prints every accepted step and the final weights, to paste into [`WEIGHTS`]:
+    ///
+    /// `TUNE_STEPS=60 cargo test --release --lib bots::eval::tests::tune -- --ignored --nocapture`
+    #[test]
+    #[ignore = "tuning, minutes"]
+    fn tune() {
+        use crate::bots::arena::play;
+        use crate::bots::brs::{self, Brs};
+        use crate::bots::{Bot, Options};
+        use rand::{Rng, SeedableRng};
+
+        let env = |k: &str, d: u64| std::env::var(k).map_or(d, |v| v.parse().unwrap());
+        let steps = env("TUNE_STEPS", 60);
+        let games = env("TUNE_GAMES", 40) as u32;
+        let depth = env("TUNE_DEPTH", 3) as u32;
+        let bot = |w: Weights| {
+            Bot::new(
+                Box::new(Brs::new(brs::Config {
+                    depth: Some(depth),
+                    weights: w,
+                    ..brs::Config::default()
+                })),
+                Options::default(),
+            )
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(env("TUNE_SEED", 1));
+        let mut current = HAND_WEIGHTS;
+        for step in 0..steps {
+            let mut cand = current;
+            let f = rng.random_range(0..FEATURES);
+            let w = if rng.random_bool(0.5) {
+                &mut cand.opening[f]
+            } else {
+                &mut cand.endgame[f]
+            };
+            let delta = (w.abs() / 4).max(2) * if rng.random_bool(0.5) { 1 } else { -1 };
+            *w += delta;
+            let mut score = 0.0;
+            for g in 0..games {
+                let mut bots = vec![bot(cand), bot(current)];
+                let seat = (g % 2) as usize;
+                if seat == 1 {
+                    bots.swap(0, 1);
+                }
+                score += play(&mut bots, 8, 4, step * 1000 + u64::from(g / 2), None).share[seat];
+            }
+            let share = score / f64::from(games);
+            if share > 0.55 {
+                current = cand;
+                println!(
+                    "step {step}: feature {f} by {delta:+}: {share:.3}, accepted: {current:?}"
+                );
+            }
+        }
+        println!("final: {current:?}");
+    }
+
+    /// [`WEIGHTS`] against [`HAND_WEIGHTS`] over `CMP_GAMES` rounds at `brs --depth
+    /// CMP_DEPTH`, on 8x8 with two players and with four (one tuned bot against three
+    /// hand-weighted ones), seats rotated; prints the tuned bot's win share with a 95% interval:
+    ///
+    /// `cargo test --release --lib bots::eval::tests::tuned_against_hand -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, minutes"]
+    fn tuned_against_hand() {
+        use crate::bots::arena::play;
+        use crate::bots::brs::{self, Brs};
+        use crate::bots::{Bot, Options};
+
+        let env = |k: &str, d: u64| std::env::var(k).map_or(d, |v| v.parse().unwrap());
+        let games = env("CMP_GAMES", 200) as u32;
+        let depth = env("CMP_DEPTH", 3) as u32;
+        let bot = |w: Weights| {
+            Bot::new(
+                Box::new(Brs::new(brs::Config {
+                    depth: Some(depth),
+                    weights: w,
+                    ..brs::Config::default()
+                })),
+                Options::default(),
+            )
+        };
+        for players in [2usize, 4] {
+            let mut shares = Vec::new();
+            for g in 0..games {
+                let seat = g as usize % players;
+                let mut bots: Vec<Bot> = (0..players)
+                    .map(|i| bot(if i == seat { WEIGHTS } else { HAND_WEIGHTS }))
+                    .collect();
+                let seed = 90_000 + u64::from(g) / players as u64;
+                shares.push(play(&mut bots, 8, 4, seed, None).share[seat]);
+            }
+            let n = shares.len() as f64;
+            let mean = shares.iter().sum::<f64>() / n;
+            let sd = (shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            println!(
+                "{players} players, depth {depth}, {games} rounds: tuned wins {:.1}% +- {:.1}% \
+                 (fair share {:.0}%)",
+                100.0 * mean,
+                196.0 * sd / n.sqrt(),
+                100.0 / players as f64
+            );
         }
     }
 }

@@ -11,7 +11,8 @@
 //!   [`Config::margin`], so that a bigger win or a smaller loss is still preferred).
 //! - **Playouts** better than uniform: with probability [`Config::epsilon`] a uniformly random
 //!   legal move, otherwise a random one among the best tier of the legal moves (corners; edge
-//!   squares; the middle; C and X squares next to an empty corner last, see [`eval::tiers`]).
+//!   squares (those of a taken corner included); the middle; C and X squares next to an empty
+//!   corner last).
 //!   Captures come first by the rules already (a move that captures nothing is legal only
 //!   when no move captures). A playout allocates nothing and uses its own xorshift generator,
 //!   seeded from the bot's ChaCha8 generator, so everything stays reproducible.
@@ -37,9 +38,9 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::Strategy;
-use super::eval::{Geometry, tiers};
+use super::eval::Geometry;
 use super::random_square;
-use crate::game::rolit::bitboard::Squares;
+use crate::game::rolit::bitboard::{Squares, capture_moves, neighbours};
 use crate::game::rolit::{Position, Square};
 
 /// The search's settings.
@@ -196,6 +197,56 @@ pub struct Mcts {
 /// Plies a simulation can have: moves on an 8x8 board, plus room.
 const MAX_PLIES: usize = 64;
 
+/// The playout policy (see the module's documentation).
+#[inline(always)]
+fn playout_with(
+    fast: &mut Fast,
+    g: &Geometry,
+    eps: f32,
+    mut pos: Position,
+    moves: &mut [(u8, u8); MAX_PLIES],
+    len: &mut usize,
+) -> Position {
+    let mask = pos.mask();
+    loop {
+        let occ = pos.occupied();
+        let empty = mask & !occ;
+        if empty == 0 {
+            return pos;
+        }
+        let me = pos.to_move();
+        let own = pos.balls(me);
+        let caps = capture_moves(own, occ & !own, empty);
+        let legal = if caps != 0 {
+            caps
+        } else {
+            neighbours(occ) & empty
+        };
+        let set = if fast.chance(eps) {
+            legal
+        } else if legal & g.corners != 0 {
+            legal & g.corners
+        } else {
+            let danger = g.danger(empty);
+            let safe = legal & !danger;
+            let edge = safe & g.edges;
+            if edge != 0 {
+                edge
+            } else if safe != 0 {
+                safe
+            } else {
+                legal
+            }
+        };
+        let sq = fast.pick(set);
+        if *len < MAX_PLIES {
+            moves[*len] = (me as u8, sq);
+            *len += 1;
+        }
+        pos.play_unchecked(Square(sq));
+    }
+}
+
 impl Mcts {
     pub fn new(config: Config) -> Mcts {
         Mcts {
@@ -255,36 +306,13 @@ impl Mcts {
     #[inline]
     fn playout(
         &mut self,
-        mut pos: Position,
+        pos: Position,
         moves: &mut [(u8, u8); MAX_PLIES],
         len: &mut usize,
     ) -> Position {
         let g = self.geometry;
         let eps = self.config.epsilon;
-        while !pos.is_over() {
-            let legal = pos.legal_moves();
-            let sq = if self.fast.chance(eps) {
-                self.fast.pick(legal)
-            } else {
-                let t = tiers(&g, &pos, legal);
-                let set = if t[0] != 0 {
-                    t[0]
-                } else if t[1] != 0 {
-                    t[1]
-                } else if t[2] != 0 {
-                    t[2]
-                } else {
-                    t[3]
-                };
-                self.fast.pick(set)
-            };
-            if *len < MAX_PLIES {
-                moves[*len] = (pos.to_move() as u8, sq);
-                *len += 1;
-            }
-            pos.play_unchecked(Square(sq));
-        }
-        pos
+        playout_with(&mut self.fast, &g, eps, pos, moves, len)
     }
 
     /// Gives node `n` (position `pos`, not final) its children, if the arena has room.
