@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 
 use super::Strategy;
-use super::eval::{Evaluator, WEIGHTS, Weights, ordered, tiers};
+use super::eval::{Evaluator, WEIGHTS, WEIGHTS_MULTI, Weights, ordered, tiers};
 use super::mcts::budget;
 use crate::game::rolit::bitboard::{Squares, flips};
 use crate::game::rolit::{Colour, Position, Square};
@@ -36,7 +36,9 @@ pub struct Config {
     pub depth: Option<u32>,
     /// At most this long per move.
     pub movetime: Option<Duration>,
+    /// The evaluation's weights with two players, and with three or four.
     pub weights: Weights,
+    pub weights_multi: Weights,
 }
 
 impl Default for Config {
@@ -45,6 +47,7 @@ impl Default for Config {
             depth: None,
             movetime: None,
             weights: WEIGHTS,
+            weights_multi: WEIGHTS_MULTI,
         }
     }
 }
@@ -206,8 +209,13 @@ impl Brs {
 
     pub fn search(&mut self, pos: &Position, legal: u64, time_ms: Option<u64>) -> Square {
         let started = Instant::now();
-        if self.eval.geometry.size != pos.size() {
-            self.eval = Evaluator::new(pos.size(), self.config.weights);
+        let weights = if pos.colours().len() == 2 {
+            self.config.weights
+        } else {
+            self.config.weights_multi
+        };
+        if self.eval.geometry.size != pos.size() || self.eval.weights != weights {
+            self.eval = Evaluator::new(pos.size(), weights);
         }
         self.me = pos.to_move();
         self.nodes = 0;

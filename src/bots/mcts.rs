@@ -552,7 +552,7 @@ impl Mcts {
             while playouts < max_playouts && !self.nodes[0].solved {
                 self.iterate(pos, &mut depth);
                 playouts += 1;
-                if playouts.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
+                if playouts.is_multiple_of(16) && deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
             }
