@@ -140,10 +140,30 @@ fn the_searching_bots_pass_the_check() {
 /// `random`, or `mctsT:MS` / `brsT:MS` for a time per move.
 fn spec(s: &str, seed: u64) -> Bot {
     let (name, arg) = s.split_once(':').unwrap_or((s, "1"));
-    let n: u64 = arg.parse().expect("a number after the colon");
+    let n: u64 = arg
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a number after the colon");
     let ms = Some(Duration::from_millis(n));
     match name {
         "mcts" => mcts_bot(Some(n), seed),
+        // mctsX:N:exploration:history:epsilon:margin
+        "mctsX" => {
+            let v: Vec<f32> = s.split(':').skip(2).map(|x| x.parse().unwrap()).collect();
+            Bot::new(
+                Box::new(Mcts::new(mcts::Config {
+                    playouts: Some(arg.split(':').next().unwrap().parse().unwrap()),
+                    exploration: v[0],
+                    history: v[1],
+                    epsilon: v[2],
+                    margin: v[3],
+                    ..mcts::Config::default()
+                })),
+                Options { seed, noise: 0.0 },
+            )
+        }
         "mctsT" => Bot::new(
             Box::new(Mcts::new(mcts::Config {
                 movetime: ms,
