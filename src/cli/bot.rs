@@ -34,10 +34,12 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 ///   mcts        multi-player Monte-Carlo tree search (max^n backups, progressive history,
 ///               a solver near the end, tree reuse); thinks for about 85% of the turn's
 ///               time_ms less 50 ms. --movetime MS caps that, --playouts N stops after N
-///               simulations (with a fixed --seed: the same moves every time). The strongest.
+///               simulations (with a fixed --seed: the same moves every time). The
+///               strongest with three or four players.
 ///   brs         Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility
 ///               and balls by phase; iterative deepening against the clock, or --depth D
-///               layers (reproducible); --movetime MS caps the time.
+///               layers (reproducible); --movetime MS caps the time. The strongest with
+///               two players.
 ///   solver      Rock'n'Roll Robot (--game robots): declares a quick solution's length at
 ///               once, then the shortest it finds (the library's optimal solver), and
 ///               proves it. --strength S from 1 to 10: below 10 it only looks for
