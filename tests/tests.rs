@@ -20,6 +20,7 @@
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
+mod bots_strength;
 mod check;
 mod fuzz;
 mod hostile;

@@ -18,8 +18,12 @@
 //! after every line. Messages a bot does not need (`played`, `end`, unknown types) cost one
 //! scan of the line.
 
+pub mod arena;
+pub mod brs;
+pub mod eval;
 pub mod greedy;
 pub mod legal;
+pub mod mcts;
 pub mod positional;
 pub mod random;
 pub mod solver;
@@ -36,12 +40,14 @@ use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use crate::arbiter::protocol::{FromBot, Log, Ready};
 use crate::game::rolit::{Position, Square, State};
 
+pub use brs::Brs;
 pub use greedy::Greedy;
+pub use mcts::Mcts;
 pub use positional::Positional;
 pub use random::{Random, random_square};
 
 /// The built-in bots' names, as `rollarena bot NAME` takes them.
-pub const NAMES: &[&str] = &["random", "greedy", "positional"];
+pub const NAMES: &[&str] = &["random", "greedy", "positional", "mcts", "brs"];
 
 /// The deepest search `positional` accepts (`--depth`).
 pub const MAX_DEPTH: u32 = 6;
@@ -54,6 +60,23 @@ pub trait Strategy {
     /// position's empty squares) for the colour to move in `pos`. Random choices (ties) come
     /// from `rng`, so they are reproducible.
     fn choose(&mut self, pos: &Position, legal: u64, rng: &mut ChaCha8Rng) -> Square;
+    /// [`Strategy::choose`] with the time the arbiter allows for this move (`turn.time_ms`,
+    /// when known): a strategy that thinks for a while uses it, with a safety margin, and may
+    /// append one line for a `log` message to `log` (left empty: no message). By default, the
+    /// untimed choice.
+    fn choose_timed(
+        &mut self,
+        pos: &Position,
+        legal: u64,
+        rng: &mut ChaCha8Rng,
+        time_ms: Option<u64>,
+        log: &mut String,
+    ) -> Square {
+        let _ = (time_ms, log);
+        self.choose(pos, legal, rng)
+    }
+    /// A round begins (a strategy that keeps a search tree between moves drops it).
+    fn new_round(&mut self) {}
 }
 
 /// The options every built-in bot takes.
@@ -106,12 +129,18 @@ impl Bot {
         }
     }
 
-    /// A built-in bot by name (see [`NAMES`]); `depth` is for `positional` only.
+    /// A built-in bot by name (see [`NAMES`]); `depth` is for `positional` and `brs` (the
+    /// searching bots take their defaults here: see [`Mcts::new`] and [`Brs::new`] for more).
     pub fn by_name(name: &str, options: Options, depth: u32) -> Option<Bot> {
         let strategy: Box<dyn Strategy> = match name {
             "random" => Box::new(Random),
             "greedy" => Box::new(Greedy),
             "positional" => Box::new(Positional::new(depth)),
+            "mcts" => Box::new(Mcts::new(mcts::Config::default())),
+            "brs" => Box::new(Brs::new(brs::Config {
+                depth: Some(depth),
+                ..brs::Config::default()
+            })),
             _ => return None,
         };
         Some(Bot::new(strategy, options))
@@ -128,6 +157,7 @@ impl Bot {
     /// A round begins: reseeds from the round's seed and the bot's own seed.
     pub fn new_round(&mut self, round_seed: u64) {
         self.rng = round_rng(round_seed, self.options.seed);
+        self.strategy.new_round();
     }
 
     /// Chooses a move among `legal` (the position's own legal moves when `legal` is empty):
@@ -139,6 +169,24 @@ impl Bot {
             return random_square(legal, &mut self.rng);
         }
         self.strategy.choose(pos, legal, &mut self.rng)
+    }
+
+    /// [`Bot::choose`] with the move's time (see [`Strategy::choose_timed`]); a line for a
+    /// `log` message may be appended to `log`.
+    pub fn choose_timed(
+        &mut self,
+        pos: &Position,
+        legal: u64,
+        time_ms: Option<u64>,
+        log: &mut String,
+    ) -> Square {
+        let legal = if legal == 0 { pos.legal_moves() } else { legal };
+        debug_assert!(legal != 0, "a move is wanted in a position with none");
+        if self.options.noise > 0.0 && self.rng.random_bool(self.options.noise) {
+            return random_square(legal, &mut self.rng);
+        }
+        self.strategy
+            .choose_timed(pos, legal, &mut self.rng, time_ms, log)
     }
 }
 
@@ -166,7 +214,12 @@ struct Session {
     /// The match is of another game than Rolit: moves are chosen among the listed ones.
     other: Option<legal::Listed>,
     logs_left: u32,
+    /// Bytes of `log` text the strategy may still send this round (its notes on each move).
+    note_bytes_left: usize,
 }
+
+/// The `log` text a strategy may send per round: well within the protocol's 65,536 bytes.
+const NOTE_BYTES: usize = 32_768;
 
 struct LastTurn {
     pos: Position,
@@ -186,6 +239,7 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
         last: None,
         other: None,
         logs_left: MAX_LOGS,
+        note_bytes_left: NOTE_BYTES,
     };
     let mut line = Vec::with_capacity(4096);
     loop {
@@ -231,6 +285,20 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
 }
 
 impl Session {
+    /// Sends a strategy's note on its move as a `log` line (nothing for an empty note, or
+    /// once the round's budget is spent).
+    fn note<W: Write>(&mut self, out: &mut W, text: &str) -> io::Result<()> {
+        if text.is_empty() || text.len() > self.note_bytes_left {
+            return Ok(());
+        }
+        self.note_bytes_left -= text.len();
+        let msg = FromBot::Log(Log {
+            text: text.to_string(),
+        });
+        serde_json::to_writer(&mut *out, &msg)?;
+        out.write_all(b"\n")
+    }
+
     fn log<W: Write>(&mut self, out: &mut W, text: fmt::Arguments<'_>) -> io::Result<()> {
         if self.logs_left == 0 {
             return Ok(());
@@ -280,6 +348,7 @@ fn start(bot: &mut Bot, session: &mut Session, text: &[u8]) {
         session.players = colours.len();
     }
     session.last = None;
+    session.note_bytes_left = NOTE_BYTES;
 }
 
 fn turn<W: Write>(
@@ -324,7 +393,9 @@ fn turn<W: Write>(
     if legal == 0 {
         return session.log(out, format_args!("a move was asked for a full board"));
     }
-    let sq = bot.choose(&pos, legal);
+    let mut note = String::new();
+    let sq = bot.choose_timed(&pos, legal, turn.time_ms, &mut note);
+    session.note(out, &note)?;
     session.last = Some(LastTurn {
         pos,
         legal,
@@ -354,7 +425,8 @@ fn illegal<W: Write>(
     if candidates == 0 {
         candidates = computed;
     }
-    let sq = bot.choose(&last.pos, candidates);
+    let mut note = String::new();
+    let sq = bot.choose_timed(&last.pos, candidates, refused.time_ms, &mut note);
     last.tried |= sq.bit();
     let turn_id = refused.turn_id.or(last.turn_id);
     write_move(out, sq, turn_id)
@@ -404,6 +476,8 @@ struct StartIn {
 struct TurnIn {
     #[serde(default)]
     turn_id: Option<u64>,
+    #[serde(default)]
+    time_ms: Option<u64>,
     state: State,
     #[serde(default)]
     legal: Option<SquareSet>,
@@ -420,6 +494,7 @@ struct TurnLoose {
 #[serde(default)]
 struct IllegalIn {
     turn_id: Option<u64>,
+    time_ms: Option<u64>,
 }
 
 /// A list of square names read straight into a bitboard (names that are not squares are
@@ -610,7 +685,9 @@ pub(crate) mod tests {
 
     #[test]
     fn a_scripted_match_gets_well_formed_legal_answers() {
-        for name in NAMES {
+        // The searching bots think for the turn's minute and add a `log` line a move: they
+        // have their own tests (tests/bots_strength).
+        for name in ["random", "greedy", "positional"] {
             let mut bot = Bot::by_name(name, Options::default(), 2).unwrap();
             let pos = Position::start(8, 2, Colour::Red).unwrap();
             let legal = pos.legal_moves();

@@ -31,6 +31,15 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 ///               squares diagonally next to a corner very weak) plus the balls turned; with
 ///               --depth D > 1 it looks D moves ahead, assuming every other player plays
 ///               against it (paranoid alpha-beta search).
+///   mcts        multi-player Monte-Carlo tree search (max^n backups, progressive history,
+///               a solver near the end, tree reuse); thinks for about 85% of the turn's
+///               time_ms less 50 ms. --movetime MS caps that, --playouts N stops after N
+///               simulations (with a fixed --seed: the same moves every time). The
+///               strongest with three or four players.
+///   brs         Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility
+///               and balls by phase; iterative deepening against the clock, or --depth D
+///               layers (reproducible); --movetime MS caps the time. The strongest with
+///               two players.
 ///   solver      Rock'n'Roll Robot (--game robots): declares a quick solution's length at
 ///               once, then the shortest it finds (the library's optimal solver), and
 ///               proves it. --strength S from 1 to 10: below 10 it only looks for
@@ -50,7 +59,7 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct BotArgs {
-    /// The bot: random, greedy or positional (Rolit), solver (Rock'n'Roll Robot).
+    /// The bot: random, greedy, positional, mcts or brs (Rolit), solver (Rock'n'Roll Robot).
     #[arg(value_name = "NAME")]
     name: String,
     /// solver only: 1 to 10, how long a solution it looks for (S + 2 moves below 10)
@@ -69,6 +78,14 @@ pub struct BotArgs {
     /// ahead; even depth 6 answers in milliseconds on 8x8 [default: 1]
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
+    /// mcts and brs only: think at most MS milliseconds a move (they also stay within the
+    /// turn's time_ms, with a margin)
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// mcts only: at most N simulations a move (reproducible with a fixed --seed, as long as
+    /// the turn's time does not run out first)
+    #[arg(long, value_name = "N")]
+    playouts: Option<u64>,
 }
 
 pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
@@ -94,6 +111,55 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
             args.noise
         ));
     }
+    if args.movetime.is_some() && !["mcts", "brs"].contains(&args.name.as_str()) {
+        return usage(format!(
+            "--movetime is for the mcts and brs bots only, not {}",
+            args.name
+        ));
+    }
+    if args.playouts.is_some() && args.name != "mcts" {
+        return usage(format!(
+            "--playouts is for the mcts bot only, not {}",
+            args.name
+        ));
+    }
+    if args.movetime == Some(0) || args.playouts == Some(0) {
+        return usage("--movetime and --playouts: at least 1".to_string());
+    }
+    if args.name == "brs"
+        && let Some(d) = args.depth
+        && !(1..=bots::brs::MAX_LAYERS).contains(&d)
+    {
+        return usage(format!(
+            "--depth {d}: the brs bot searches 1 to {} layers",
+            bots::brs::MAX_LAYERS
+        ));
+    }
+    let options = Options {
+        seed: args.seed,
+        noise: args.noise,
+    };
+    let movetime = args.movetime.map(std::time::Duration::from_millis);
+    if args.name == "mcts" || args.name == "brs" {
+        let strategy: Box<dyn bots::Strategy> = if args.name == "mcts" {
+            if args.depth.is_some() {
+                return usage("--depth is for positional and brs, not mcts".to_string());
+            }
+            Box::new(bots::Mcts::new(bots::mcts::Config {
+                movetime,
+                playouts: args.playouts,
+                ..bots::mcts::Config::default()
+            }))
+        } else {
+            Box::new(bots::Brs::new(bots::brs::Config {
+                depth: args.depth,
+                movetime,
+                ..bots::brs::Config::default()
+            }))
+        };
+        let mut bot = Bot::new(strategy, options);
+        return serve_stdio(&mut bot);
+    }
     let depth = match args.depth {
         None => 1,
         Some(_) if args.name != "positional" => {
@@ -109,14 +175,15 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
         }
         Some(d) => d,
     };
-    let options = Options {
-        seed: args.seed,
-        noise: args.noise,
-    };
     let mut bot = Bot::by_name(&args.name, options, depth).expect("name checked above");
+    serve_stdio(&mut bot)
+}
+
+/// Serves a bot on stdin/stdout.
+fn serve_stdio(bot: &mut Bot) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin().lock();
     let stdout = BufWriter::new(io::stdout().lock());
-    match bots::serve(&mut bot, stdin, stdout) {
+    match bots::serve(bot, stdin, stdout) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The arbiter closed our stdout: the match is over for us, as with `bye`.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),

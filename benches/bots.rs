@@ -1,0 +1,81 @@
+//! Speed of the searching bots, single thread, release profile: `cargo bench --bench bots`.
+//!
+//! - `mcts`: simulations (playouts) per second on 8x8 with 4 players, from the start and from
+//!   move 30 (a position reached by 29 moves of a fixed seeded game), with a fresh tree of
+//!   a fixed number of simulations; best of a few runs.
+//! - `brs`: nodes per second of a fixed-depth Best-Reply Search from the same positions.
+//!
+//! Rates are per second of the thread's CPU time (the machine may be shared: wall-clock time
+//! would count the time other processes ran), best of a few runs. A plain printed figure, no
+//! harness; `--quick` runs fewer simulations.
+
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rollarena::bots::brs::{self, Brs};
+use rollarena::bots::{mcts, random_square};
+use rollarena::game::rolit::{Colour, Position};
+
+const RUNS: usize = 3;
+
+/// CPU time of this thread: on a shared machine, the time the search actually ran.
+fn cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and a valid pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The position before move `n` of a game of uniformly random moves (seed 30).
+fn at_move(n: u32) -> Position {
+    let mut pos = Position::start(8, 4, Colour::Red).expect("a valid variant");
+    let mut rng = ChaCha8Rng::seed_from_u64(30);
+    while pos.ply() < n {
+        pos.play_unchecked(random_square(pos.legal_moves(), &mut rng));
+    }
+    pos
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let playouts = if quick { 50_000 } else { 300_000 };
+    println!("mcts, 8x8, 4 players, one thread, {playouts} simulations, best of {RUNS}");
+    for (label, pos) in [("start", at_move(1)), ("move 30", at_move(30))] {
+        let mut best = Duration::MAX;
+        let mut n = 0;
+        for _ in 0..RUNS {
+            let t = cpu();
+            let (p, _) = mcts::speed(&pos, playouts);
+            n = p;
+            best = best.min(cpu() - t);
+        }
+        println!(
+            "  from {label:<8} {:>10.0} playouts/s",
+            n as f64 / best.as_secs_f64()
+        );
+    }
+    let depth = if quick { 5 } else { 6 };
+    println!("brs, 8x8, 4 players, one thread, depth {depth} layers, best of {RUNS}");
+    for (label, pos) in [("start", at_move(1)), ("move 30", at_move(30))] {
+        let mut best = f64::MAX;
+        let mut nodes = 0;
+        for _ in 0..RUNS {
+            let mut bot = Brs::new(brs::Config {
+                depth: Some(depth),
+                ..brs::Config::default()
+            });
+            let t = cpu();
+            bot.search(&pos, pos.legal_moves(), None);
+            best = best.min((cpu() - t).as_secs_f64());
+            nodes = bot.last.nodes;
+        }
+        println!(
+            "  from {label:<8} {:>10.0} nodes/s ({nodes} nodes)",
+            nodes as f64 / best
+        );
+    }
+}
