@@ -1,7 +1,9 @@
 //! JSON Schemas of the wire messages and the record, generated from the serde types.
 //!
 //! The serde types are the truth: [`ToBot`] and [`FromBot`] are what the arbiter writes and
-//! parses, [`RoundRecord`] is what it records, and [`State`] is Rolit's `state`. This module
+//! parses, [`RoundRecord`] is what it records, [`State`] is Rolit's `state`, [`SeatView`]
+//! Goofspiel's, and Rollerball's `state`, the events of its `played` and the secrets its
+//! records keep come from its engine's types. This module
 //! turns them into the files under `protocol/schemas/`, for bot authors and record readers in
 //! other languages. The integration test `schemas` regenerates every file and fails when a
 //! committed one differs (`UPDATE_SCHEMAS=1` rewrites them), so the files cannot drift from the
@@ -16,7 +18,9 @@ use schemars::{JsonSchema, schema_for};
 use serde_json::{Map, Value};
 
 use crate::arbiter::protocol::{FromBot, ToBot};
+use crate::game::goofspiel::view::SeatView;
 use crate::game::rolit::State;
+use crate::game::rollerball;
 use crate::record::RoundRecord;
 
 /// The directory of the schema files, relative to the repository root.
@@ -29,6 +33,10 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("from-bot.json", generate::<FromBot>()),
         ("record.json", generate::<RoundRecord>()),
         ("rolit-state.json", generate::<State>()),
+        ("goofspiel-state.json", generate::<SeatView>()),
+        ("rollerball-state.json", generate::<rollerball::View>()),
+        ("rollerball-event.json", generate::<rollerball::Event>()),
+        ("rollerball-secret.json", generate::<rollerball::Secret>()),
     ]
 }
 
@@ -70,7 +78,7 @@ mod tests {
         let all = schemas();
         let mut names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
         names.dedup();
-        assert_eq!(names.len(), 4);
+        assert_eq!(names.len(), 8);
         let text = to_text(&serde_json::json!({"b": 1, "a": {"d": 2, "c": 3}}));
         assert_eq!(
             text,
