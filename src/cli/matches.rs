@@ -41,8 +41,8 @@ pub struct MatchArgs {
     /// The game (its own options are listed below, a heading each).
     #[arg(long, default_value = "rolit", value_parser = crate::game::registry::names())]
     game: String,
-    /// Number of players (rolit 2 to 4, robots 1 to 8, goofspiel 2 to 4). Defaults to the
-    /// number of BOTs, for a demo to the game's demo.
+    /// Number of players (rolit 2 to 4, robots 1 to 8, goofspiel 2 to 4, rollerball 2 to 6).
+    /// Defaults to the number of BOTs; for a demo, to the game's demo.
     #[arg(long)]
     players: Option<usize>,
     /// Rounds to play. Defaults to the number of players (in rolit one full rotation of
