@@ -259,6 +259,13 @@ pub struct Fault {
     pub line: Option<String>,
 }
 
+/// Bytes of an offending line the record keeps as evidence.
+pub const EVIDENCE: usize = 200;
+/// Characters of one `log` text the record keeps.
+pub const LOG_TEXT_MAX: usize = 2000;
+/// Unasked lines the record keeps as examples, per seat and round.
+pub const UNASKED_EXAMPLES: usize = 5;
+
 /// Cuts a line a bot sent to at most `max` bytes of text for evidence (lossy UTF-8).
 pub fn evidence(line: &[u8], max: usize) -> String {
     let head = &line[..line.len().min(max)];

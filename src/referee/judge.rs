@@ -9,7 +9,8 @@ use crate::game::{Limit, Seat, Stamp};
 use crate::record::fault::{ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, round_ms};
 
-use super::{EVIDENCE, Failure, LOG_TEXT_MAX, Referee, UNASKED_EXAMPLES, evidence};
+use super::{Failure, Referee};
+use crate::record::fault::{EVIDENCE, LOG_TEXT_MAX, UNASKED_EXAMPLES, evidence};
 
 /// What a refused game message is told when no `move` is asked.
 const NO_TURN: &str =

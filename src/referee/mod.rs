@@ -31,13 +31,6 @@ use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, MoveRecord};
 use crate::seed::fallback_rng;
 
-/// Bytes of an offending line kept as evidence in the record.
-pub const EVIDENCE: usize = 200;
-/// Longest `log` text kept in the record.
-pub const LOG_TEXT_MAX: usize = 2000;
-/// Unasked lines kept as examples per seat and round.
-const UNASKED_EXAMPLES: usize = 5;
-
 /// The rules of play a round is refereed under (the match's settings).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -401,7 +394,7 @@ impl Referee {
             Input::Line { seat, line, cpu_ms } => self.line(seat, line, at, cpu_ms),
             Input::Failed { seat, failure } => {
                 if self.started {
-                    self.rules_time_passes(at, false);
+                    self.rules_time_passes(at);
                 }
                 self.forfeit(seat, failure, at);
             }
@@ -426,9 +419,4 @@ impl Referee {
             mark_cpu,
         });
     }
-}
-
-/// A line cut for evidence (lossy UTF-8, at most `max` bytes, the full length said).
-pub fn evidence(line: &[u8], max: usize) -> String {
-    crate::record::fault::evidence(line, max)
 }

@@ -199,7 +199,7 @@ impl Referee {
 
     /// Time reached `at` without a margin (a bot's failure): the rules' deadline, if it passed,
     /// passed first.
-    pub(super) fn rules_time_passes(&mut self, at: f64, _margin: bool) {
+    pub(super) fn rules_time_passes(&mut self, at: f64) {
         if let Some(d) = self.rules_deadline()
             && at > d
         {

@@ -8,13 +8,11 @@ use tokio::time::{Instant, timeout_at};
 
 use super::{Bot, Failure};
 use crate::arbiter::io::{BotEvent, ExitInfo};
-use crate::record::fault::{ForfeitKind, evidence};
+use crate::record::fault::{EVIDENCE as LINE_EVIDENCE, ForfeitKind, evidence};
 
 /// How long a bot that closed its stdout has to exit before it counts as "closed stdout"
 /// rather than a crash.
 pub(super) const EXIT_GRACE: Duration = Duration::from_secs(1);
-/// Bytes of an offending line kept as evidence.
-pub(super) const LINE_EVIDENCE: usize = 200;
 
 impl Bot {
     pub(super) fn too_long(&self, head: &[u8]) -> Failure {

@@ -7,16 +7,12 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::{Instant, timeout_at};
 
-use super::diagnose::{EXIT_GRACE, LINE_EVIDENCE};
+use super::diagnose::EXIT_GRACE;
 use super::{Bot, Failure, Heard, Reply, Unasked};
 use crate::arbiter::io::BotEvent;
 use crate::arbiter::protocol::{FromBot, Incoming, parse_line};
+use crate::record::fault::{EVIDENCE as LINE_EVIDENCE, LOG_TEXT_MAX, UNASKED_EXAMPLES};
 use crate::record::fault::{ForfeitKind, evidence};
-
-/// Characters of one `log` text kept in the record.
-const LOG_TEXT_MAX: usize = 2000;
-/// Unasked lines kept as examples in the record, per seat and round.
-const UNASKED_EXAMPLES: usize = 5;
 
 impl Bot {
     /// Waits for `ready` (after `hello` was sent) until `deadline`; `budget` is for the message.
