@@ -41,3 +41,4 @@ pub mod show;
 pub mod standings;
 pub mod tournament;
 pub mod verify;
+pub mod wire;

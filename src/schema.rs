@@ -1,13 +1,12 @@
 //! JSON Schemas of the wire messages and the record, generated from the serde types.
 //!
 //! The serde types are the truth: [`ToBot`] and [`FromBot`] are what the arbiter writes and
-//! parses, [`RoundRecord`] is what it records, [`State`] is Rolit's `state`, [`SeatView`]
-//! Goofspiel's, and Rollerball's `state`, the events of its `played` and the secrets its
-//! records keep come from its engine's types. This module
-//! turns them into the files under `protocol/schemas/`, for bot authors and record readers in
-//! other languages. The integration test `schemas` regenerates every file and fails when a
-//! committed one differs (`UPDATE_SCHEMAS=1` rewrites them), so the files cannot drift from the
-//! code.
+//! parses, [`RoundRecord`] is what it records, and each game's registry entry gives the
+//! schemas of its own types (its state, and its own messages, events or secrets where it has
+//! them). This module turns them into the files under `protocol/schemas/`, for bot authors and
+//! record readers in other languages. The integration test `schemas` regenerates every file
+//! and fails when a committed one differs (`UPDATE_SCHEMAS=1` rewrites them), so the files
+//! cannot drift from the code.
 //!
 //! The output is deterministic so that a diff of a schema file means a change of the types:
 //! object keys are sorted at every level (whatever order `serde_json`'s `preserve_order`
@@ -17,27 +16,22 @@
 use schemars::{JsonSchema, schema_for};
 use serde_json::{Map, Value};
 
-use crate::arbiter::protocol::{FromBot, ToBot};
-use crate::game::goofspiel::view::SeatView;
-use crate::game::rolit::State;
-use crate::game::rollerball;
+use crate::game::registry::GAMES;
 use crate::record::RoundRecord;
+use crate::wire::{FromBot, ToBot};
 
 /// The directory of the schema files, relative to the repository root.
 pub const SCHEMA_DIR: &str = "protocol/schemas";
 
 /// Every schema, as (file name, schema), in a fixed order.
 pub fn schemas() -> Vec<(&'static str, Value)> {
-    vec![
+    let mut all = vec![
         ("to-bot.json", generate::<ToBot>()),
         ("from-bot.json", generate::<FromBot>()),
         ("record.json", generate::<RoundRecord>()),
-        ("rolit-state.json", generate::<State>()),
-        ("goofspiel-state.json", generate::<SeatView>()),
-        ("rollerball-state.json", generate::<rollerball::View>()),
-        ("rollerball-event.json", generate::<rollerball::Event>()),
-        ("rollerball-secret.json", generate::<rollerball::Secret>()),
-    ]
+    ];
+    all.extend(GAMES.iter().flat_map(|e| (e.schemas)()));
+    all
 }
 
 /// The text of a schema file: pretty-printed JSON with sorted keys and a final newline.
@@ -48,7 +42,7 @@ pub fn to_text(schema: &Value) -> String {
 }
 
 /// The schema of one type, keys sorted.
-fn generate<T: JsonSchema>() -> Value {
+pub fn generate<T: JsonSchema>() -> Value {
     sorted(&schema_for!(T).to_value())
 }
 
@@ -77,8 +71,18 @@ mod tests {
     fn keys_are_sorted_and_names_unique() {
         let all = schemas();
         let mut names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+        names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), all.len(), "a schema file name is used twice");
+        for entry in GAMES {
+            for (name, _) in (entry.schemas)() {
+                assert!(
+                    name.starts_with(&format!("{}-", entry.name)),
+                    "{name} is not named after its game {}",
+                    entry.name
+                );
+            }
+        }
         let text = to_text(&serde_json::json!({"b": 1, "a": {"d": 2, "c": 3}}));
         assert_eq!(
             text,

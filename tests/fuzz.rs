@@ -4,10 +4,10 @@
 
 use proptest::prelude::*;
 use rollarena::arbiter::io::{BotEvent, spawn_reader};
-use rollarena::arbiter::protocol::{Incoming, parse_line};
 use rollarena::game::rolit::{Rolit, Square};
 use rollarena::game::{Game, RoundSetup, ToAct};
 use rollarena::record::reader::parse_records;
+use rollarena::wire::{Incoming, parse_line};
 use serde_json::Value;
 
 /// Arbitrary JSON values, nested a few levels.

@@ -3,8 +3,8 @@
 //! - Every schema file equals what [`rollarena::schema`] generates from the serde types now;
 //!   `UPDATE_SCHEMAS=1 cargo test --test tests schemas` rewrites them.
 //! - Every example message in `protocol/SPEC.md` (the lines of each fenced `json` block whose
-//!   first line starts with `{"type"`) validates against `to-bot.json` or `from-bot.json` and
-//!   parses with the serde types, and the examples cover every message type.
+//!   first line starts with `{"type"`) validates against `to-bot.json` or `from-bot.json` (or a game's own
+//!   `<game>-to-bot.json`, `<game>-from-bot.json`) and parses with the serde types, and the examples cover every message type.
 //! - The example round of `protocol/RECORD.md` validates against `record.json`.
 //! - Every line of a record written by a real match (`rollarena match`) validates against
 //!   `record.json`, its final board against `rolit-state.json`, and two runs with the same seed
@@ -16,9 +16,10 @@ use std::path::Path;
 use std::process::Command;
 
 use jsonschema::Validator;
-use rollarena::arbiter::protocol::{FromBot, ToBot};
+use rollarena::game::robots::wire as robots;
 use rollarena::record::RoundRecord;
 use rollarena::schema::{SCHEMA_DIR, schemas, to_text};
+use rollarena::wire::{FromBot, ToBot};
 use serde_json::{Value, json};
 
 fn root() -> &'static Path {
@@ -113,8 +114,18 @@ fn spec_examples_are_valid_messages() {
     let path = root().join("protocol/SPEC.md");
     let spec = std::fs::read_to_string(&path).expect("protocol/SPEC.md exists");
     let examples = example_messages(&spec);
-    let to_bot = validator("to-bot.json");
-    let from_bot = validator("from-bot.json");
+    // The shared messages, and each game's own (`<game>-to-bot.json`, `<game>-from-bot.json`).
+    let directions: Vec<(bool, String, Validator)> = schemas()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with("to-bot.json") || name.ends_with("from-bot.json"))
+        .map(|(name, _)| {
+            (
+                name.ends_with("from-bot.json"),
+                name.to_string(),
+                validator(name),
+            )
+        })
+        .collect();
     let mut seen = BTreeSet::new();
     let mut bad = Vec::new();
     for (n, line) in &examples {
@@ -126,18 +137,27 @@ fn spec_examples_are_valid_messages() {
             }
         };
         let kind = value["type"].as_str().unwrap_or("?").to_string();
-        let (schema_errors, parsed) =
-            if ["ready", "move", "log", "declare", "solution"].contains(&kind.as_str()) {
-                (
-                    errors(&from_bot, &value),
-                    serde_json::from_value::<FromBot>(value.clone()).map(|_| ()),
-                )
-            } else {
-                (
-                    errors(&to_bot, &value),
-                    serde_json::from_value::<ToBot>(value.clone()).map(|_| ()),
-                )
-            };
+        // The schema that knows the type: the first that accepts it, else the errors of all.
+        let mut schema_errors = Vec::new();
+        let mut from_bot = None;
+        for (from, name, v) in &directions {
+            let errs = errors(v, &value);
+            if errs.is_empty() {
+                from_bot = Some(*from);
+                schema_errors.clear();
+                break;
+            }
+            schema_errors.push(format!("{name}: {}", errs.join("; ")));
+        }
+        let parsed = match from_bot {
+            Some(false) => serde_json::from_value::<ToBot>(value.clone())
+                .map(|_| ())
+                .or_else(|_| serde_json::from_value::<robots::ToBot>(value.clone()).map(|_| ())),
+            Some(true) => serde_json::from_value::<FromBot>(value.clone())
+                .map(|_| ())
+                .or_else(|_| serde_json::from_value::<robots::FromBot>(value.clone()).map(|_| ())),
+            None => Ok(()),
+        };
         if !schema_errors.is_empty() {
             bad.push(format!(
                 "SPEC.md:{n}: {line}\n    {}",
@@ -158,7 +178,7 @@ fn spec_examples_are_valid_messages() {
     );
     let every: BTreeSet<String> = [
         "hello", "start", "turn", "illegal", "played", "end", "bye", "ready", "move", "log",
-        "prove", "declared", "verified", "declare", "solution",
+        "prove", "declared", "passed", "verified", "declare", "pass", "solution",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -367,4 +387,28 @@ fn the_examples_of_spec_md_are_found() {
             "{\"type\":\"log\",\"text\":\"x\"}".to_string()
         ]
     );
+}
+
+/// Every game's final state in a real record validates against the game's state schema: the
+/// schema says what the round writes, for every game, not only Rolit.
+#[test]
+fn every_games_recorded_state_validates() {
+    let record = validator("record.json");
+    for (game, extra) in [
+        ("robots", &["--players", "2", "--rounds", "2"][..]),
+        ("goofspiel", &["--players", "3", "--rounds", "1"][..]),
+        ("rollerball", &["--players", "3", "--rounds", "1"][..]),
+    ] {
+        let state = validator(&format!("{game}-state.json"));
+        let mut args = vec!["--game", game, "--seed", "5"];
+        args.extend_from_slice(extra);
+        let lines = play(Path::new(env!("CARGO_BIN_EXE_rollarena")), &args);
+        assert!(!lines.is_empty(), "{game}: no round recorded");
+        for line in &lines {
+            let errs = errors(&record, line);
+            assert!(errs.is_empty(), "{game}'s record: {}", errs.join("\n"));
+            let errs = errors(&state, &line["board"]);
+            assert!(errs.is_empty(), "{game}'s final state: {}", errs.join("\n"));
+        }
+    }
 }

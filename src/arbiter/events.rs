@@ -3,8 +3,8 @@
 //! the same stream, so they can never disagree.
 
 use super::fault::Forfeit;
-use super::protocol::Standing;
 use crate::record::{MoveRecord, RoundRecord};
+use crate::wire::Standing;
 
 /// Something that happened in a match.
 #[derive(Debug)]

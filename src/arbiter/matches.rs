@@ -16,11 +16,11 @@ use super::bot::{Bot, BotSpec, Failure, Limits};
 use super::clock::TimeControl;
 use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
-use super::protocol::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
 use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
 use crate::seed::round_seed;
 use crate::standings::MatchStandings;
+use crate::wire::{Bye, Hello, PROTOCOL_VERSION, Standing, ToBot, to_line};
 
 /// How long bots have to exit after `bye` before they are killed.
 pub const BYE_GRACE: Duration = Duration::from_secs(2);

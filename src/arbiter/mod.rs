@@ -13,7 +13,8 @@ pub mod fault;
 pub mod io;
 pub mod matches;
 pub mod process;
-pub mod protocol;
+// Until every user says `crate::wire`.
+pub use crate::wire as protocol;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;

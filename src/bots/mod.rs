@@ -37,8 +37,8 @@ use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
-use crate::arbiter::protocol::{FromBot, Log, Ready};
 use crate::game::rolit::{Position, Square, State};
+use crate::wire::{FromBot, Log, Ready};
 
 pub use brs::Brs;
 pub use greedy::Greedy;
@@ -442,7 +442,7 @@ fn write_move<W: Write>(out: &mut W, sq: Square, turn_id: Option<u64>) -> io::Re
 }
 
 // The incoming messages, read as far as the bot needs them. Unknown fields are skipped
-// without being built; field types follow `crate::arbiter::protocol`.
+// without being built; field types follow `crate::wire`.
 
 #[derive(Deserialize)]
 struct Kind<'a> {
@@ -596,10 +596,10 @@ pub(crate) mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::arbiter::protocol::{
+    use crate::game::rolit::{Colour, bitboard::Squares};
+    use crate::wire::{
         Bye, End, Hello, Illegal, Incoming, Move, Played, Start, ToBot, Turn, parse_line, to_line,
     };
-    use crate::game::rolit::{Colour, bitboard::Squares};
 
     /// A position from rows (highest rank first), the colour to move and the colours in play.
     pub(crate) fn position(rows: &[&str], to_move: &str, colours: &[&str]) -> Position {

@@ -25,10 +25,11 @@ use super::scenarios::{Scenario, Seen, Verdict};
 use super::talk::{Cause, Problem, Talk};
 use super::{CheckConfig, Item};
 use crate::arbiter::matches::BYE_GRACE;
-use crate::arbiter::protocol::{End, Hello, PROTOCOL_VERSION, Prove, Start, ToBot, announcement};
+use crate::game::robots::wire;
 use crate::game::robots::{Budget, MatchState, PROVE, Robots, RobotsRound, Solution, solve};
 use crate::game::{Applied, Game, Outcome, Round, Seat, Stamp, ToAct};
 use crate::seed::{mix, round_seed};
+use crate::wire::{End, Hello, PROTOCOL_VERSION, Start, ToBot, announcement};
 
 /// The bot's seat; the check plays the other.
 const BOT: Seat = 0;
@@ -364,11 +365,14 @@ impl Table {
             let turn_id = talk.next_turn_id();
             let at = self.ms();
             let d = self.round.deadline_ms().expect("a deadline while proving");
-            talk.send(&ToBot::Prove(Prove {
+            let prove = wire::ToBot::Prove(wire::Prove {
                 turn_id,
                 state: self.round.view(BOT),
                 time_ms: (d - at).max(0.0) as u64,
-            }));
+            });
+            let mut line = serde_json::to_vec(&prove).expect("messages serialise");
+            line.push(b'\n');
+            talk.send_line("prove", line);
             let asked = self.declared.last().copied().unwrap_or(0);
             let deadline = self.deadline().expect("a deadline while proving");
             let Some((kind, message)) = talk.listen(deadline).await? else {

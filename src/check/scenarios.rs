@@ -23,10 +23,10 @@ use serde_json::{Value, json};
 use super::talk::{Answer, Junk, Problem, Talk};
 use super::{CheckConfig, Item, hints};
 use crate::arbiter::matches::BYE_GRACE;
-use crate::arbiter::protocol::{End, Hello, PROTOCOL_VERSION, Played, Ready, Start, ToBot};
 use crate::game::rolit::{Colour, Position, Rolit, RolitRound, Square};
 use crate::game::{Game, Round, Seat, ToAct};
 use crate::seed::{mix, round_seed};
+use crate::wire::{End, Hello, PROTOCOL_VERSION, Played, Ready, Start, ToBot};
 
 /// A scenario: the item it checks, the items it needs to have passed, and what it does.
 #[derive(Clone, Copy, Debug)]

@@ -25,11 +25,11 @@ use tokio::time::Instant;
 use super::hints;
 use crate::arbiter::bot::{Bot, BotSpec, Failure, Limits, Reply};
 use crate::arbiter::clock::{Clock, TimeControl};
-use crate::arbiter::protocol::{
-    Bye, FromBot, Hello, Illegal, Incoming, Log, Ready, ToBot, Turn, parse_line, to_line,
-};
 use crate::record::ForfeitKind;
 use crate::sandbox::Isolation;
+use crate::wire::{
+    Bye, FromBot, Hello, Illegal, Incoming, Log, Ready, ToBot, Turn, parse_line, to_line,
+};
 
 /// Lines of the transcript a problem shows.
 const TRANSCRIPT: usize = 8;
@@ -247,9 +247,6 @@ impl Talk {
             ToBot::Turn(_) => "turn",
             ToBot::Illegal(_) => "illegal",
             ToBot::Played(_) => "played",
-            ToBot::Prove(_) => "prove",
-            ToBot::Declared(_) => "declared",
-            ToBot::Verified(_) => "verified",
             ToBot::End(_) => "end",
             ToBot::Bye(_) => "bye",
         };
@@ -308,7 +305,7 @@ impl Talk {
     }
 
     /// Queues a line built elsewhere (a game's announcement, as
-    /// [`crate::arbiter::protocol::announcement`] writes it) and notes it in the transcript.
+    /// [`crate::wire::announcement`] writes it) and notes it in the transcript.
     pub fn send_line(&mut self, kind: &'static str, line: Vec<u8>) {
         self.last_sent = kind;
         let text = line.strip_suffix(b"\n").unwrap_or(&line);

@@ -11,14 +11,13 @@ use clap::Args;
 use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::{kill_all, resolve_program};
-use crate::arbiter::protocol::Standing;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use crate::duration::parse_duration;
 use crate::game::Game;
-use crate::game::registry::{self, Entry};
+use crate::game::registry;
 use crate::record::RecordWriter;
 use crate::seed::random_seed;
-use serde_json::{Map, Value};
+use crate::wire::Standing;
 
 /// Play a match of several rounds between bots.
 ///
@@ -39,15 +38,15 @@ pub struct MatchArgs {
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
     /// The game (its own options are listed below, a heading each).
-    #[arg(long, default_value = "rolit", value_parser = crate::game::registry::names())]
+    #[arg(long, default_value = crate::game::registry::default_name(), value_parser = crate::game::registry::names())]
     game: String,
-    /// Number of players (rolit 2 to 4, robots 1 to 8, goofspiel 2 to 4, rollerball 2 to 6).
-    /// Defaults to the number of BOTs; for a demo, to the game's demo.
-    #[arg(long)]
+    /// Number of players (see each game's range below). Defaults to the number of BOTs; for a
+    /// demo, to the game's demo.
+    #[arg(long, long_help = players_help())]
     players: Option<usize>,
-    /// Rounds to play. Defaults to the number of players (in rolit one full rotation of
-    /// colours); in robots a round is one token and the match ends by the rules, which this
-    /// caps.
+    /// Rounds to play. Defaults to the number of players (with colours, one full rotation of
+    /// them); in a game whose match ends by its rules (a race for tokens, say), a cap on the
+    /// rounds.
     #[arg(long)]
     rounds: Option<u32>,
     /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
@@ -92,45 +91,9 @@ pub struct MatchArgs {
     json: bool,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
-    /// The game flags given, by game: (game, option, value), from [`MatchArgs::read_game_flags`].
+    /// The game flags given (read by [`super::Cli::from_env`]).
     #[arg(skip)]
-    game_flags: Vec<(&'static str, String, Value)>,
-}
-
-/// Adds every game's own flags to `match`, under a heading per game.
-pub fn with_game_flags(mut command: clap::Command) -> clap::Command {
-    for entry in crate::game::registry::GAMES {
-        command = command
-            // Once per run, for clap's 'static headings.
-            .next_help_heading(&*Box::leak(
-                format!("--game {}: {}", entry.name, entry.title).into_boxed_str(),
-            ))
-            .args((entry.flags)());
-    }
-    command
-}
-
-impl MatchArgs {
-    /// Keeps the game flags the command line gave: a switch as true or false, any other flag
-    /// as the text typed.
-    pub fn read_game_flags(&mut self, found: &clap::ArgMatches) {
-        use clap::parser::ValueSource;
-        for entry in crate::game::registry::GAMES {
-            for arg in (entry.flags)() {
-                let id = arg.get_id().as_str();
-                if found.value_source(id) != Some(ValueSource::CommandLine) {
-                    continue;
-                }
-                let value = if arg.get_action().takes_values() {
-                    let text = found.get_one::<String>(id).cloned().unwrap_or_default();
-                    Value::String(text)
-                } else {
-                    Value::Bool(found.get_flag(id))
-                };
-                self.game_flags.push((entry.name, id.to_string(), value));
-            }
-        }
-    }
+    pub game_flags: super::game_flags::GameFlags,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
@@ -204,7 +167,7 @@ async fn interrupted() {
 
 fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     let entry = registry::find(&args.game).map_err(UsageError)?;
-    let mut options = game_options(args, entry)?;
+    let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
     let demo = args.bots.is_empty();
     let (demo_bots, demo_seats) = (entry.demo)(&options);
     let players = match (args.players, demo) {
@@ -319,26 +282,12 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     })
 }
 
-/// The options the command line gives the game: its own flags; another game's flag is an
-/// error naming the game it belongs to.
-fn game_options(args: &MatchArgs, entry: &Entry) -> anyhow::Result<Map<String, Value>> {
-    let mut options = Map::new();
-    for (game, id, value) in &args.game_flags {
-        if *game != entry.name {
-            let long = id.replace('_', "-");
-            return usage(format!(
-                "--{} is an option of --game {game}, not of {}",
-                if value == &Value::Bool(false) {
-                    format!("no-{long}")
-                } else {
-                    long
-                },
-                entry.name
-            ));
-        }
-        options.insert(id.clone(), value.clone());
-    }
-    Ok(options)
+/// `--players`'s long help: the games' ranges.
+fn players_help() -> String {
+    format!(
+        "Number of players ({}). Defaults to the number of BOTs; for a demo, to the game's demo.",
+        super::game_flags::player_ranges()
+    )
 }
 
 /// A seat's default name: a built-in bot's name and options, else the program or script name.

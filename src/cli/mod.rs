@@ -5,6 +5,7 @@
 
 mod bot;
 mod check;
+pub mod game_flags;
 mod isolation;
 mod matches;
 mod merge;
@@ -89,13 +90,20 @@ impl Cli {
     /// registry of games, grouped under a heading per game in `match --help`); exits with
     /// clap's message on bad usage.
     pub fn from_env() -> Cli {
-        let command = Cli::command().mut_subcommand("match", matches::with_game_flags);
+        let command = Cli::command()
+            .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
+            .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of));
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         if let (Command::Match(args), Some(sub)) =
             (&mut cli.command, found.subcommand_matches("match"))
         {
-            args.read_game_flags(sub);
+            args.game_flags = game_flags::read(sub, |e| (e.flags)());
+        }
+        if let (Command::Perft(args), Some(sub)) =
+            (&mut cli.command, found.subcommand_matches("perft"))
+        {
+            args.game_flags = game_flags::read(sub, perft::flags_of);
         }
         cli
     }

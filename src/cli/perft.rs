@@ -1,72 +1,70 @@
-//! `rollarena perft`: counts the leaves of the Rolit game tree, one line per depth.
+//! `rollarena perft`: counts the move sequences of a game's tree, one line per depth, for a
+//! game whose registry entry counts them.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Arg, Args};
 
-use super::usage;
-use crate::game::rolit::{Colour, Position, State, perft};
+use super::game_flags::GameFlags;
+use super::{UsageError, usage};
+use crate::game::registry::{self, Entry};
 
-/// Count Rolit move sequences (perft) to check and time the move generator.
+/// Count a game's move sequences (perft) to check and time its move generator.
 ///
-/// Prints `<depth> <leaf nodes>` for each depth from 1 to D, then the leaves per second.
+/// Prints `<depth> <leaves>` for each depth from 1 to D, then the leaves per second. The
+/// game's own flags (below, a heading per game) say where to start.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Board size: 8, 6 or 4.
-    #[arg(long, default_value_t = 8)]
-    size: u8,
-    /// Number of players: 2, 3 or 4 (4x4: 2 only). Default: 4, or 2 on a 4x4 board.
+    /// The game (one that counts its move sequences).
+    #[arg(long, default_value = registry::default_name(), value_parser = perft_games())]
+    game: String,
+    /// Number of players (default: the game's own default).
     #[arg(long)]
     players: Option<usize>,
-    /// The colour that moves first.
-    #[arg(long, default_value = "red")]
-    first: String,
-    /// Start from this position instead, in the JSON state form a bot receives (the board's
-    /// size and `colours` override --size and --players).
-    #[arg(long, value_name = "STATE")]
-    position: Option<String>,
     /// Maximum depth.
     #[arg(long, short)]
     depth: u32,
+    /// The game flags given (read by [`super::Cli::from_env`]).
+    #[arg(skip)]
+    pub game_flags: GameFlags,
+}
+
+/// A game's flags on `perft`: its options and its perft flags.
+pub fn flags_of(entry: &Entry) -> Vec<Arg> {
+    match &entry.perft {
+        Some(perft) => (entry.flags)().into_iter().chain((perft.flags)()).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The games that count their move sequences.
+fn perft_games() -> Vec<&'static str> {
+    registry::GAMES
+        .iter()
+        .filter(|e| e.perft.is_some())
+        .map(|e| e.name)
+        .collect()
 }
 
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
-    let default_players = |size: usize| if size == 4 { 2 } else { 4 };
-    let pos = match &args.position {
-        Some(json) => {
-            let state: State = match serde_json::from_str(json) {
-                Ok(s) => s,
-                Err(e) => return usage(format!("--position is not a Rolit state: {e}")),
-            };
-            let players = args
-                .players
-                .unwrap_or_else(|| default_players(state.board.len()));
-            match state.to_position(players) {
-                Ok(p) => p,
-                Err(e) => return usage(format!("--position: {e}")),
-            }
-        }
-        None => {
-            let Some(first) = Colour::from_name(&args.first) else {
-                return usage(format!(
-                    "--first {}: not a colour; use red, yellow, green or blue",
-                    args.first
-                ));
-            };
-            let players = args
-                .players
-                .unwrap_or_else(|| default_players(args.size as usize));
-            match Position::start(args.size, players, first) {
-                Ok(p) => p,
-                Err(e) => return usage(e.to_string()),
-            }
-        }
+    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let Some(perft) = &entry.perft else {
+        return usage(format!(
+            "{} does not count its move sequences; perft knows {}",
+            entry.name,
+            perft_games().join(", ")
+        ));
     };
+    let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    if let Some(p) = args.players {
+        options.insert("players".into(), p.into());
+    }
+    let from = (perft.start)(&options).map_err(UsageError)?;
     let started = Instant::now();
     let mut total = 0u64;
     for depth in 1..=args.depth {
-        let leaves = perft(&pos, depth);
+        let leaves = from.count(depth);
         total += leaves;
         println!("{depth} {leaves}");
     }

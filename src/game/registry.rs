@@ -2,6 +2,7 @@
 //! files, verification and replays need from a game, so that none of them names one. Adding a
 //! game is a folder under `src/game/` and one line in [`GAMES`].
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -35,6 +36,29 @@ pub struct Entry {
     pub demo: fn(&Options) -> (Demo, usize),
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
+    /// How many seats the game takes, for help texts.
+    pub players: RangeInclusive<usize>,
+    /// The game's own JSON Schemas, as (file name, schema), for `protocol/schemas/`: its
+    /// state, and its messages and recorded values where it has its own (see
+    /// [`crate::schema::generate`]). File names start with the game's name.
+    pub schemas: fn() -> Vec<(&'static str, Value)>,
+    /// `rollarena perft --game NAME`, for a game that counts its move sequences.
+    pub perft: Option<Perft>,
+}
+
+/// Counting a game's move sequences (perft) to check and time its move generator.
+pub struct Perft {
+    /// Flags of `perft` beyond the game's own (where to start from), read like those.
+    pub flags: fn() -> Vec<clap::Arg>,
+    /// The position to count from, given the game's options (with `players` when given) and
+    /// the perft flags; the error says which option was wrong and how.
+    pub start: fn(&Options) -> Result<Box<dyn PerftFrom>, String>,
+}
+
+/// A position to count move sequences from.
+pub trait PerftFrom {
+    /// The number of move sequences of `depth` decisions.
+    fn count(&self, depth: u32) -> u64;
 }
 
 /// Bot commands, strongest first.
@@ -47,6 +71,11 @@ pub static GAMES: &[&Entry] = &[
     &super::goofspiel::entry::ENTRY,
     &super::rollerball::entry::ENTRY,
 ];
+
+/// The default game's name (the first of [`GAMES`]).
+pub fn default_name() -> &'static str {
+    GAMES[0].name
+}
 
 /// The games' names, for help texts and errors.
 pub fn names() -> Vec<&'static str> {
@@ -145,7 +174,11 @@ mod tests {
         assert_eq!(names.len(), GAMES.len());
         let mut flags: Vec<String> = GAMES
             .iter()
-            .flat_map(|e| (e.flags)())
+            .flat_map(|e| {
+                (e.flags)()
+                    .into_iter()
+                    .chain(e.perft.iter().flat_map(|p| (p.flags)()))
+            })
             .map(|a| a.get_id().to_string())
             .collect();
         let n = flags.len();

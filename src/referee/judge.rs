@@ -4,10 +4,10 @@
 //! up to the retry limit), or unasked (counted, kept as evidence, never answered); logs are
 //! kept; too many unasked lines or log bytes forfeit.
 
-use crate::arbiter::protocol::{FromBot, Illegal, Incoming, ToBot, parse_line, to_line};
 use crate::game::{Limit, Seat, Stamp};
 use crate::record::fault::{ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, round_ms};
+use crate::wire::{FromBot, Illegal, Incoming, ToBot, parse_line, to_line};
 
 use super::{Failure, Referee};
 use crate::record::fault::{EVIDENCE, LOG_TEXT_MAX, UNASKED_EXAMPLES, evidence};
@@ -90,9 +90,6 @@ impl Referee {
                 }
             }
             Incoming::Message(FromBot::Log(_)) => unreachable!("handled above"),
-            Incoming::Message(FromBot::Declare(_) | FromBot::Solution(_)) => {
-                unreachable!("parse_line hands game messages over as Other")
-            }
         }
     }
 

@@ -353,7 +353,7 @@ impl Referee {
             if self.seats[seat].forfeited {
                 continue;
             }
-            let msg = crate::arbiter::protocol::ToBot::Start(crate::arbiter::protocol::Start {
+            let msg = crate::wire::ToBot::Start(crate::wire::Start {
                 round: self.round_no,
                 colour: colours.as_ref().map(|c| c[seat].clone()),
                 colours: colours.clone(),
@@ -361,7 +361,7 @@ impl Referee {
                 seed: start_seed,
                 state: self.round.view(seat),
             });
-            self.send(seat, crate::arbiter::protocol::to_line(&msg), false);
+            self.send(seat, crate::wire::to_line(&msg), false);
         }
     }
 

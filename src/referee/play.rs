@@ -4,10 +4,10 @@
 
 use rand::Rng;
 
-use crate::arbiter::protocol::{End, ToBot, announcement, to_line};
 use crate::game::{Applied, Limit, Outcome, Request, Seat, Shown, ToAct};
 use crate::record::fault::{Forfeit, ForfeitKind};
 use crate::record::{Fault, MoveRecord, round_ms};
+use crate::wire::{End, ToBot, announcement, to_line};
 
 use super::{Asked, Failure, Output, Referee};
 

@@ -28,9 +28,9 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::arbiter::protocol::Standing;
 use crate::record::RoundRecord;
 use crate::standings::MatchStandings as Standings;
+use crate::wire::Standing;
 
 pub use compare::check_result;
 

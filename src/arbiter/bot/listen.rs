@@ -10,9 +10,9 @@ use tokio::time::{Instant, timeout_at};
 use super::diagnose::EXIT_GRACE;
 use super::{Bot, Failure, Heard, Reply, Unasked};
 use crate::arbiter::io::BotEvent;
-use crate::arbiter::protocol::{FromBot, Incoming, parse_line};
 use crate::record::fault::{EVIDENCE as LINE_EVIDENCE, LOG_TEXT_MAX, UNASKED_EXAMPLES};
 use crate::record::fault::{ForfeitKind, evidence};
+use crate::wire::{FromBot, Incoming, parse_line};
 
 impl Bot {
     /// Waits for `ready` (after `hello` was sent) until `deadline`; `budget` is for the message.
@@ -102,9 +102,6 @@ impl Bot {
                             Ok(()) => continue,
                             Err(f) => Reply::Fault(f),
                         }
-                    }
-                    Ok(Incoming::Message(FromBot::Declare(_) | FromBot::Solution(_))) => {
-                        unreachable!("parse_line hands game messages over as Other")
                     }
                     Ok(Incoming::Other { kind, message }) => {
                         if let (Some(asked), Some(t)) =

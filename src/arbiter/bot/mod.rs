@@ -23,8 +23,8 @@ use tokio::time::{Instant, timeout, timeout_at};
 
 use super::io::{BotEvent, ExitInfo, Inbox, Tail, Writer};
 use super::process::{CpuMeter, Group};
-use super::protocol::Ready;
 use crate::sandbox::cgroup::BotCgroups;
+use crate::wire::Ready;
 
 mod diagnose;
 mod launch;

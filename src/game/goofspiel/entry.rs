@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
 use crate::game::registry::{Entry, points_line};
+use crate::schema::generate;
 
 pub static ENTRY: Entry = Entry {
     name: "goofspiel",
@@ -17,6 +18,9 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    players: 2..=4,
+    schemas,
+    perft: None,
 };
 
 fn flags() -> Vec<Arg> {
@@ -50,4 +54,9 @@ const DEMO: &[&str] = &[
 
 fn demo(_: &Map<String, Value>) -> (&'static [&'static str], usize) {
     (DEMO, 2)
+}
+
+/// Its state (`protocol/schemas/goofspiel-state.json`).
+fn schemas() -> Vec<(&'static str, Value)> {
+    vec![("goofspiel-state.json", generate::<super::view::SeatView>())]
 }

@@ -10,6 +10,7 @@ use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
+use crate::schema::generate;
 
 pub static ENTRY: Entry = Entry {
     name: "robots",
@@ -19,6 +20,9 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary,
+    players: 1..=8,
+    schemas,
+    perft: None,
 };
 
 fn flags() -> Vec<Arg> {
@@ -181,4 +185,13 @@ fn summary(record: &RoundRecord, names: &[String]) -> String {
         record.round,
         tokens.join(", ")
     )
+}
+
+/// Its state and its own messages (`protocol/schemas/robots-*.json`).
+fn schemas() -> Vec<(&'static str, Value)> {
+    vec![
+        ("robots-state.json", generate::<super::StateView>()),
+        ("robots-to-bot.json", generate::<super::wire::ToBot>()),
+        ("robots-from-bot.json", generate::<super::wire::FromBot>()),
+    ]
 }

@@ -14,7 +14,8 @@
 //! (checking), [`solver`] (the optimal solver, with its transposition table in `table`),
 //! [`quick`] (a cheap fallback solution). The game itself sits on top: [`game`] (the options of
 //! a match and the state carried from token to token) and [`round`] (one token: declarations,
-//! the hourglass, verification).
+//! the hourglass, verification), with [`state`] (the typed state bots receive) and [`wire`]
+//! (the game's own messages).
 
 pub mod board;
 pub mod boards;
@@ -27,10 +28,12 @@ pub mod round;
 pub mod slide;
 pub mod solution;
 pub mod solver;
+pub mod state;
 mod table;
 pub mod text;
 pub mod token;
 pub mod view;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;
@@ -45,5 +48,6 @@ pub use round::{PROVE, RobotsRound};
 pub use slide::{Slide, slide, slide_path};
 pub use solution::{Move, check_solution, parse_solution};
 pub use solver::{Budget, Solution, solve, solve_counting};
+pub use state::StateView;
 pub use token::{Symbol, Token};
 pub use view::BoardView;

@@ -19,6 +19,7 @@ use super::game::{MatchState, Robots, Tiebreak};
 use super::robot::Positions;
 use super::solution::{check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
+use super::state::{self, StateView};
 use super::token::Token;
 use crate::duration::round_ms;
 use crate::game::{Applied, Limit, Refusal, Request, Round, RoundResult, Seat, Stamp, ToAct};
@@ -357,50 +358,44 @@ impl RobotsRound {
     /// spectators).
     fn state(&self, seat: Option<Seat>) -> Value {
         let phase = match self.phase {
-            Phase::Thinking { .. } => "thinking",
-            Phase::Verifying { .. } => "verifying",
-            Phase::Over => "over",
+            Phase::Thinking { .. } => state::Phase::Thinking,
+            Phase::Verifying { .. } => state::Phase::Verifying,
+            Phase::Over => state::Phase::Over,
         };
-        let declarations: Vec<Value> = (0..self.game.players)
+        let declarations = (0..self.game.players)
             .filter(|&s| !self.forfeited[s])
             .filter_map(|s| self.current(s))
             .map(|i| {
                 let d = &self.declarations[i];
-                json!({"seat": d.seat, "moves": d.moves, "at_ms": d.ms})
+                state::Declaration {
+                    seat: d.seat,
+                    moves: d.moves,
+                    at_ms: d.ms,
+                }
             })
             .collect();
-        let mut v = json!({
-            "board": self.board.to_json(),
-            "robots": self.robots(),
-            "token": self.token,
-            "target": self.board.target(self.token).map(|c| c.to_string()),
-            "phase": phase,
-            "declarations": declarations,
-            "tokens": self.state.won.iter().map(Vec::len).collect::<Vec<_>>(),
-            "pile": self.state.pile.len(),
-        });
-        let m = v.as_object_mut().expect("an object");
         let passed: Vec<Seat> = (0..self.game.players).filter(|&s| self.passed[s]).collect();
-        if !passed.is_empty() {
-            m.insert("passed".into(), json!(passed));
-        }
-        if let Some(end) = self.hourglass_end() {
-            m.insert("hourglass_ends_ms".into(), json!(end));
-        }
-        if let Some((s, moves)) = self.proving() {
-            m.insert("proving".into(), json!({"seat": s, "moves": moves}));
-        }
-        match seat {
-            Some(s) => {
-                m.insert("you".into(), json!(s));
-            }
-            None if self.phase == Phase::Over => {
-                m.insert("winner".into(), json!(self.winner));
-                m.insert("optimal".into(), self.optimal().clone());
-            }
-            None => {}
-        }
-        v
+        let view = StateView {
+            board: self.board.view(),
+            robots: *self.robots(),
+            token: self.token,
+            target: self.board.target(self.token),
+            phase,
+            declarations,
+            tokens: self.state.won.iter().map(Vec::len).collect(),
+            pile: self.state.pile.len(),
+            passed: (!passed.is_empty()).then_some(passed),
+            hourglass_ends_ms: self.hourglass_end(),
+            proving: self
+                .proving()
+                .map(|(seat, moves)| state::Proving { seat, moves }),
+            you: seat,
+            outcome: (seat.is_none() && self.phase == Phase::Over).then(|| state::Outcome {
+                winner: self.winner,
+                optimal: self.optimal().clone(),
+            }),
+        };
+        serde_json::to_value(view).expect("a state serialises")
     }
 
     /// The solver's answer for the token from the start position (computed once, when asked:

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use clap::Arg;
 use serde_json::{Map, Value};
 
-use super::{RULES_VERSION, Rolit};
+use super::{Colour, Position, RULES_VERSION, Rolit, State, perft};
 use crate::game::Game;
-use crate::game::registry::{Entry, points_line, whole};
+use crate::game::registry::{Entry, Perft, PerftFrom, points_line, whole};
+use crate::schema::generate;
 
 pub static ENTRY: Entry = Entry {
     name: "rolit",
@@ -17,6 +18,12 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    players: 2..=4,
+    schemas,
+    perft: Some(Perft {
+        flags: perft_flags,
+        start: perft_start,
+    }),
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.
@@ -59,4 +66,63 @@ fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
 fn demo(options: &Map<String, Value>) -> (&'static [&'static str], usize) {
     let size = options.get("size").and_then(|v| whole("size", v).ok());
     (DEMO, if size == Some(4) { 2 } else { 4 })
+}
+
+/// Rolit's state (`protocol/schemas/rolit-state.json`).
+fn schemas() -> Vec<(&'static str, Value)> {
+    vec![("rolit-state.json", generate::<State>())]
+}
+
+/// Where `perft` starts: the colour to move first, or a whole position.
+fn perft_flags() -> Vec<Arg> {
+    vec![
+        Arg::new("first")
+            .long("first")
+            .value_name("COLOUR")
+            .help("perft: the colour that moves first [default: red]"),
+        Arg::new("position")
+            .long("position")
+            .value_name("STATE")
+            .help(
+                "perft: start from this position instead, in the JSON state form a bot \
+                 receives (its board's size and colours override --size and --players)",
+            ),
+    ]
+}
+
+impl PerftFrom for Position {
+    fn count(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+}
+
+/// The start of `size` (default 8) for `players` (default 4, or 2 on a 4x4 board) with
+/// `first` to move, or the `position` given.
+fn perft_start(options: &Map<String, Value>) -> Result<Box<dyn PerftFrom>, String> {
+    let text = |key: &str| options.get(key).and_then(Value::as_str);
+    let players = options
+        .get("players")
+        .map(|v| whole("players", v))
+        .transpose()?;
+    let default_players = |size: usize| if size == 4 { 2 } else { 4 };
+    if let Some(json) = text("position") {
+        let state: State = serde_json::from_str(json)
+            .map_err(|e| format!("--position is not a Rolit state: {e}"))?;
+        let players = players.map_or_else(|| default_players(state.board.len()), |p| p as usize);
+        let pos = state
+            .to_position(players)
+            .map_err(|e| format!("--position: {e}"))?;
+        return Ok(Box::new(pos));
+    }
+    let size = options
+        .get("size")
+        .map(|v| whole("size", v))
+        .transpose()?
+        .unwrap_or(8);
+    let first = text("first").unwrap_or("red");
+    let first = Colour::from_name(first)
+        .ok_or_else(|| format!("--first {first}: not a colour; use red, yellow, green or blue"))?;
+    let players = players.map_or_else(|| default_players(size as usize), |p| p as usize);
+    let pos = Position::start(size.min(255) as u8, players, first).map_err(|e| e.to_string())?;
+    Ok(Box::new(pos))
 }

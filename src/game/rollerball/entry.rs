@@ -6,7 +6,11 @@ use clap::Arg;
 
 use super::arena::{RULES_VERSION, RollerballGame};
 use crate::game::Game;
-use crate::game::registry::{Demo, Entry, Options, points_line, whole};
+use serde_json::Value;
+
+use super::{Event, Rollerball, Secret, View};
+use crate::game::registry::{Demo, Entry, Options, Perft, PerftFrom, points_line, whole};
+use crate::schema::generate;
 
 pub static ENTRY: Entry = Entry {
     name: "rollerball",
@@ -16,6 +20,12 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    players: 2..=6,
+    schemas,
+    perft: Some(Perft {
+        flags: perft_flags,
+        start: perft_start,
+    }),
 };
 
 /// Built-in bots choosing among the legal decisions, each with its own seed.
@@ -58,4 +68,65 @@ fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
 
 fn demo(_: &Options) -> (Demo, usize) {
     (DEMO, 4)
+}
+
+/// Its state, its public events and the secrets its records keep
+/// (`protocol/schemas/rollerball-*.json`).
+fn schemas() -> Vec<(&'static str, Value)> {
+    vec![
+        ("rollerball-state.json", generate::<View>()),
+        ("rollerball-event.json", generate::<Event>()),
+        ("rollerball-secret.json", generate::<Secret>()),
+    ]
+}
+
+/// Where `perft` starts: the deal of a chance seed, and decisions played from it.
+fn perft_flags() -> Vec<Arg> {
+    vec![
+        Arg::new("chance_seed")
+            .long("chance-seed")
+            .value_name("N")
+            .help("perft: the chance seed that shuffles the deck [default: 1]"),
+        Arg::new("moves").long("moves").value_name("MOVES").help(
+            "perft: decisions to play from the deal first, canonical, separated by '|', \
+                 each by the seat asked (during the bid, the lowest seat that has not bid)",
+        ),
+    ]
+}
+
+impl PerftFrom for Rollerball {
+    fn count(&self, depth: u32) -> u64 {
+        super::perft(self, depth).leaves
+    }
+}
+
+/// The deal for `players` (default 4) and `turn_limit`, from `chance_seed`, then `moves`.
+fn perft_start(options: &Options) -> Result<Box<dyn PerftFrom>, String> {
+    let number = |key: &str, default: u64| options.get(key).map_or(Ok(default), |v| whole(key, v));
+    let players = number("players", 4)? as usize;
+    let turn_limit = number(
+        "turn_limit",
+        u64::from(RollerballGame::default_turn_limit()),
+    )?;
+    let turn_limit = u32::try_from(turn_limit).map_err(|_| "turn_limit is too large")?;
+    let mut state = Rollerball::new(players, turn_limit, number("chance_seed", 1)?)
+        .map_err(|e| e.to_string())?;
+    let moves = options.get("moves").and_then(Value::as_str).unwrap_or("");
+    for (i, text) in moves
+        .split('|')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        let Some(seat) = state.to_act().and_then(|t| t.seats.first().copied()) else {
+            return Err(format!(
+                "--moves: the game is over before decision {} ({text})",
+                i + 1
+            ));
+        };
+        state
+            .apply_text(seat, text)
+            .map_err(|e| format!("--moves: decision {} by seat {seat}: {e}", i + 1))?;
+    }
+    Ok(Box::new(state))
 }

@@ -85,7 +85,7 @@ pub(super) fn game(
         .game
         .as_ref()
         .map(|g| g.get_ref().clone())
-        .unwrap_or_else(|| "rolit".into());
+        .unwrap_or_else(|| crate::game::registry::default_name().into());
     let entry = crate::game::registry::find(&game).map_err(|_| {
         at.err(
             raw.game.as_ref().map(|g| g.span()),

@@ -1,5 +1,9 @@
-//! Protocol v1 on the wire: the messages, as plain serde types, and the parser that turns a
-//! line a bot sent into a message or a reason to refuse it.
+//! Protocol v1 on the wire: the messages every game shares, as plain serde types, and the
+//! parser that turns a line a bot sent into a message or a reason to refuse it.
+//!
+//! It sits below the referee, the live arbiter, the checker and the built-in bots, which all
+//! speak it; a game's own messages (their types and schemas) live in the game's folder and
+//! reach the registry's schema list.
 //!
 //! UTF-8, one JSON object per line, each with a `"type"`. Unknown fields are ignored in both
 //! directions so the protocol can grow without breaking bots. These types are the source of
@@ -27,9 +31,6 @@ pub enum ToBot {
     Turn(Turn),
     Illegal(Illegal),
     Played(Played),
-    Prove(Prove),
-    Declared(Declared),
-    Verified(Verified),
     End(End),
     Bye(Bye),
 }
@@ -39,9 +40,9 @@ pub enum ToBot {
 pub struct Hello {
     /// Protocol version (1).
     pub protocol: u32,
-    /// The game's name ("rolit").
+    /// The game's name, as the registry knows it.
     pub game: String,
-    /// The game's options (Rolit: `size`, `players`).
+    /// The game's options, canonical (`players` among them).
     pub options: Value,
     /// This bot's seat, from 0.
     pub seat: Seat,
@@ -112,53 +113,10 @@ pub struct Played {
     /// The move in canonical notation ("d3").
     #[serde(rename = "move")]
     pub mv: Value,
-    /// Game-specific effects (Rolit: `flipped`, the squares turned).
+    /// The game's own effects of the move (its rules document lists them).
     #[serde(flatten)]
     pub effects: BTreeMap<String, Value>,
     /// True when the arbiter played for a forfeited seat.
-    pub by_arbiter: bool,
-}
-
-/// Simultaneous play: the seat must now show its moves (Rock'n'Roll Robot's verification);
-/// answered by `solution` within `time_ms`. Missing it is judged by the rules (a failed
-/// demonstration), not a forfeit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Prove {
-    /// Increases with every request of the match (`turn` and `prove` share the counter).
-    pub turn_id: u64,
-    /// The state as this bot sees it (it says what is to be proved).
-    pub state: Value,
-    /// Time left for the answer, in ms.
-    pub time_ms: u64,
-}
-
-/// A seat declared a number of moves (to every live bot, the declarer included).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Declared {
-    pub seat: Seat,
-    /// The number of moves declared.
-    pub moves: u32,
-    /// The round time of the declaration (ms since `start`).
-    pub at_ms: f64,
-    /// Game-specific details (robots: `hourglass_ends_ms`).
-    #[serde(flatten)]
-    pub effects: BTreeMap<String, Value>,
-    /// Always false: only bots declare.
-    pub by_arbiter: bool,
-}
-
-/// A seat's demonstration was checked (to every live bot).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Verified {
-    pub seat: Seat,
-    /// The moves shown, as the seat sent them; null when it sent none in time.
-    pub moves: Value,
-    /// The round time of the answer, or of the deadline that closed the demonstration.
-    pub at_ms: f64,
-    /// Game-specific results (robots: `ok`, `reason`, `robots` after the moves).
-    #[serde(flatten)]
-    pub effects: BTreeMap<String, Value>,
-    /// True when the arbiter closed the demonstration because its time ran out.
     pub by_arbiter: bool,
 }
 
@@ -186,17 +144,15 @@ pub struct Bye {
     pub standings: Vec<Standing>,
 }
 
-/// A message from a bot to the arbiter. `declare` and `solution` are here for the schema and
-/// the documentation: [`parse_line`] hands them to the game as [`Incoming::Other`], since only
-/// the game knows when they are acceptable.
+/// A message from a bot to the arbiter that the arbiter itself reads. A game's own messages
+/// (a declaration in a race, say) reach it as [`Incoming::Other`], and their types and
+/// schemas live with the game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FromBot {
     Ready(Ready),
     Move(Move),
     Log(Log),
-    Declare(Declare),
-    Solution(Solution),
 }
 
 /// Answer to `hello`.
@@ -215,27 +171,10 @@ pub struct Ready {
 /// Answer to `turn` or `illegal`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Move {
-    /// The move ("d3" in Rolit).
+    /// The move, in the game's canonical notation.
     #[serde(rename = "move")]
     pub mv: Value,
     /// The `turn_id` being answered (optional; an answer naming a past turn is ignored).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<u64>,
-}
-
-/// Simultaneous play: a number of moves the bot says it can reach the goal in (Rock'n'Roll
-/// Robot); may be sent at any time while the game asks every seat. Judged by the game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Declare {
-    pub moves: u32,
-}
-
-/// Answer to `prove`: the moves that demonstrate the declaration. Judged by the game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Solution {
-    /// The moves in order (robots: `{"robot": "red", "dir": "up"}`).
-    pub moves: Vec<Value>,
-    /// The `turn_id` of the `prove` being answered (optional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_id: Option<u64>,
 }
@@ -251,8 +190,8 @@ pub struct Log {
 pub enum Incoming {
     /// A protocol message.
     Message(FromBot),
-    /// A well-formed object of a type this arbiter does not know; the game may (Rock'n'Roll
-    /// Robot's `declare`), otherwise it is refused.
+    /// A well-formed object of a type the arbiter does not read itself; the game may (its own
+    /// messages), otherwise it is refused.
     Other { kind: String, message: Value },
 }
 

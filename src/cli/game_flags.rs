@@ -1,0 +1,86 @@
+//! The games' own flags on a subcommand (`match --size`, `perft --first`): added from the
+//! registry under a heading per game, read back as options, and refused with the game they
+//! belong to when given for another game. Written once for every subcommand that takes them.
+
+use clap::parser::ValueSource;
+use clap::{Arg, ArgMatches, Command};
+use serde_json::{Map, Value};
+
+use crate::game::registry::{Entry, GAMES};
+
+/// Which of a game's flags a subcommand takes.
+pub type FlagsOf = fn(&Entry) -> Vec<Arg>;
+
+/// The game flags a command line gave: (game, option, value).
+#[derive(Clone, Debug, Default)]
+pub struct GameFlags(Vec<(&'static str, String, Value)>);
+
+/// Adds every game's flags (as `flags_of` picks them) to `command`, under a heading per game.
+pub fn add(mut command: Command, flags_of: FlagsOf) -> Command {
+    for entry in GAMES {
+        let flags = flags_of(entry);
+        if flags.is_empty() {
+            continue;
+        }
+        command = command
+            // Once per run, for clap's 'static headings.
+            .next_help_heading(&*Box::leak(
+                format!("--game {}: {}", entry.name, entry.title).into_boxed_str(),
+            ))
+            .args(flags);
+    }
+    command
+}
+
+/// The game flags `found` holds: a switch as true or false, any other flag as the text typed.
+pub fn read(found: &ArgMatches, flags_of: FlagsOf) -> GameFlags {
+    let mut given = Vec::new();
+    for entry in GAMES {
+        for arg in flags_of(entry) {
+            let id = arg.get_id().as_str();
+            if found.value_source(id) != Some(ValueSource::CommandLine) {
+                continue;
+            }
+            let value = if arg.get_action().takes_values() {
+                Value::String(found.get_one::<String>(id).cloned().unwrap_or_default())
+            } else {
+                Value::Bool(found.get_flag(id))
+            };
+            given.push((entry.name, id.to_string(), value));
+        }
+    }
+    GameFlags(given)
+}
+
+impl GameFlags {
+    /// The options these flags give `entry`'s game; another game's flag is an error naming the
+    /// game it belongs to.
+    pub fn options_for(&self, entry: &Entry) -> Result<Map<String, Value>, String> {
+        let mut options = Map::new();
+        for (game, id, value) in &self.0 {
+            if *game != entry.name {
+                let long = id.replace('_', "-");
+                let flag = if value == &Value::Bool(false) {
+                    format!("no-{long}")
+                } else {
+                    long
+                };
+                return Err(format!(
+                    "--{flag} is an option of --game {game}, not of {}",
+                    entry.name
+                ));
+            }
+            options.insert(id.clone(), value.clone());
+        }
+        Ok(options)
+    }
+}
+
+/// The games' player counts, for a `--players` help text: "rolit 2 to 4, robots 1 to 8".
+pub fn player_ranges() -> String {
+    GAMES
+        .iter()
+        .map(|e| format!("{} {} to {}", e.name, e.players.start(), e.players.end()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
