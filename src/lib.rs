@@ -3,22 +3,29 @@
 //! Modules, from the vocabulary everything shares up to the command line (a module uses those
 //! above it in this list, never those below):
 //!
-//! - [`seed`], [`duration`]: the seeds every random choice comes from (a named, portable PRNG);
-//!   durations as people write them, and ms figures at the precision records keep;
-//! - [`game`]: the boundary between the arbiter and a game's rules, round outcomes, and the
-//!   games (`game/rolit/`, `game/robots/`);
+//! - [`seed`], [`duration`]: the seeds every random choice comes from (ChaCha streams keyed by
+//!   the match seed, one-way, so no bot can compute the chance of a game from what it is
+//!   told); durations as people write them, and ms figures at the precision records keep;
+//! - [`game`]: the boundary between the arbiter and a game's rules (`Game`, `Round`, requests,
+//!   per-seat announcements, results), round outcomes, the registry of games
+//!   (`game::registry`: everything the rest knows of a game), and the games, one folder each;
+//! - [`wire`]: protocol v1's shared messages and the line parser;
 //! - [`record`]: the record format (one round per JSON line), its writer and reader, and the
 //!   recorded vocabulary of misbehaviour (`record::fault`: refused attempts, faults with their
-//!   kind, forfeits, exit information); it imports nothing from the arbiter;
+//!   kind, forfeits, exit information);
 //! - [`standings`]: the ranking key (round wins, then points, then outright wins), written once,
 //!   and a match's standings, built from records;
+//! - [`referee`]: the rules of play on top of a round, one synchronous state machine with no
+//!   I/O: stamped bot lines and deadlines in; lines to send, freezes, kills and the record out;
+//! - [`verify`]: `replay --verify`, one verifier for every game, feeding a record's stamped
+//!   inputs back to a quiet referee and comparing everything it produces;
 //! - [`sandbox`]: isolation of untrusted bots (the launch wrapper, namespaces, cgroups,
 //!   landlock, scratch directories);
-//! - [`arbiter`]: live bots (`arbiter::bot`: launch, listening, fault diagnosis), pipes, the
-//!   wire protocol, clocks, rounds and matches;
-//! - [`replay`]: judging a record (`replay --verify`); [`show`]: showing one (the terminal
-//!   replay and the HTML viewer);
-//! - [`schema`]: the JSON Schemas of the wire messages and the record, from the serde types;
+//! - [`arbiter`]: live bots (`arbiter::bot`: launch, listening, fault diagnosis), pipes, clocks,
+//!   the async driver that turns process events into referee inputs, and matches;
+//! - [`replay`], [`show`]: reading records back and showing them (the terminal replay and the
+//!   HTML viewer); [`report`]: a tournament's HTML report;
+//! - [`schema`]: the JSON Schemas of the wire messages, the record and each game's own types;
 //! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
 //! - [`check`]: `rollarena check`, the conformance run for bot authors;
 //! - [`tournament`]: schedules, concurrent tables, resume, shards, standings and ratings (the

@@ -30,7 +30,12 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("from-bot.json", generate::<FromBot>()),
         ("record.json", generate::<RoundRecord>()),
     ];
-    all.extend(GAMES.iter().flat_map(|e| (e.schemas)()));
+    all.extend(
+        GAMES
+            .iter()
+            .flat_map(|e| (e.schemas)())
+            .map(|(name, schema)| (name, sorted(&schema.to_value()))),
+    );
     all
 }
 
@@ -42,7 +47,7 @@ pub fn to_text(schema: &Value) -> String {
 }
 
 /// The schema of one type, keys sorted.
-pub fn generate<T: JsonSchema>() -> Value {
+fn generate<T: JsonSchema>() -> Value {
     sorted(&schema_for!(T).to_value())
 }
 

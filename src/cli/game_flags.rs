@@ -76,7 +76,7 @@ impl GameFlags {
     }
 }
 
-/// The games' player counts, for a `--players` help text: "rolit 2 to 4, robots 1 to 8".
+/// The games' player counts, for a `--players` help text: "NAME 2 to 4, ...".
 pub fn player_ranges() -> String {
     GAMES
         .iter()

@@ -36,7 +36,7 @@ pub struct TournamentArgs {
     #[arg(long, short, value_name = "DIR")]
     output: Option<PathBuf>,
     /// Tables played at once (default: the file's `jobs`, else the number of cores; 1 for
-    /// robots, where bots race in time and must not share cores with another table).
+    /// a game where bots race in real time and must not share cores with another table).
     #[arg(long, short, value_name = "N")]
     jobs: Option<usize>,
     /// Continue an interrupted tournament in its output directory: finished tables are kept,

@@ -30,7 +30,6 @@
 //! forfeits. Everything is plain data; nothing here does I/O.
 
 pub mod goofspiel;
-pub mod outcome;
 pub mod registry;
 pub mod robots;
 pub mod rolit;
@@ -38,7 +37,7 @@ pub mod rollerball;
 
 use serde_json::Value;
 
-pub use outcome::{Outcome, RoundResult, rank_by};
+pub use crate::record::outcome::{Outcome, RoundResult, rank_by};
 
 /// A bot's place in a match, numbered from 0 and fixed for the whole match.
 pub type Seat = usize;

@@ -39,9 +39,9 @@ pub struct Entry {
     /// How many seats the game takes, for help texts.
     pub players: RangeInclusive<usize>,
     /// The game's own JSON Schemas, as (file name, schema), for `protocol/schemas/`: its
-    /// state, and its messages and recorded values where it has its own (see
-    /// [`crate::schema::generate`]). File names start with the game's name.
-    pub schemas: fn() -> Vec<(&'static str, Value)>,
+    /// state, and its messages and recorded values where it has its own. File names start
+    /// with the game's name.
+    pub schemas: fn() -> Vec<(&'static str, schemars::Schema)>,
     /// `rollarena perft --game NAME`, for a game that counts its move sequences.
     pub perft: Option<Perft>,
 }

@@ -172,7 +172,7 @@ pub enum FaultKind {
     /// play), answered with `illegal`.
     Refused,
     /// An action the rules accepted but that counts against the seat, named after the action's
-    /// kind (robots: `solution`, a failed demonstration).
+    /// kind (a demonstration that failed, say).
     Rule(String),
 }
 
@@ -248,8 +248,8 @@ pub struct Fault {
     /// `unasked` (a line sent when nothing was asked, or answering another turn),
     /// `restarted` (the bot's process was found dead between rounds and started again),
     /// `refused` (simultaneous play: a line the rules or the protocol refused, answered with
-    /// `illegal`), or the kind of an action that broke a rule of the game (robots: `solution`,
-    /// a failed demonstration).
+    /// `illegal`), or the kind of an action that broke a rule of the game (`solution`: a
+    /// failed demonstration, say).
     #[schemars(with = "String")]
     pub kind: FaultKind,
     /// What happened.

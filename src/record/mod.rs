@@ -5,9 +5,12 @@
 //! and options, the match, the seats and their commands, every move with its timing and
 //! refused attempts, every fault with its evidence, and the result. Records hold every move, so
 //! verifying one never depends on the PRNG. The writer appends each line with one write and
-//! syncs it; the reader ignores a torn last line.
+//! syncs it; the reader ignores a torn last line. A round's result ([`outcome`]: points, ranks with
+//! ties, the share of the win, the forfeit ranking) is plain data that games produce and the
+//! record keeps.
 
 pub mod fault;
+pub mod outcome;
 pub mod reader;
 pub mod writer;
 
@@ -17,10 +20,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::game::Outcome;
-
 pub use crate::duration::round_ms;
 pub use fault::{ExitInfo, Fault, FaultKind, Forfeit, ForfeitKind, Refused};
+pub use outcome::{Outcome, RoundResult, rank_by};
 pub use reader::{ReadError, read_records};
 pub use writer::RecordWriter;
 
@@ -64,7 +66,7 @@ pub struct RoundRecord {
     /// The seat that moved first.
     pub first: usize,
     /// What the round started from when the game carries state from round to round
-    /// (Rock'n'Roll Robot: robot positions, tokens won, the token pile): the previous round's
+    /// (where pieces stand, tokens won, what is left to draw): the previous round's
     /// end, so that each line replays on its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carry: Option<Value>,
@@ -140,7 +142,7 @@ pub struct MoveRecord {
     /// (`{"moves": 5}`).
     #[serde(rename = "move")]
     pub mv: Value,
-    /// Game-specific effects (Rolit: `flipped`).
+    /// The game's own effects of the move (its rules document lists them).
     #[serde(flatten)]
     pub effects: BTreeMap<String, Value>,
     /// Wall time from the request to the accepted answer, in ms (0 for the arbiter's moves;

@@ -1,7 +1,8 @@
 //! `rollarena replay` on records the arbiter really writes: verification of clean and tampered
 //! files (`verify`), the terminal replay with snapshots of a 4x4 game (`terminal`), the HTML
 //! viewer's escaping and self-containment (`html`), Rock'n'Roll Robot records in the terminal
-//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`).
+//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`); the verifier on
+//! rounds made in memory (`in_memory`).
 //!
 //! The records are made once per test run by `rollarena match` with the built-in bots, a
 //! clumsy Python bot (`fumbler.py`: refused attempts, logs, stderr, a crash) and a bot that
@@ -10,6 +11,7 @@
 mod browser;
 mod hidden;
 mod html;
+mod in_memory;
 mod robots;
 mod terminal;
 mod verify;

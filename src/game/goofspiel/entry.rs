@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
 use crate::game::registry::{Entry, points_line};
-use crate::schema::generate;
+use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
     name: "goofspiel",
@@ -57,6 +57,6 @@ fn demo(_: &Map<String, Value>) -> (&'static [&'static str], usize) {
 }
 
 /// Its state (`protocol/schemas/goofspiel-state.json`).
-fn schemas() -> Vec<(&'static str, Value)> {
-    vec![("goofspiel-state.json", generate::<super::view::SeatView>())]
+fn schemas() -> Vec<(&'static str, Schema)> {
+    vec![("goofspiel-state.json", schema_for!(super::view::SeatView))]
 }

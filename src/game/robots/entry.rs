@@ -10,7 +10,7 @@ use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
-use crate::schema::generate;
+use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
     name: "robots",
@@ -188,10 +188,10 @@ fn summary(record: &RoundRecord, names: &[String]) -> String {
 }
 
 /// Its state and its own messages (`protocol/schemas/robots-*.json`).
-fn schemas() -> Vec<(&'static str, Value)> {
+fn schemas() -> Vec<(&'static str, Schema)> {
     vec![
-        ("robots-state.json", generate::<super::StateView>()),
-        ("robots-to-bot.json", generate::<super::wire::ToBot>()),
-        ("robots-from-bot.json", generate::<super::wire::FromBot>()),
+        ("robots-state.json", schema_for!(super::StateView)),
+        ("robots-to-bot.json", schema_for!(super::wire::ToBot)),
+        ("robots-from-bot.json", schema_for!(super::wire::FromBot)),
     ]
 }

@@ -1,5 +1,5 @@
 //! Rock'n'Roll Robot's own messages on the wire, beside protocol v1's shared ones
-//! ([`crate::wire`]): the round announces `declared`, `passed` and `verified` and asks for a
+//! (`src/wire.rs`): the round announces `declared`, `passed` and `verified` and asks for a
 //! demonstration with `prove` (a request of its own kind); bots send `declare`, `pass` and
 //! `solution`, which reach the round as the game's actions. The arbiter encodes them from the
 //! round's [`crate::game::Applied`]; these types are their documentation and the source of

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{Colour, Position, RULES_VERSION, Rolit, State, perft};
 use crate::game::Game;
 use crate::game::registry::{Entry, Perft, PerftFrom, points_line, whole};
-use crate::schema::generate;
+use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
     name: "rolit",
@@ -69,8 +69,8 @@ fn demo(options: &Map<String, Value>) -> (&'static [&'static str], usize) {
 }
 
 /// Rolit's state (`protocol/schemas/rolit-state.json`).
-fn schemas() -> Vec<(&'static str, Value)> {
-    vec![("rolit-state.json", generate::<State>())]
+fn schemas() -> Vec<(&'static str, Schema)> {
+    vec![("rolit-state.json", schema_for!(State))]
 }
 
 /// Where `perft` starts: the colour to move first, or a whole position.

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{Event, Rollerball, Secret, View};
 use crate::game::registry::{Demo, Entry, Options, Perft, PerftFrom, points_line, whole};
-use crate::schema::generate;
+use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
     name: "rollerball",
@@ -72,11 +72,11 @@ fn demo(_: &Options) -> (Demo, usize) {
 
 /// Its state, its public events and the secrets its records keep
 /// (`protocol/schemas/rollerball-*.json`).
-fn schemas() -> Vec<(&'static str, Value)> {
+fn schemas() -> Vec<(&'static str, Schema)> {
     vec![
-        ("rollerball-state.json", generate::<View>()),
-        ("rollerball-event.json", generate::<Event>()),
-        ("rollerball-secret.json", generate::<Secret>()),
+        ("rollerball-state.json", schema_for!(View)),
+        ("rollerball-event.json", schema_for!(Event)),
+        ("rollerball-secret.json", schema_for!(Secret)),
     ]
 }
 

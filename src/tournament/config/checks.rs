@@ -132,7 +132,8 @@ pub(super) fn play(
     game: &GameChoice,
 ) -> Result<Play, ConfigError> {
     let players = game.players;
-    // A table is one match; a game whose match ends by its rules (robots) has its own cap.
+    // A table is one match; a game whose match ends by its rules (a race for tokens) has its
+    // own cap.
     let capped = game.built.default_rounds();
     let rounds = match overrides.rounds {
         Some(r) => r,

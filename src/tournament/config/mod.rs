@@ -80,7 +80,7 @@ pub struct BotConfig {
 pub struct Tournament {
     pub name: String,
     pub game: String,
-    /// The game's options (Rolit: `size`).
+    /// The game's options, as its registry entry reads them.
     pub options: Value,
     /// Bots per table.
     pub players: usize,

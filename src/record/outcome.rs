@@ -4,7 +4,7 @@
 //! with standard competition ranking (1, 1, 3); a seat that forfeited ranks after every seat
 //! that did not, scores 0 points, and forfeited seats tie among themselves. The round's win is
 //! split equally among the seats ranked first that did not forfeit and scored: a round where
-//! nobody scored (a robots' token nobody won) has no winner.
+//! nobody scored (a token nobody won, say) has no winner.
 
 use std::collections::BTreeMap;
 
