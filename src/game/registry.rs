@@ -35,6 +35,9 @@ pub struct Entry {
     pub demo: fn(&Options) -> (Demo, usize),
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
+    /// How a recorded round is shown: the terminal replay and the game's part of the HTML
+    /// viewer (its drawing script and the data it draws), each `None` for the generic one.
+    pub show: crate::show::Renderer,
 }
 
 /// Bot commands, strongest first.

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
+use crate::show::Renderer;
 use crate::game::registry::{Entry, points_line};
 
 pub static ENTRY: Entry = Entry {
@@ -17,6 +18,10 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    show: Renderer {
+        text: None,
+        html: Some(super::show::HTML),
+    },
 };
 
 fn flags() -> Vec<Arg> {

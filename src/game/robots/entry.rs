@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
+use crate::show::Renderer;
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
 
@@ -19,6 +20,10 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary,
+    show: Renderer {
+        text: Some(super::show_text::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 fn flags() -> Vec<Arg> {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Rolit};
 use crate::game::Game;
+use crate::show::Renderer;
 use crate::game::registry::{Entry, points_line, whole};
 
 pub static ENTRY: Entry = Entry {
@@ -17,6 +18,10 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    show: Renderer {
+        text: Some(super::show::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.

@@ -6,6 +6,7 @@ use clap::Arg;
 
 use super::arena::{RULES_VERSION, RollerballGame};
 use crate::game::Game;
+use crate::show::Renderer;
 use crate::game::registry::{Demo, Entry, Options, points_line, whole};
 
 pub static ENTRY: Entry = Entry {
@@ -16,6 +17,10 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    show: Renderer {
+        text: Some(super::show_text::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 /// Built-in bots choosing among the legal decisions, each with its own seed.
