@@ -11,6 +11,7 @@ mod browser;
 mod hidden;
 mod html;
 mod robots;
+mod rollerball;
 mod terminal;
 mod verify;
 
