@@ -74,10 +74,7 @@ pub fn replay_states(
         let applied = played.map_err(|e| {
             fail(
                 Some(m.ply),
-                format!(
-                    "{} cannot be played: {e}",
-                    crate::game::short_json(&m.mv)
-                ),
+                format!("{} cannot be played: {e}", crate::game::short_json(&m.mv)),
             )
         })?;
         each(round.as_ref(), &applied);

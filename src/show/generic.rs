@@ -19,7 +19,10 @@ pub fn frames(index: usize, record: &RoundRecord) -> Result<Vec<String>, Discrep
 
 /// Replays one round on `screen`, pausing as its pace says. An error is a round that does
 /// not replay.
-pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<bool, Discrepancy>> {
+pub fn play(
+    record: &RoundRecord,
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
     let (index, total, style, pace) = (screen.index, screen.total, screen.style, screen.pace);
     let frames = match frames(index, record) {
         Ok(f) => f,

@@ -50,8 +50,11 @@ pub struct HtmlPart {
     /// The round's data its script draws, computed by the rules from the recorded moves, given
     /// the round's index in the file (from 1, for errors); its keys are added to (or replace)
     /// the fields every round has (`seats`, `moves`, `result`, ...).
-    pub data: fn(usize, &RoundRecord) -> Result<Map<String, Value>, Discrepancy>,
+    pub data: HtmlData,
 }
+
+/// A round's data for its game's viewer script (see [`HtmlPart::data`]).
+pub type HtmlData = fn(usize, &RoundRecord) -> Result<Map<String, Value>, Discrepancy>;
 
 /// Where and how a terminal replay shows a round.
 pub struct Screen<'a> {
@@ -77,7 +80,10 @@ pub fn renderer(record: &RoundRecord) -> &'static Renderer {
 }
 
 /// Replays one round in the terminal with its game's replay.
-pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<bool, Discrepancy>> {
+pub fn play(
+    record: &RoundRecord,
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
     match renderer(record).text {
         Some(text) => text(record, screen),
         None => generic::play(record, screen),

@@ -200,11 +200,7 @@ pub fn paced(
 
 /// Shows `text` on the prompt and waits for a line: `true` to go on, `false` on `q` or the end
 /// of the input.
-pub fn wait_for(
-    input: &mut dyn BufRead,
-    prompt: &mut dyn Write,
-    text: &str,
-) -> io::Result<bool> {
+pub fn wait_for(input: &mut dyn BufRead, prompt: &mut dyn Write, text: &str) -> io::Result<bool> {
     write!(prompt, "{text}")?;
     prompt.flush()?;
     let mut line = String::new();

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
-use crate::show::Renderer;
 use crate::game::registry::{Entry, points_line};
+use crate::show::Renderer;
 
 pub static ENTRY: Entry = Entry {
     name: "goofspiel",

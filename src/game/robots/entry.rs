@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
-use crate::show::Renderer;
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
+use crate::show::Renderer;
 
 pub static ENTRY: Entry = Entry {
     name: "robots",

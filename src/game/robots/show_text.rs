@@ -13,13 +13,13 @@ use std::io;
 
 use serde_json::Value;
 
+use super::cell::SIZE;
 use super::show::{Action, Demonstration, RobotsReplay, Step, letter, replay};
+use super::{Cell, Colour, Positions, Robot, Token};
+use crate::record::RoundRecord;
 use crate::replay::Discrepancy;
 use crate::show::Screen;
 use crate::show::text::{Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
-use super::cell::SIZE;
-use super::{Cell, Colour, Positions, Robot, Token};
-use crate::record::RoundRecord;
 
 /// What the drawing shows, once per game.
 const LEGEND: &str = "  on the board: (R) a robot (R G B Y, K black), r the cells it passed; >Ys the \
@@ -527,7 +527,10 @@ pub fn result(record: &RoundRecord, rp: &RobotsReplay) -> String {
 
 /// Replays one token on `screen`, a step per recorded action, pausing as its pace says (the
 /// registry's terminal replay).
-pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<bool, Discrepancy>> {
+pub fn play(
+    record: &RoundRecord,
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
     let rp = match replay(screen.index, record) {
         Ok(r) => r,
         Err(d) => return Ok(Err(d)),
@@ -578,8 +581,8 @@ pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::robots::{Dir, Move, Robots};
     use crate::game::robots::show::play_moves;
+    use crate::game::robots::{Dir, Move, Robots};
 
     /// The first token of a match with seed 7, before anyone acted.
     fn token() -> RobotsReplay {

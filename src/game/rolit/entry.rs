@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Rolit};
 use crate::game::Game;
-use crate::show::Renderer;
 use crate::game::registry::{Entry, points_line, whole};
+use crate::show::Renderer;
 
 pub static ENTRY: Entry = Entry {
     name: "rolit",

@@ -31,7 +31,10 @@ pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
         return Err(format!("the record is of {:?}, not rolit", record.game));
     }
     let game = crate::game::registry::of_record(record)?;
-    let size = record.options.get("size").and_then(serde_json::Value::as_u64);
+    let size = record
+        .options
+        .get("size")
+        .and_then(serde_json::Value::as_u64);
     let players = game.seats();
     let Some(size) = size else {
         return Err(format!(
@@ -248,7 +251,10 @@ pub fn move_lines(record: &RoundRecord, ply: usize) -> String {
 }
 
 /// Replays one round on `screen`, pausing as its pace says (the registry's terminal replay).
-pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<bool, Discrepancy>> {
+pub fn play(
+    record: &RoundRecord,
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
     let replayed = match replay(screen.index, record) {
         Ok(r) => r,
         Err(d) => return Ok(Err(d)),

@@ -6,8 +6,8 @@ use clap::Arg;
 
 use super::arena::{RULES_VERSION, RollerballGame};
 use crate::game::Game;
-use crate::show::Renderer;
 use crate::game::registry::{Demo, Entry, Options, points_line, whole};
+use crate::show::Renderer;
 
 pub static ENTRY: Entry = Entry {
     name: "rollerball",

@@ -53,7 +53,10 @@ pub struct RollerballReplay {
 pub fn replay(game: usize, record: &RoundRecord) -> Result<RollerballReplay, Discrepancy> {
     let fail = |ply: Option<u32>, reason: String| Discrepancy { game, ply, reason };
     if record.game != "rollerball" {
-        return Err(fail(None, format!("the record is of {:?}, not rollerball", record.game)));
+        return Err(fail(
+            None,
+            format!("the record is of {:?}, not rollerball", record.game),
+        ));
     }
     crate::game::registry::of_record(record).map_err(|e| fail(None, e))?;
     let whole = |key: &str| record.options.get(key).and_then(Value::as_u64);
@@ -136,19 +139,20 @@ pub fn ball_phase(before: &View, after: &View, events: &[Event]) -> Vec<Frame> {
     }
     let mut frames = Vec::new();
     let mut label = String::new();
-    let close = |label: &str, n: usize, balls: &[BallView], cards: &[CardView], w: &[Option<Square>]| {
-        let mut balls = balls.to_vec();
-        balls.sort_by_key(|b| b.id);
-        let mut cards = cards.to_vec();
-        cards.sort_by_key(|c| c.at[0]);
-        Frame {
-            label: label.to_string(),
-            events: n,
-            balls,
-            cards,
-            workmen: w.to_vec(),
-        }
-    };
+    let close =
+        |label: &str, n: usize, balls: &[BallView], cards: &[CardView], w: &[Option<Square>]| {
+            let mut balls = balls.to_vec();
+            balls.sort_by_key(|b| b.id);
+            let mut cards = cards.to_vec();
+            cards.sort_by_key(|c| c.at[0]);
+            Frame {
+                label: label.to_string(),
+                events: n,
+                balls,
+                cards,
+                workmen: w.to_vec(),
+            }
+        };
     for (i, e) in events.iter().enumerate() {
         let now = match e {
             Event::Switch { .. } => Some("rubber switch".to_string()),
@@ -259,7 +263,11 @@ pub fn event_text(e: &Event) -> String {
         Event::Turn { turn, seat } => format!("turn {turn}: {} plays", colour(*seat)),
         Event::Switch { ball, rubber } => format!(
             "ball {ball} switches to rubber-{}",
-            if *rubber == super::Rubber::Up { "up" } else { "down" }
+            if *rubber == super::Rubber::Up {
+                "up"
+            } else {
+                "down"
+            }
         ),
         Event::Step {
             step,
@@ -273,9 +281,14 @@ pub fn event_text(e: &Event) -> String {
         ),
         Event::Split { ball, new, at } => format!("ball {ball} splits: ball {new} enters on {at}"),
         Event::Push { ball, from, to } => format!("ball {ball} pushed {from} -> {to}"),
-        Event::Combine { ball, into, at } => format!("ball {ball} combines into ball {into} on {at}"),
+        Event::Combine { ball, into, at } => {
+            format!("ball {ball} combines into ball {into} on {at}")
+        }
         Event::Change {
-            ball, card, energised, rubber,
+            ball,
+            card,
+            energised,
+            rubber,
         } => format!(
             "ball {ball} leaves {}: now {}",
             card.code(),
@@ -290,7 +303,10 @@ pub fn event_text(e: &Event) -> String {
             format!("energised ball {ball} destroys {} on {at}", card.code())
         }
         Event::Reward { seat, ball, at } => {
-            format!("ball {ball} enters {}'s base on {at}: a reward", colour(*seat))
+            format!(
+                "ball {ball} enters {}'s base on {at}: a reward",
+                colour(*seat)
+            )
         }
         Event::Hit {
             seat,
@@ -307,7 +323,11 @@ pub fn event_text(e: &Event) -> String {
             format!("{} lays {} as a victory point", colour(*seat), card.code())
         }
         Event::Take { seat, card, at } => {
-            format!("{} takes {} from the board at {at}", colour(*seat), card.code())
+            format!(
+                "{} takes {} from the board at {at}",
+                colour(*seat),
+                card.code()
+            )
         }
         Event::Bids { bids, winner, tied } => {
             let each: Vec<String> = bids

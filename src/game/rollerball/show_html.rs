@@ -22,39 +22,38 @@ pub const HTML: HtmlPart = HtmlPart {
 /// seat's victory points at the end of every turn.
 fn data(index: usize, r: &RoundRecord) -> Result<Map<String, Value>, Discrepancy> {
     let rp = replay(index, r)?;
-    let decisions: Vec<Value> = rp
-        .played
-        .iter()
-        .map(|p| {
-            let secrets: Vec<Value> = p
-                .secrets
-                .iter()
-                .filter_map(|s| {
-                    let seat = match s {
-                        super::Secret::Bid { seat, .. } | super::Secret::Drawn { seat, .. } => {
-                            *seat
-                        }
-                        _ => return None,
-                    };
-                    secret_text(s, None).map(|t| json!({"seat": seat, "text": t}))
-                })
-                .collect();
-            let steps: Vec<Value> = p
-                .frames
-                .iter()
-                .map(|f| {
-                    json!({"label": f.label, "events": f.events, "balls": f.balls,
+    let decisions: Vec<Value> =
+        rp.played
+            .iter()
+            .map(|p| {
+                let secrets: Vec<Value> =
+                    p.secrets
+                        .iter()
+                        .filter_map(|s| {
+                            let seat = match s {
+                                super::Secret::Bid { seat, .. }
+                                | super::Secret::Drawn { seat, .. } => *seat,
+                                _ => return None,
+                            };
+                            secret_text(s, None).map(|t| json!({"seat": seat, "text": t}))
+                        })
+                        .collect();
+                let steps: Vec<Value> = p
+                    .frames
+                    .iter()
+                    .map(|f| {
+                        json!({"label": f.label, "events": f.events, "balls": f.balls,
                            "cards": f.cards, "workmen": f.workmen})
+                    })
+                    .collect();
+                json!({
+                    "events": p.events,
+                    "words": p.events.iter().map(event_text).collect::<Vec<_>>(),
+                    "secrets": secrets,
+                    "steps": steps,
                 })
-                .collect();
-            json!({
-                "events": p.events,
-                "words": p.events.iter().map(event_text).collect::<Vec<_>>(),
-                "secrets": secrets,
-                "steps": steps,
             })
-        })
-        .collect();
+            .collect();
     // Victory points at the end of each turn (turn 0: after the setup), per seat.
     let mut vp: Vec<Value> = Vec::new();
     let mut turn_of = Vec::with_capacity(rp.states.len());

@@ -11,8 +11,7 @@
 use std::io;
 
 use super::show::{
-    Frame, RollerballReplay, ball_text, ball_words, codes, colour, event_text, replay,
-    secret_text,
+    Frame, RollerballReplay, ball_text, ball_words, codes, colour, event_text, replay, secret_text,
 };
 use super::square::Square;
 use super::view::{BallView, BidView, CardView, PendingView, View};
@@ -33,7 +32,10 @@ fn initial(seat: usize) -> char {
 }
 
 fn ansi(seat: usize) -> &'static str {
-    ["31", "34", "32", "33", "35", "37"].get(seat).copied().unwrap_or("0")
+    ["31", "34", "32", "33", "35", "37"]
+        .get(seat)
+        .copied()
+        .unwrap_or("0")
 }
 
 fn paint(style: &Style, code: &str, text: &str) -> String {
@@ -107,7 +109,10 @@ fn board(p: &Pieces<'_>, style: &Style) -> String {
                 a.push_str(&paint(style, &format!("1;{}", ansi(s)), &w));
                 a_len += 1;
             }
-            top.push_str(&format!(" {a}{}|", " ".repeat(5usize.saturating_sub(a_len))));
+            top.push_str(&format!(
+                " {a}{}|",
+                " ".repeat(5usize.saturating_sub(a_len))
+            ));
             // Below: a card ("SD" on s1, "sd" on s2) and a ball.
             let card = p
                 .cards
@@ -228,12 +233,17 @@ fn players(v: &View, seat: Option<usize>, style: &Style) -> String {
         out.push_str(&format!("  balls: {}\n", balls.join("; ")));
     }
     match &v.pending {
-        Some(PendingView::Reward { seat: s, at, card, .. }) => {
+        Some(PendingView::Reward {
+            seat: s, at, card, ..
+        }) => {
             let card = card
                 .filter(|_| seat.is_none_or(|x| x == *s))
                 .map(|c| format!(" (the card drawn: {})", c.code()))
                 .unwrap_or_default();
-            out.push_str(&format!("  {} settles a reward at {at}{card}\n", colour(*s)));
+            out.push_str(&format!(
+                "  {} settles a reward at {at}{card}\n",
+                colour(*s)
+            ));
         }
         Some(PendingView::Discard { seat: s, at, .. }) => {
             out.push_str(&format!("  {} must discard (hit at {at})\n", colour(*s)));
@@ -244,7 +254,12 @@ fn players(v: &View, seat: Option<usize>, style: &Style) -> String {
 }
 
 /// A decision: who, what, in how long, and the events it set off (what `seat` may see).
-fn decision(record: &RoundRecord, rp: &RollerballReplay, ply: usize, seat: Option<usize>) -> String {
+fn decision(
+    record: &RoundRecord,
+    rp: &RollerballReplay,
+    ply: usize,
+    seat: Option<usize>,
+) -> String {
     let m = &record.moves[ply - 1];
     let sees = seat.is_none_or(|s| s == m.seat);
     let text = m.mv.as_str().unwrap_or_default();
@@ -302,7 +317,10 @@ fn steps(rp: &RollerballReplay) -> Vec<(usize, Option<usize>)> {
 
 /// Replays one round on `screen`, a frame per decision and per step of a ball phase (the
 /// registry's terminal replay). `--to N` starts at the state after decision N.
-pub fn play(record: &RoundRecord, screen: &mut Screen<'_>) -> io::Result<Result<bool, Discrepancy>> {
+pub fn play(
+    record: &RoundRecord,
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
     let rp = match replay(screen.index, record) {
         Ok(r) => r,
         Err(d) => return Ok(Err(d)),
