@@ -82,7 +82,7 @@ pub fn replay_states(
     Ok(())
 }
 
-/// The `board` rows of a Rolit state.
+/// The `board` rows of a state whose board is a list of strings, top row first.
 pub fn rows(state: &Value) -> Vec<String> {
     state
         .get("board")
