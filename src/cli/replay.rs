@@ -15,13 +15,7 @@ use crate::record::{RoundRecord, read_records};
 use crate::replay::{Discrepancy, Report, select, verify, verify_game};
 use crate::show::html::Verdict;
 use crate::show::text::{Pace, Style};
-use crate::show::{html, replay, robots, robots_text, text};
-
-/// A round as its game's replay computes it.
-enum Replayed {
-    Rolit(crate::show::RolitReplay),
-    Robots(Box<robots::RobotsReplay>),
-}
+use crate::show::{Screen, html, text};
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
@@ -35,7 +29,9 @@ enum Replayed {
 /// targets and robots, the token and its target, each declaration with its round time and CPU
 /// time, each demonstration move by move with the rules' verdict (and the board after a winning
 /// one, with the robots' paths), the winner beside the solver's optimal length, the tokens so
-/// far.
+/// far. In a game with hidden information (Rollerball, Goofspiel) every hand and sealed bid is
+/// shown, as the record keeps them; --seat N shows only what seat N saw. Other games show each
+/// recorded decision and the state it leads to, as the game draws it.
 ///
 /// --verify re-plays every move of every round through the rules and checks every recorded
 /// effect (flips, refused attempts, forfeits, the arbiter's fallback moves, the final board,
@@ -75,6 +71,11 @@ pub struct ReplayArgs {
     /// Alone, shows that position only; with --step or --delay, goes on from there.
     #[arg(long, value_name = "PLY", conflicts_with_all = ["verify", "html"])]
     to: Option<u32>,
+    /// Show the rounds as seat N saw them (its own hidden cards and bids only; seats count
+    /// from 0), in the terminal or, with --html, as the viewer's first view. Without it a
+    /// replay shows every hand, as a spectator of the record sees it.
+    #[arg(long, value_name = "N", conflicts_with = "verify")]
+    seat: Option<usize>,
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -215,7 +216,7 @@ fn write_html(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| args.file.display().to_string());
-    let page = match html::render(&title, records, initial, Some(&banner)) {
+    let page = match html::render(&title, records, initial, Some(&banner), args.seat) {
         Ok(page) => page,
         Err(d) => {
             eprintln!(
@@ -271,44 +272,31 @@ fn run_text(
     let mut prompt = std::io::stderr();
     for (k, &n) in games.iter().enumerate() {
         let record = &records[n - 1];
-        if !["rolit", "robots"].contains(&record.game.as_str()) {
-            if k > 0 {
-                writeln!(out)?;
-            }
-            let played = crate::show::generic::play(
-                n,
-                records.len(),
-                record,
-                &style,
-                &pace,
-                &mut out,
-                &mut input,
-                &mut prompt,
-            );
-            match played {
-                Ok(Ok(true)) => continue,
-                Ok(Ok(false)) => break,
-                Ok(Err(e)) => {
-                    out.flush()?;
-                    eprintln!(
-                        "{} does not replay: game {n}, {e}; `rollarena replay --verify` checks \
-                         the whole file",
-                        args.file.display()
-                    );
-                    return Ok(ExitCode::from(EXIT_VERDICT));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
-                Err(e) => return Err(e.into()),
-            }
+        if let Some(seat) = args.seat
+            && seat >= record.seats.len()
+        {
+            return usage(format!(
+                "--seat {seat}: round {n} of the file has {} seats, numbered from 0",
+                record.seats.len()
+            ));
         }
-        let replayed = if record.game == "robots" {
-            robots::replay(n, record).map(|r| Replayed::Robots(Box::new(r)))
-        } else {
-            replay(n, record).map(Replayed::Rolit)
+        if k > 0 {
+            writeln!(out)?;
+        }
+        let mut screen = Screen {
+            index: n,
+            total: records.len(),
+            style: &style,
+            pace: &pace,
+            seat: args.seat,
+            out: &mut out,
+            input: &mut input,
+            prompt: &mut prompt,
         };
-        let replayed = match replayed {
-            Ok(r) => r,
-            Err(d) => {
+        match crate::show::play(record, &mut screen) {
+            Ok(Ok(true)) => {}
+            Ok(Ok(false)) => break,
+            Ok(Err(d)) => {
                 out.flush()?;
                 eprintln!(
                     "{} does not replay: {d}; `rollarena replay --verify` checks the whole file",
@@ -316,37 +304,6 @@ fn run_text(
                 );
                 return Ok(ExitCode::from(EXIT_VERDICT));
             }
-        };
-        if k > 0 {
-            writeln!(out)?;
-        }
-        let go_on = match &replayed {
-            Replayed::Rolit(r) => text::play(
-                n,
-                records.len(),
-                record,
-                r,
-                &style,
-                &pace,
-                &mut out,
-                &mut input,
-                &mut prompt,
-            ),
-            Replayed::Robots(r) => robots_text::play(
-                n,
-                records.len(),
-                record,
-                r,
-                &style,
-                &pace,
-                &mut out,
-                &mut input,
-                &mut prompt,
-            ),
-        };
-        match go_on {
-            Ok(true) => {}
-            Ok(false) => break,
             // A closed pipe (`| head`) is the reader leaving, not a failure.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
             Err(e) => return Err(e.into()),

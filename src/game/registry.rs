@@ -44,6 +44,9 @@ pub struct Entry {
     pub schemas: fn() -> Vec<(&'static str, schemars::Schema)>,
     /// `rollarena perft --game NAME`, for a game that counts its move sequences.
     pub perft: Option<Perft>,
+    /// How a recorded round is shown: the terminal replay and the game's part of the HTML
+    /// viewer (its drawing script and the data it draws), each `None` for the generic one.
+    pub show: crate::show::renderer::Renderer,
 }
 
 /// Counting a game's move sequences (perft) to check and time its move generator.

@@ -1,51 +1,17 @@
-//! What a record says it was played at ([`game_of`], [`rolit_of`]) and which of a file's
-//! rounds a user selects ([`select`]). Judging records is [`crate::verify`]'s, showing them
-//! (the terminal replay, the HTML viewer) [`crate::show`]'s.
+//! What a record says it was played at ([`game_of`]), its states played again through the
+//! rules ([`replay_states`], for showing), and which of a file's rounds a user selects
+//! ([`select`]). Judging records is [`crate::verify`]'s, showing them (the terminal replay,
+//! the HTML viewer) [`crate::show`]'s.
 //!
 //! A record holds every move, so a round replays through the rules engine without the PRNG
 //! (`protocol/RECORD.md` §6).
 
 use serde_json::Value;
 
-use crate::game::rolit::{RULES_VERSION, Rolit};
-use crate::game::{Game, Round, RoundSetup};
+use crate::game::{Applied, Game, Round, RoundSetup, Stamp};
 use crate::record::RoundRecord;
 
 pub use crate::verify::{Discrepancy, MatchReport, Report, verify, verify_game};
-
-/// The Rolit variant a record's options name, checked against the rules this build knows.
-pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
-    if record.game != "rolit" {
-        return Err(format!(
-            "the game {:?} is not one this build can replay (rolit)",
-            record.game
-        ));
-    }
-    if record.rules != RULES_VERSION {
-        return Err(format!(
-            "the record was played under rolit rules version {}; this build knows version \
-             {RULES_VERSION}",
-            record.rules
-        ));
-    }
-    let size = record.options.get("size").and_then(Value::as_u64);
-    let players = record.options.get("players").and_then(Value::as_u64);
-    let (Some(size), Some(players)) = (size, players) else {
-        return Err(format!(
-            "the options {} do not give a board size and a player count",
-            crate::game::short_json(&record.options)
-        ));
-    };
-    let game = Rolit::new(size.min(255) as u8, players as usize).map_err(|e| e.to_string())?;
-    if game.options() != record.options {
-        return Err(format!(
-            "the options {} are not the canonical {}",
-            crate::game::short_json(&record.options),
-            game.options()
-        ));
-    }
-    Ok(game)
-}
 
 /// The game a record was played at, with its options, checked against the rules this build
 /// knows.
@@ -53,17 +19,70 @@ pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String>
     crate::game::registry::of_record(record)
 }
 
-/// A fresh round set up as the record says it was (round index, match seed, round seed).
-pub fn new_round(game: &Rolit, record: &RoundRecord) -> Box<dyn Round> {
-    game.new_round(RoundSetup {
+/// A fresh round set up as the record says it was (round index, match seed, round seed, and
+/// the chance seed the arbiter derives from them).
+pub fn new_round(game: &dyn Game, record: &RoundRecord) -> Box<dyn Round> {
+    game.new_round(setup(record))
+}
+
+fn setup(record: &RoundRecord) -> RoundSetup {
+    RoundSetup {
         round: record.round.saturating_sub(1),
         match_seed: record.match_seed,
         round_seed: record.seed,
-        chance_seed: record.seed,
-    })
+        chance_seed: crate::seed::chance_seed(
+            record.match_seed,
+            record.table.unwrap_or(0),
+            record.round.saturating_sub(1),
+        ),
+    }
 }
 
-/// The `board` rows of a Rolit state.
+/// Plays a round's recorded moves again through its game's rules, calling `each` with the
+/// round at the start (no applied actions) and after each move (with what it did). `index` is the
+/// round's place in its file (from 1), for the error: the first move the rules refuse.
+/// (`replay --verify` is the strict judge of everything else the record says.)
+pub fn replay_states(
+    index: usize,
+    record: &RoundRecord,
+    mut each: impl FnMut(&dyn Round, &[Applied]),
+) -> Result<(), Discrepancy> {
+    let fail = |ply: Option<u32>, reason: String| Discrepancy {
+        game: index,
+        ply,
+        reason,
+    };
+    let game = game_of(record).map_err(|e| fail(None, e))?;
+    let mut round: Box<dyn Round> = match &record.carry {
+        Some(c) => game
+            .next_round(setup(record), c)
+            .map_err(|e| fail(None, e))?,
+        None => game.new_round(setup(record)),
+    };
+    each(round.as_ref(), &[]);
+    for m in &record.moves {
+        let kind = m.kind.as_deref().unwrap_or("move");
+        let played = if kind == "move" {
+            round.play(m.seat, &m.mv).map(|a| vec![a])
+        } else {
+            let at = Stamp {
+                ms: m.at_ms.unwrap_or(m.ms),
+                cpu_ms: m.cpu_ms,
+            };
+            round.act(m.seat, kind, &m.mv, at)
+        };
+        let applied = played.map_err(|e| {
+            fail(
+                Some(m.ply),
+                format!("{} cannot be played: {e}", crate::game::short_json(&m.mv)),
+            )
+        })?;
+        each(round.as_ref(), &applied);
+    }
+    Ok(())
+}
+
+/// The `board` rows of a state whose board is a list of strings, top row first.
 pub fn rows(state: &Value) -> Vec<String> {
     state
         .get("board")

@@ -93,7 +93,7 @@ impl Viewers {
         } else {
             format!("{}: tables {first} to {last}", self.title)
         };
-        let html = match crate::show::html::render(&title, &rounds, 1, None) {
+        let html = match crate::show::html::render(&title, &rounds, 1, None, None) {
             Ok(html) => with_pick(&html),
             // A round the engine cannot play again: the file says so instead.
             Err(e) => page::render(

@@ -3,61 +3,28 @@
 //! move, who made it and its time, then the game's own text rendering ([`Round::render`]) of
 //! the state it leads to, as a spectator sees it.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 
-use super::text::{Pace, Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
-use crate::game::{Round, RoundSetup, Stamp};
+use super::Screen;
+use super::text::{Paced, clean, forfeit_line, format_ms, paced, round_notes};
 use crate::record::RoundRecord;
+use crate::replay::{Discrepancy, replay_states};
 
-/// Each state of a round, from the start to its end: the text of each.
-fn frames(record: &RoundRecord) -> Result<Vec<String>, String> {
-    let game = crate::game::registry::of_record(record)?;
-    let setup = RoundSetup {
-        round: record.round.saturating_sub(1),
-        match_seed: record.match_seed,
-        round_seed: record.seed,
-        chance_seed: crate::seed::chance_seed(
-            record.match_seed,
-            record.table.unwrap_or(0),
-            record.round.saturating_sub(1),
-        ),
-    };
-    let mut round: Box<dyn Round> = match &record.carry {
-        Some(c) => game.next_round(setup, c)?,
-        None => game.new_round(setup),
-    };
-    let mut frames = vec![round.render()];
-    for m in &record.moves {
-        let kind = m.kind.as_deref().unwrap_or("move");
-        let played = if kind == "move" {
-            round.play(m.seat, &m.mv).map(|_| ())
-        } else {
-            let at = Stamp {
-                ms: m.at_ms.unwrap_or(m.ms),
-                cpu_ms: m.cpu_ms,
-            };
-            round.act(m.seat, kind, &m.mv, at).map(|_| ())
-        };
-        played.map_err(|e| format!("move {} does not replay: {e}", m.ply))?;
-        frames.push(round.render());
-    }
+/// Each state of a round, from the start to its end, as the game's text.
+pub fn frames(index: usize, record: &RoundRecord) -> Result<Vec<String>, Discrepancy> {
+    let mut frames = Vec::with_capacity(record.moves.len() + 1);
+    replay_states(index, record, |round, _| frames.push(round.render()))?;
     Ok(frames)
 }
 
-/// Replays one round to `out`, pausing as `pace` says. An error is a round that does not
-/// replay.
-#[allow(clippy::too_many_arguments)]
+/// Replays one round on `screen`, pausing as its pace says. An error is a round that does
+/// not replay.
 pub fn play(
-    index: usize,
-    total: usize,
     record: &RoundRecord,
-    style: &Style,
-    pace: &Pace,
-    out: &mut dyn Write,
-    input: &mut dyn BufRead,
-    prompt: &mut dyn Write,
-) -> io::Result<Result<bool, String>> {
-    let frames = match frames(record) {
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
+    let (index, total, style, pace) = (screen.index, screen.total, screen.style, screen.pace);
+    let frames = match frames(index, record) {
         Ok(f) => f,
         Err(e) => return Ok(Err(e)),
     };
@@ -76,9 +43,9 @@ pub fn play(
         names.join(", "),
     );
     let io = Paced {
-        out,
-        input,
-        prompt,
+        out: &mut *screen.out,
+        input: &mut *screen.input,
+        prompt: &mut *screen.prompt,
         prompt_text: "[Enter: next move, q Enter: quit] ",
     };
     let last = record.moves.len();

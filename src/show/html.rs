@@ -1,9 +1,10 @@
 //! The HTML viewer: one self-contained file (no network, no CDN) that replays every round of a
 //! record in a browser.
 //!
-//! The page is a fixed template (`viewer.html`, with its script in `viewer.js`) and the data:
-//! every round of the file with the boards the engine computes after each move, and the
-//! standings of every match, embedded as JSON in a `<script type="application/json">` element
+//! The page is a fixed template (`viewer.html`), its script (the shell `viewer.js` with the
+//! drawing code each game gives through its registry entry, [`super::HtmlPart`], for the games
+//! the file holds) and the data: every round of the file with what its game's rules compute
+//! from the recorded moves, and the standings of every match, embedded as JSON in a `<script type="application/json">` element
 //! with `<`, `>` and `&` escaped as `\u003c`, `\u003e` and `\u0026`, so nothing a bot chose (its
 //! name, logs, stderr, refused lines) can close the element. The script reads the data with
 //! `JSON.parse` and builds the page with `textContent` only, never `innerHTML`. A
@@ -15,14 +16,18 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::robots::{self, Action, RobotsReplay};
-use super::{RolitReplay, replay};
-use crate::game::robots::Cell;
+use serde_json::Map;
+
+use super::{generic, renderer};
 use crate::record::RoundRecord;
+use crate::replay::Discrepancy;
 use crate::standings::MatchStandings;
 
 const TEMPLATE: &str = include_str!("viewer.html");
-const SCRIPT: &str = include_str!("viewer.js");
+/// The viewer's shell: navigation, panels every game has, the generic view, and the marker
+/// where the games' own scripts go.
+const SHELL: &str = include_str!("viewer.js");
+const GAMES_MARKER: &str = "/*{{GAMES}}*/";
 
 /// What the page says about verification, when it was run.
 #[derive(Clone, Debug)]
@@ -32,22 +37,19 @@ pub struct Verdict {
 }
 
 /// The viewer for the rounds of a record file. `title` names the file; `initial` is the round
-/// shown first (from 1). Fails when a round's moves cannot be played at all.
+/// shown first (from 1); `seat`, the seat whose view it shows first (`None`: every hand). Fails when a round's moves cannot be played at all.
 pub fn render(
     title: &str,
     records: &[RoundRecord],
     initial: usize,
     verdict: Option<&Verdict>,
+    seat: Option<usize>,
 ) -> Result<String, crate::replay::Discrepancy> {
     // Each round is serialised as soon as it is replayed: a file of thousands of rounds never
     // holds their JSON trees all at once.
     let mut games = String::from("[");
     for (i, r) in records.iter().enumerate() {
-        let game = if r.game == "robots" {
-            robots_json(i + 1, r, &robots::replay(i + 1, r)?)
-        } else {
-            game_json(i + 1, r, &replay(i + 1, r)?)
-        };
+        let game = round_json(i + 1, r)?;
         if i > 0 {
             games.push(',');
         }
@@ -58,6 +60,7 @@ pub fn render(
         "title": title,
         "arbiter": env!("CARGO_PKG_VERSION"),
         "initial": initial,
+        "seat": seat,
         "verification": verdict.map(|v| json!({"ok": v.ok, "text": v.text})),
         "matches": matches_json(records),
     });
@@ -66,16 +69,16 @@ pub fn render(
         "{},\"games\":{games}}}",
         meta.strip_suffix('}').expect("an object")
     );
-    Ok(page(&data))
+    Ok(page(&script(records), &data))
 }
 
-/// The page for given data (JSON already [`embed`]ded): the template with the data, the
-/// script and its CSP hash. The data goes in last, so nothing in it is taken for a marker.
-fn page(data: &str) -> String {
-    let hash = base64(&Sha256::digest(SCRIPT.as_bytes()));
+/// The page for a script and its data (JSON already [`embed`]ded): the template with both and
+/// the script's CSP hash. The data goes in last, so nothing in it is taken for a marker.
+fn page(script: &str, data: &str) -> String {
+    let hash = base64(&Sha256::digest(script.as_bytes()));
     TEMPLATE
         .replace("{{SCRIPT_HASH}}", &format!("sha256-{hash}"))
-        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{SCRIPT}}", script)
         .replace("{{DATA}}", data)
 }
 
@@ -97,8 +100,9 @@ pub fn embed(data: &Value) -> String {
     out
 }
 
-/// One round for the viewer: the record's fields plus the engine's board after every move.
-fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
+/// The fields every round has in the viewer: where it comes from, its seats (with their
+/// colours where the game has them), its moves as recorded, forfeits, faults, logs, result.
+fn common_json(index: usize, r: &RoundRecord) -> Map<String, Value> {
     let seats: Vec<Value> = r
         .seats
         .iter()
@@ -110,7 +114,7 @@ fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
                 "bot_name": s.bot_name,
                 "bot_version": s.bot_version,
                 "bot_author": s.bot_author,
-                "colour": replayed.colours.get(seat),
+                "colour": r.colours.as_ref().and_then(|c| c.get(seat)),
             })
         })
         .collect();
@@ -121,18 +125,18 @@ fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
             json!({
                 "ply": m.ply,
                 "seat": m.seat,
+                "kind": m.kind,
                 "colour": m.colour,
                 "move": m.mv,
-                "flipped": m.effects.get("flipped").cloned().unwrap_or(json!([])),
                 "ms": m.ms,
+                "at_ms": m.at_ms,
                 "cpu_ms": m.cpu_ms,
                 "refused": m.refused,
                 "by_arbiter": m.by_arbiter,
             })
         })
         .collect();
-    let boards: Vec<String> = replayed.boards.iter().map(|b| b.concat()).collect();
-    json!({
+    let value = json!({
         "index": index,
         "match": r.match_id,
         "table": r.table,
@@ -140,13 +144,11 @@ fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
         "rounds": r.rounds,
         "game": r.game,
         "options": r.options,
-        "size": replayed.size,
         "match_seed": r.match_seed,
         "seed": r.seed,
         "settings": r.settings,
         "seats": seats,
         "first": r.first,
-        "boards": boards,
         "moves": moves,
         "forfeits": r.forfeits,
         "faults": r.faults,
@@ -156,145 +158,42 @@ fn game_json(index: usize, r: &RoundRecord, replayed: &RolitReplay) -> Value {
         "started": r.started,
         "ended": r.ended,
         "arbiter": r.arbiter,
-    })
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("an object"),
+    }
 }
 
-/// One token of Rock'n'Roll Robot for the viewer: the record's fields, the board (walls as 256
-/// hex digits of N 1, E 2, S 4, W 8 by cell index, `a1` first), the token, every action, and the
-/// steps the viewer goes through with the robots after each (a declaration is a step, a
-/// demonstration one step per move, and one more when it fails and the robots go back), all
-/// computed by the engine.
-fn robots_json(index: usize, r: &RoundRecord, rp: &RobotsReplay) -> Value {
-    let seats: Vec<Value> = r
-        .seats
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.name,
-                "command": s.command,
-                "bot_name": s.bot_name,
-                "bot_version": s.bot_version,
-                "bot_author": s.bot_author,
-            })
-        })
-        .collect();
-    let b = &rp.board;
-    let walls: String = Cell::all()
-        .map(|c| char::from_digit(u32::from(b.walls(c)), 16).expect("4 bits"))
-        .collect();
-    let blocked: Vec<String> = Cell::all()
-        .filter(|&c| b.is_blocked(c))
-        .map(|c| c.to_string())
-        .collect();
-    let diagonals: Vec<Value> = Cell::all()
-        .filter_map(|c| {
-            b.diagonal(c)
-                .map(|d| json!({"cell": c.to_string(), "colour": d.colour, "kind": d.kind}))
-        })
-        .collect();
-    let targets: Vec<Value> = b
-        .targets()
-        .iter()
-        .map(|(t, c)| json!({"cell": c.to_string(), "token": t.to_string()}))
-        .collect();
-    let mut actions = Vec::with_capacity(r.moves.len());
-    let mut steps = vec![json!({"action": null, "robots": rp.start})];
-    for (i, (m, a)) in r.moves.iter().zip(&rp.actions).enumerate() {
-        let mut v = json!({
-            "ply": m.ply,
-            "kind": m.kind,
-            "seat": m.seat,
-            "move": m.mv,
-            "at_ms": m.at_ms.unwrap_or(m.ms),
-            "cpu_ms": m.cpu_ms,
-            "by_arbiter": m.by_arbiter,
-            "refused": m.refused,
-            "hourglass_ends_ms": m.effects.get("hourglass_ends_ms"),
-        });
-        let o = v.as_object_mut().expect("an object");
-        o.insert("step".into(), json!(steps.len()));
-        match a {
-            Action::Declare { moves } => {
-                o.insert("declared".into(), json!(moves));
-                steps.push(json!({"action": i, "robots": rp.after[i + 1]}));
-            }
-            Action::Solution(d) => {
-                o.insert("declared".into(), json!(d.declared));
-                o.insert("sent".into(), json!(d.sent));
-                o.insert("count".into(), json!(d.count));
-                o.insert("unreadable".into(), json!(d.unreadable.is_some()));
-                o.insert("ok".into(), json!(d.ok));
-                o.insert("reason".into(), json!(d.reason));
-                for (k, st) in d.steps.iter().enumerate() {
-                    let path: Vec<Cell> = std::iter::once(st.from)
-                        .chain(st.path.iter().copied())
-                        .collect();
-                    steps.push(json!({
-                        "action": i,
-                        "move": k,
-                        "robot": st.mv.robot,
-                        "dir": st.mv.dir,
-                        "from": st.from,
-                        "to": st.to,
-                        "path": path,
-                        "turned": st.turned,
-                        "illegal": st.illegal,
-                        "robots": st.after,
-                        "verdict": d.ok && k + 1 == d.steps.len(),
-                    }));
-                }
-                if !d.ok || d.steps.is_empty() {
-                    steps.push(json!({"action": i, "robots": rp.after[i + 1], "verdict": true}));
-                }
-            }
-            Action::Other => {
-                steps.push(json!({"action": i, "robots": rp.after[i + 1]}));
-            }
+/// One round for the viewer: the common fields and its game's data (the generic part: each
+/// state as the game's text).
+fn round_json(index: usize, r: &RoundRecord) -> Result<Value, Discrepancy> {
+    let mut out = common_json(index, r);
+    let own = match &renderer(r).html {
+        Some(part) => (part.data)(index, r)?,
+        None => {
+            let mut m = Map::new();
+            m.insert("frames".into(), json!(generic::frames(index, r)?));
+            m
         }
-        actions.push(v);
+    };
+    out.extend(own);
+    Ok(Value::Object(out))
+}
+
+/// The viewer's script: the shell with the drawing code of the games in `records` (in the
+/// registry's order) where its marker stands.
+fn script(records: &[RoundRecord]) -> String {
+    let mut parts = String::new();
+    for entry in crate::game::registry::GAMES {
+        if let Some(part) = &entry.show.html
+            && records.iter().any(|r| r.game == entry.name)
+        {
+            parts.push_str(part.script);
+            parts.push('\n');
+        }
     }
-    let won_before: Vec<usize> = rp.won_before.iter().map(Vec::len).collect();
-    json!({
-        "index": index,
-        "match": r.match_id,
-        "table": r.table,
-        "round": r.round,
-        "rounds": r.rounds,
-        "game": r.game,
-        "options": r.options,
-        "match_seed": r.match_seed,
-        "seed": r.seed,
-        "settings": r.settings,
-        "seats": seats,
-        "board": {
-            "walls": walls,
-            "blocked": blocked,
-            "diagonals": diagonals,
-            "targets": targets,
-            "boards": b.assembly(),
-        },
-        "token": rp.token,
-        "token_robot": rp.token.robot(),
-        "target": rp.target,
-        "start": rp.start,
-        "actions": actions,
-        "steps": steps,
-        "winner": rp.winner.map(|w| w.0),
-        "optimal": r.board.get("optimal"),
-        "tokens_before": won_before,
-        "tokens_after": rp.tokens_after(),
-        "face_down": rp.face_down_before.len(),
-        "pile": rp.pile,
-        "ends_match": r.ends_match,
-        "forfeits": r.forfeits,
-        "faults": r.faults,
-        "logs": r.logs,
-        "stderr": r.stderr,
-        "result": r.result,
-        "started": r.started,
-        "ended": r.ended,
-        "arbiter": r.arbiter,
-    })
+    SHELL.replacen(GAMES_MARKER, &parts, 1)
 }
 
 /// The standings of every match in the file, over the rounds it holds; `whole` says whether it
@@ -391,10 +290,18 @@ mod tests {
     fn the_page_has_one_data_slot_and_one_script() {
         assert_eq!(TEMPLATE.matches("{{DATA}}").count(), 1);
         assert_eq!(TEMPLATE.matches("{{SCRIPT}}").count(), 1);
-        assert!(
-            !SCRIPT.contains("innerHTML"),
-            "the viewer builds the page with textContent"
+        assert_eq!(SHELL.matches(GAMES_MARKER).count(), 1);
+        let scripts = std::iter::once(SHELL).chain(
+            crate::game::registry::GAMES
+                .iter()
+                .filter_map(|e| e.show.html.as_ref().map(|h| h.script)),
         );
-        assert!(!SCRIPT.contains("</script"));
+        for script in scripts {
+            assert!(
+                !script.contains("innerHTML"),
+                "the viewer builds the page with textContent"
+            );
+            assert!(!script.contains("</script"));
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! The terminal replay: the board after each move, the move, its time, the balls it turned, the
-//! running scores, refused attempts and forfeits where they happened, and the result.
+//! What every game's terminal replay shares: the style (colour or not), the pace (`--to`,
+//! `--step`, `--delay`) and the loop that follows it, bots' text made safe, times for people,
+//! forfeits, faults and the result.
 //!
 //! Colour is ANSI and only on request ([`Style::colour`]; the CLI asks for it when stdout is a
 //! terminal and `NO_COLOR` is unset); plain output is letters, stable enough for snapshots.
@@ -9,7 +10,6 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use super::{RolitReplay, counts};
 use crate::record::RoundRecord;
 
 /// How to show a replay.
@@ -31,8 +31,6 @@ pub struct Pace {
     /// Pause this long after each board.
     pub delay: Option<Duration>,
 }
-
-const NAMES: [&str; 4] = ["red", "yellow", "green", "blue"];
 
 /// Whether to colour the output: only on a terminal, and never when `NO_COLOR` is set to
 /// anything but the empty string (<https://no-color.org>).
@@ -66,166 +64,12 @@ pub fn format_ms(ms: f64) -> String {
     }
 }
 
-fn seat_label(record: &RoundRecord, seat: usize) -> String {
+pub fn seat_label(record: &RoundRecord, seat: usize) -> String {
     let name = record.seats.get(seat).map(|s| clean(&s.name));
     format!("seat {seat}, {}", name.unwrap_or_default())
 }
 
-/// The header of a game: where it comes from, who sits where, who moves first.
-pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &RolitReplay) -> String {
-    let mut out = format!(
-        "game {index} of {total}: match {}{}, round {}/{}, rolit {n}x{n}, {} players\n",
-        clean(&record.match_id),
-        record
-            .table
-            .map(|t| format!(" (table {t})"))
-            .unwrap_or_default(),
-        record.round,
-        record.rounds,
-        replayed.colours.len(),
-        n = replayed.size,
-    );
-    for (seat, s) in record.seats.iter().enumerate() {
-        let bot = match (&s.bot_name, &s.bot_version) {
-            (Some(n), Some(v)) => format!("  ({} {})", clean(n), clean(v)),
-            (Some(n), None) => format!("  ({})", clean(n)),
-            _ => String::new(),
-        };
-        let colour = replayed.colours.get(seat).map(String::as_str).unwrap_or("");
-        out.push_str(&format!(
-            "  seat {seat}  {colour:<6}  {}{bot}\n",
-            clean(&s.name)
-        ));
-    }
-    if let Some(c) = replayed.colours.get(record.first) {
-        out.push_str(&format!("  {c} moves first\n"));
-    }
-    out
-}
-
-/// The board after `ply` moves, with the move that made it marked when colour is on.
-pub fn board(record: &RoundRecord, replayed: &RolitReplay, ply: usize, style: &Style) -> String {
-    let rows = &replayed.boards[ply];
-    let n = rows.len();
-    let mv = ply.checked_sub(1).and_then(|i| record.moves.get(i));
-    let placed = mv.and_then(|m| m.mv.as_str()).and_then(|s| square(s, n));
-    let flipped: Vec<(usize, usize)> = mv
-        .and_then(|m| m.effects.get("flipped"))
-        .and_then(|f| f.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().and_then(|s| square(s, n)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut out = String::new();
-    for (i, row) in rows.iter().enumerate() {
-        out.push_str(&format!("{:>2} ", n - i));
-        for (f, ch) in row.chars().enumerate() {
-            out.push(' ');
-            if !style.colour {
-                out.push(ch);
-                continue;
-            }
-            let code = match ch {
-                'R' => "31",
-                'Y' => "33",
-                'G' => "32",
-                'B' => "34",
-                _ => {
-                    out.push_str("\x1b[2m·\x1b[0m");
-                    continue;
-                }
-            };
-            if placed == Some((i, f)) {
-                out.push_str(&format!("\x1b[1;{code}m◉\x1b[0m"));
-            } else if flipped.contains(&(i, f)) {
-                out.push_str(&format!("\x1b[1;9{}m●\x1b[0m", &code[1..]));
-            } else {
-                out.push_str(&format!("\x1b[{code}m●\x1b[0m"));
-            }
-        }
-        out.push('\n');
-    }
-    out.push_str("   ");
-    for f in 0..n {
-        out.push(' ');
-        out.push((b'a' + f as u8) as char);
-    }
-    out.push('\n');
-    out
-}
-
-/// (row from the top, file) of a square name on an n x n board.
-fn square(s: &str, n: usize) -> Option<(usize, usize)> {
-    let mut chars = s.chars();
-    let file = chars.next()? as usize;
-    let file = file.checked_sub('a' as usize)?;
-    let rank: usize = chars.as_str().parse().ok()?;
-    (file < n && (1..=n).contains(&rank)).then(|| (n - rank, file))
-}
-
-/// The running scores after `ply` moves.
-pub fn scores(replayed: &RolitReplay, ply: usize) -> String {
-    let c = counts(&replayed.boards[ply]);
-    let parts: Vec<String> = NAMES
-        .iter()
-        .zip(c)
-        .map(|(name, k)| format!("{name} {k}"))
-        .collect();
-    format!("scores: {}\n", parts.join(", "))
-}
-
-/// The line describing move `ply` (from 1), its refused attempts, and forfeits before it.
-pub fn move_lines(record: &RoundRecord, ply: usize) -> String {
-    let mut out = String::new();
-    let m = &record.moves[ply - 1];
-    for f in record.forfeits.iter().filter(|f| f.ply as usize == ply) {
-        out.push_str(&forfeit_line(record, f));
-    }
-    let colour = m.colour.as_deref().unwrap_or("");
-    let mv =
-        m.mv.as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| m.mv.to_string());
-    let time = if m.by_arbiter {
-        "played by the arbiter".to_string()
-    } else {
-        let cpu = m
-            .cpu_ms
-            .map(|c| format!(", CPU {c:.0} ms"))
-            .unwrap_or_default();
-        format!("in {}{cpu}", format_ms(m.ms))
-    };
-    let flipped: Vec<&str> = m
-        .effects
-        .get("flipped")
-        .and_then(|f| f.as_array())
-        .map(|a| a.iter().filter_map(|s| s.as_str()).collect())
-        .unwrap_or_default();
-    let flipped = if flipped.is_empty() {
-        "nothing flipped".to_string()
-    } else {
-        format!("flipped {}", flipped.join(" "))
-    };
-    out.push_str(&format!(
-        "move {ply}/{}: {colour} ({}) {mv} {time}, {flipped}\n",
-        record.moves.len(),
-        seat_label(record, m.seat),
-    ));
-    for (k, r) in m.refused.iter().enumerate() {
-        out.push_str(&format!(
-            "  refused attempt {} at {}: {} -- {}\n",
-            k + 1,
-            format_ms(r.ms),
-            clean(&crate::game::cut(&r.line, 100)),
-            clean(&r.reason)
-        ));
-    }
-    out
-}
-
-pub(super) fn forfeit_line(record: &RoundRecord, f: &crate::record::Forfeit) -> String {
+pub fn forfeit_line(record: &RoundRecord, f: &crate::record::Forfeit) -> String {
     format!(
         "seat {} ({}) forfeits ({}): {}; the arbiter plays its moves\n",
         f.seat,
@@ -281,7 +125,7 @@ pub fn result(record: &RoundRecord) -> String {
 }
 
 /// The end of a round's result: forfeits after its last move, faults, and how many logs.
-pub(super) fn round_notes(record: &RoundRecord) -> String {
+pub fn round_notes(record: &RoundRecord) -> String {
     let mut out = String::new();
     for f in &record.forfeits {
         if f.ply as usize > record.moves.len() {
@@ -305,47 +149,8 @@ pub(super) fn round_notes(record: &RoundRecord) -> String {
     out
 }
 
-/// Replays one game to `out`, pausing as `pace` says; keys come from `input`.
-#[allow(clippy::too_many_arguments)]
-pub fn play(
-    index: usize,
-    total: usize,
-    record: &RoundRecord,
-    replayed: &RolitReplay,
-    style: &Style,
-    pace: &Pace,
-    out: &mut dyn Write,
-    input: &mut dyn BufRead,
-    prompt: &mut dyn Write,
-) -> io::Result<bool> {
-    let last = record.moves.len();
-    let head = header(index, total, record, replayed);
-    let io = Paced {
-        out,
-        input,
-        prompt,
-        prompt_text: "[Enter: next move, q Enter: quit] ",
-    };
-    paced(last, &head, style, pace, io, |ply, _start, frame| {
-        if ply == 0 {
-            for f in record.forfeits.iter().filter(|f| f.ply == 0) {
-                frame.push_str(&forfeit_line(record, f));
-            }
-            frame.push_str("start\n");
-        } else {
-            frame.push_str(&move_lines(record, ply));
-        }
-        frame.push_str(&board(record, replayed, ply, style));
-        frame.push_str(&scores(replayed, ply));
-        if ply == last {
-            frame.push('\n');
-            frame.push_str(&result(record));
-        }
-    })
-}
-
 /// Where a paced replay writes, reads keys and prompts.
-pub(super) struct Paced<'a> {
+pub struct Paced<'a> {
     pub out: &'a mut dyn Write,
     pub input: &'a mut dyn BufRead,
     pub prompt: &'a mut dyn Write,
@@ -356,7 +161,7 @@ pub(super) struct Paced<'a> {
 /// without `--step` or `--delay`), the header on the first frame (every frame when clearing the
 /// screen), `frame` adding a step's own lines, then a key or a delay between steps. False when
 /// the user quit.
-pub(super) fn paced(
+pub fn paced(
     last: usize,
     head: &str,
     style: &Style,
@@ -395,11 +200,7 @@ pub(super) fn paced(
 
 /// Shows `text` on the prompt and waits for a line: `true` to go on, `false` on `q` or the end
 /// of the input.
-pub(super) fn wait_for(
-    input: &mut dyn BufRead,
-    prompt: &mut dyn Write,
-    text: &str,
-) -> io::Result<bool> {
+pub fn wait_for(input: &mut dyn BufRead, prompt: &mut dyn Write, text: &str) -> io::Result<bool> {
     write!(prompt, "{text}")?;
     prompt.flush()?;
     let mut line = String::new();

@@ -76,8 +76,8 @@ fn goofspiel_and_a_six_player_rollerball_play_verify_and_replay() {
     );
     assert!(shown.status.success(), "{}", text(&shown.stderr));
     let screen = text(&shown.stdout);
-    assert!(screen.contains("move 10: seat"), "{screen}");
-    assert!(screen.contains("balls:"), "{screen}");
+    assert!(screen.contains("decision 10/"), "{screen}");
+    assert!(screen.contains("::::::|"), "the board is drawn: {screen}");
     // A short seed for a game with hidden information draws a warning.
     let warned = rollarena(
         &[

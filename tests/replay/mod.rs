@@ -13,6 +13,7 @@ mod hidden;
 mod html;
 mod in_memory;
 mod robots;
+mod rollerball;
 mod terminal;
 mod verify;
 

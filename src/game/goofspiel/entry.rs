@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
 use crate::game::registry::{Entry, points_line};
+use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
@@ -21,6 +22,10 @@ pub static ENTRY: Entry = Entry {
     players: 2..=4,
     schemas,
     perft: None,
+    show: Renderer {
+        text: None,
+        html: Some(super::show::HTML),
+    },
 };
 
 fn flags() -> Vec<Arg> {

@@ -11,6 +11,7 @@
 
 pub mod entry;
 mod round;
+pub mod show;
 pub mod view;
 
 use serde_json::{Map, Value, json};

@@ -10,6 +10,7 @@ use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
+use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
@@ -23,6 +24,10 @@ pub static ENTRY: Entry = Entry {
     players: 1..=8,
     schemas,
     perft: None,
+    show: Renderer {
+        text: Some(super::show_text::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 fn flags() -> Vec<Arg> {

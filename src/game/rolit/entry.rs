@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{Colour, Position, RULES_VERSION, Rolit, State, perft};
 use crate::game::Game;
 use crate::game::registry::{Entry, Perft, PerftFrom, points_line, whole};
+use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
@@ -24,6 +25,10 @@ pub static ENTRY: Entry = Entry {
         flags: perft_flags,
         start: perft_start,
     }),
+    show: Renderer {
+        text: Some(super::show::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.

@@ -10,6 +10,8 @@ pub mod bitboard;
 pub mod entry;
 pub mod perft;
 pub mod position;
+pub mod show;
+pub mod show_html;
 pub mod state;
 pub mod values;
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{Event, Rollerball, Secret, View};
 use crate::game::registry::{Demo, Entry, Options, Perft, PerftFrom, points_line, whole};
+use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
 pub static ENTRY: Entry = Entry {
@@ -26,6 +27,10 @@ pub static ENTRY: Entry = Entry {
         flags: perft_flags,
         start: perft_start,
     }),
+    show: Renderer {
+        text: Some(super::show_text::play),
+        html: Some(super::show_html::HTML),
+    },
 };
 
 /// Built-in bots choosing among the legal decisions, each with its own seed.

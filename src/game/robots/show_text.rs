@@ -5,19 +5,21 @@
 //! and the tokens so far.
 //!
 //! A step is one recorded action (`--to N`: the position after action N), as a step of the Rolit
-//! replay is one move. Colour and escaping follow [`super::text`]: ANSI only with
+//! replay is one move. Colour and escaping follow [`crate::show::text`]: ANSI only with
 //! [`Style::colour`], plain letters otherwise, and a bot's text with its control characters
 //! escaped.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 
 use serde_json::Value;
 
-use super::robots::{Action, Demonstration, RobotsReplay, Step, letter};
-use super::text::{Pace, Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
-use crate::game::robots::cell::SIZE;
-use crate::game::robots::{Cell, Colour, Positions, Robot, Token};
+use super::cell::SIZE;
+use super::show::{Action, Demonstration, RobotsReplay, Step, letter, replay};
+use super::{Cell, Colour, Positions, Robot, Token};
 use crate::record::RoundRecord;
+use crate::replay::Discrepancy;
+use crate::show::Screen;
+use crate::show::text::{Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
 
 /// What the drawing shows, once per game.
 const LEGEND: &str = "  on the board: (R) a robot (R G B Y, K black), r the cells it passed; >Ys the \
@@ -523,28 +525,27 @@ pub fn result(record: &RoundRecord, rp: &RobotsReplay) -> String {
     out
 }
 
-/// Replays one token to `out`, a step per recorded action, pausing as `pace` says.
-#[allow(clippy::too_many_arguments)]
+/// Replays one token on `screen`, a step per recorded action, pausing as its pace says (the
+/// registry's terminal replay).
 pub fn play(
-    index: usize,
-    total: usize,
     record: &RoundRecord,
-    rp: &RobotsReplay,
-    style: &Style,
-    pace: &Pace,
-    out: &mut dyn Write,
-    input: &mut dyn BufRead,
-    prompt: &mut dyn Write,
-) -> io::Result<bool> {
+    screen: &mut Screen<'_>,
+) -> io::Result<Result<bool, Discrepancy>> {
+    let rp = match replay(screen.index, record) {
+        Ok(r) => r,
+        Err(d) => return Ok(Err(d)),
+    };
+    let rp = &rp;
+    let style = screen.style;
     let last = record.moves.len();
-    let head = header(index, total, record, rp);
+    let head = header(screen.index, screen.total, record, rp);
     let io = Paced {
-        out,
-        input,
-        prompt,
+        out: &mut *screen.out,
+        input: &mut *screen.input,
+        prompt: &mut *screen.prompt,
         prompt_text: "[Enter: next action, q Enter: quit] ",
     };
-    paced(last, &head, style, pace, io, |ply, start, frame| {
+    paced(last, &head, style, screen.pace, io, |ply, start, frame| {
         if style.clear || ply == start {
             frame.push_str(&format!("token {}\n", token_text(rp)));
             frame.push_str(&format!("robots: {}\n", robots_text(&rp.start)));
@@ -574,13 +575,14 @@ pub fn play(
             frame.push_str(&result(record, rp));
         }
     })
+    .map(Ok)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::robots::show::play_moves;
     use crate::game::robots::{Dir, Move, Robots};
-    use crate::show::robots::play_moves;
 
     /// The first token of a match with seed 7, before anyone acted.
     fn token() -> RobotsReplay {

@@ -1,5 +1,5 @@
 //! Replays of Rock'n'Roll Robot records: one token (one record line) re-played through the
-//! engine, for the terminal replay ([`super::robots_text`]) and the HTML viewer.
+//! engine, for the terminal replay ([`super::show_text`]) and the HTML viewer ([`super::show_html`]).
 //!
 //! Like the Rolit replay, nothing shown is merely what the record claims: the board is
 //! assembled again from the match seed, the token and the robots' start come from the engine's

@@ -1,0 +1,105 @@
+  // Goofspiel, the small example of a game's view. Part of rollarena's replay viewer: runs
+  // inside its shell (viewer.js in src/show/), whose helpers and state (game, ply, viewSeat, el,
+  // svg, ...) it uses. A step is a bid; the board shows the prize, each seat's bid (sealed
+  // until every bid of the turn is in, or in a seat's own view) and the prize points.
+  function gsBoard() {
+    const st = game.states[ply];
+    const box = $('board');
+    clear(box);
+    const n = game.seats.length;
+    const w = Math.max(100, 28 * n + 12);
+    box.setAttribute('viewBox', `0 0 ${w} 100`);
+    box.appendChild(svg('rect', { x: 0, y: 0, width: w, height: 100, rx: 3, fill: '#1f5d4c' }));
+    // The last turn's prize and bids once revealed, else the prize on show and sealed bids.
+    const done = st.history.length ? st.history[st.history.length - 1] : null;
+    const open = st.bids.some((b) => b !== null);
+    const prize = open || !done ? st.prize : done.prize;
+    const card = (x, y, text, cls, fill) => {
+      const g = svg('g', { class: cls });
+      g.appendChild(svg('rect', { x: x, y: y, width: 20, height: 28, rx: 2, fill: fill, stroke: '#0d3027', 'stroke-width': 0.6 }));
+      const t = svg('text', { x: x + 10, y: y + 18, 'font-size': 11, 'text-anchor': 'middle', fill: '#1d1d1f' });
+      t.textContent = text;
+      g.appendChild(t);
+      box.appendChild(g);
+      return g;
+    };
+    if (prize !== null && prize !== undefined) card(w / 2 - 10, 6, String(prize), 'prize', '#f2c230').setAttribute('data-prize', String(prize));
+    game.seats.forEach((s, seat) => {
+      const x = 6 + seat * 28;
+      let text = '';
+      let cls = 'bid';
+      if (open) {
+        const b = st.bids[seat];
+        if (b === null) { text = '…'; cls = 'bid waiting'; }
+        else if (viewSeat === null || viewSeat === seat) text = String(b);
+        else { text = '?'; cls = 'bid sealed'; }
+      } else if (done) {
+        text = String(done.bids[seat]);
+        cls = done.winner === seat ? 'bid revealed winner' : 'bid revealed';
+      }
+      const g = card(x, 62, text, cls, cls.includes('winner') ? '#cfe3dc' : '#fffdf8');
+      g.setAttribute('data-seat', String(seat));
+      const name = svg('text', { x: x + 10, y: 98, 'font-size': 5, 'text-anchor': 'middle', fill: '#e8f0ec' });
+      name.textContent = s.name;
+      box.appendChild(name);
+    });
+  }
+  function gsSeats() {
+    const st = game.states[ply];
+    const list = $('seats');
+    clear(list);
+    game.seats.forEach((s, seat) => {
+      const li = el('li');
+      li.setAttribute('data-seat', String(seat));
+      li.appendChild(dot(s.colour));
+      li.appendChild(el('span', 'name', s.name));
+      const hand = st.hands[seat];
+      const sees = viewSeat === null || viewSeat === seat;
+      const h = el('span', 'hand seat-hand');
+      if (Array.isArray(hand) && sees) for (const c of hand) h.appendChild(el('span', 'card', c));
+      else {
+        const k = Array.isArray(hand) ? hand.length : hand;
+        h.setAttribute('data-hidden', String(k));
+        for (let i = 0; i < k; i++) h.appendChild(el('span', 'card hidden', '??'));
+      }
+      li.appendChild(h);
+      li.appendChild(el('span', 'pts', `${st.scores[seat]} pts`));
+      list.appendChild(li);
+    });
+  }
+  VIEWS.goofspiel = {
+    hidden: true,
+    unit: 'bid',
+    titles: { 'moves-title': 'Bids', 'plot1-title': 'Prize points over the bids' },
+    last: () => game.moves.length,
+    select() {
+      drawMoves(() => '');
+      const box = $('score-plot');
+      clear(box);
+      let max = 1;
+      for (const st of game.states) for (const v of st.scores) max = Math.max(max, v);
+      axes(box, max, String(max));
+      const y = (v) => PLOT.h - PLOT.bottom - (PLOT.h - PLOT.bottom - PLOT.top) * (v / max);
+      game.seats.forEach((s, seat) => {
+        const pts = game.states.map((st, i) => `${plotX(i).toFixed(1)},${y(st.scores[seat]).toFixed(1)}`).join(' ');
+        box.appendChild(svg('polyline', { points: pts, fill: 'none', stroke: FILL[s.colour] || ['#d62f2f', '#2f6fd6', '#2e9e4f', '#b5651d'][seat % 4], 'stroke-width': 2, class: 'series' }));
+      });
+      cursor(box);
+      clear($('score-legend'));
+      drawTimePlot();
+      genericResult();
+      genericAbout(`goofspiel, ${game.options.cards} cards, ${game.seats.length} players`);
+    },
+    show() {
+      gsBoard();
+      gsSeats();
+      genericStatus();
+      const m = ply > 0 ? game.moves[ply - 1] : null;
+      if (m && viewSeat !== null && viewSeat !== m.seat && game.states[ply].bids.some((b) => b !== null)) {
+        // Another seat's bid, not yet revealed: this seat saw only that it was made.
+        $('status').textContent = `${seatName(game, m.seat)} bids (sealed)`;
+      }
+      markMove();
+      drawCursors();
+    },
+  };
