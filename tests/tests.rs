@@ -16,6 +16,7 @@
 //! - `check`: `rollarena check` against deliberately broken bots;
 //! - `tournament`: schedules, the file's errors, statistics, and runs resumed, sharded, merged;
 //! - `kits`: the starter kits of `examples/`, built and played;
+//! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster.
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
@@ -25,6 +26,7 @@ mod check;
 mod fuzz;
 mod hostile;
 mod kits;
+mod layout;
 mod referee;
 mod replay;
 mod report;

@@ -194,7 +194,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         quiet: args.json,
         file: args.file.display().to_string(),
         file_sha256: loaded.file_sha256,
-        live: args.live.clone(),
+        on_standings: args.live.clone().map(|dir| {
+            runner::OnStandings(std::sync::Arc::new(move |standings| {
+                crate::report::live::write(&dir, standings)
+            }))
+        }),
     };
     let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
     if !args.json {

@@ -337,3 +337,16 @@ pub fn cut(s: &str, max: usize) -> String {
     let head: String = s.chars().take(max).collect();
     format!("{head}... ({} bytes in all)", s.len())
 }
+
+/// The `board` rows of a state whose board is a list of strings, top row first.
+pub fn board_rows(state: &Value) -> Vec<String> {
+    state
+        .get("board")
+        .and_then(Value::as_array)
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|r| r.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -6,8 +6,6 @@
 //! A record holds every move, so a round replays through the rules engine without the PRNG
 //! (`protocol/RECORD.md` §6).
 
-use serde_json::Value;
-
 use crate::game::{Applied, Game, Round, RoundSetup, Stamp};
 use crate::record::RoundRecord;
 
@@ -82,18 +80,7 @@ pub fn replay_states(
     Ok(())
 }
 
-/// The `board` rows of a state whose board is a list of strings, top row first.
-pub fn rows(state: &Value) -> Vec<String> {
-    state
-        .get("board")
-        .and_then(Value::as_array)
-        .map(|rows| {
-            rows.iter()
-                .filter_map(|r| r.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
+pub use crate::game::board_rows as rows;
 
 /// The rounds a 1-based `--round N` selects among `total`, or all of them.
 pub fn select(total: usize, round: Option<usize>) -> Result<Vec<usize>, String> {

@@ -64,8 +64,19 @@ pub struct RunOptions {
     /// The tournament file as given, and its SHA-256.
     pub file: String,
     pub file_sha256: String,
-    /// `--live DIR`: the standings page kept current as each table ends.
-    pub live: Option<PathBuf>,
+    /// Called with the standings as each table ends (`--live DIR` keeps a page current with
+    /// it); its error is logged as a warning.
+    pub on_standings: Option<OnStandings>,
+}
+
+/// See [`RunOptions::on_standings`].
+#[derive(Clone)]
+pub struct OnStandings(pub Arc<dyn Fn(&Standings) -> Result<(), String> + Send + Sync>);
+
+impl std::fmt::Debug for OnStandings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnStandings(..)")
+    }
 }
 
 /// Why a run could not be done.
@@ -155,9 +166,9 @@ impl Ctx {
         self.progress
             .skipped(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
-        if let Some(dir) = &self.opts.live {
+        if let Some(OnStandings(call)) = &self.opts.on_standings {
             let standings = self.state().seq.fold.standings(Some(self.tables));
-            if let Err(e) = crate::report::live::write(dir, &standings) {
+            if let Err(e) = call(&standings) {
                 tracing::warn!("the live standings: {e}");
             }
         }

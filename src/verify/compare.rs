@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::game::{Outcome, short_json};
+use crate::game::{Outcome, board_rows, short_json};
 
 /// Says how recorded effects differ from the engine's.
 pub(super) fn effects_differ(
@@ -30,7 +30,7 @@ pub(super) fn effects_differ(
 
 /// Says where two final boards differ.
 pub(super) fn board_differs(recorded: &Value, replayed: &Value) -> String {
-    let (a, b) = (crate::replay::rows(recorded), crate::replay::rows(replayed));
+    let (a, b) = (board_rows(recorded), board_rows(replayed));
     for (i, row) in b.iter().enumerate() {
         if a.get(i) != Some(row) {
             return format!(

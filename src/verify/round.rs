@@ -34,7 +34,7 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
             r.format
         )));
     }
-    let game = crate::replay::game_of(r).map_err(whole)?;
+    let game = crate::game::registry::of_record(r).map_err(whole)?;
     let n = game.seats();
     header(r, n)?;
     let setup = RoundSetup {
