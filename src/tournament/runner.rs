@@ -71,7 +71,10 @@ pub struct RunOptions {
 
 /// See [`RunOptions::on_standings`].
 #[derive(Clone)]
-pub struct OnStandings(pub Arc<dyn Fn(&Standings) -> Result<(), String> + Send + Sync>);
+pub struct OnStandings(pub Arc<StandingsHook>);
+
+/// A function of the standings that may fail (its error is logged).
+pub type StandingsHook = dyn Fn(&Standings) -> Result<(), String> + Send + Sync;
 
 impl std::fmt::Debug for OnStandings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
