@@ -172,7 +172,7 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
     resolve_program(&bot.argv[0])
         .and_then(|_| super::isolation::check_reachable(&isolation, &bot.argv))
         .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
-    bot.name = super::matches::default_name(&bot.argv);
+    bot.name = crate::arbiter::names::default_name(&bot.argv);
     let players = if args.players.is_empty() {
         CheckConfig::default_players(args.size)
     } else {

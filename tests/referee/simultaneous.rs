@@ -77,9 +77,10 @@ fn the_lowest_declaration_proves_after_the_hourglass() {
     let prove = t.last(1).clone();
     assert_eq!(prove["type"], "prove");
     // The rules give 1000 ms from the hourglass's end (1100): the request goes at 1200, once
-    // the margin for late declarations passed, and like a turn it tells the time before the
-    // margin: the answer is taken until 2200.
-    assert_eq!(prove["time_ms"], 900);
+    // the margin for late declarations passed, and the answer is taken until 2200 (the rules'
+    // deadline and its margin): time_ms tells those 1000 ms, not the 900 left before the
+    // margin.
+    assert_eq!(prove["time_ms"], 1000);
     assert_eq!(t.referee.deadline(), Some(2200.0));
     assert_eq!(t.referee.listening(), vec![1]);
     t.says(
