@@ -116,23 +116,31 @@ impl MatchArgs {
     /// Keeps the game flags the command line gave: a switch as true or false, any other flag
     /// as the text typed.
     pub fn read_game_flags(&mut self, found: &clap::ArgMatches) {
-        use clap::parser::ValueSource;
-        for entry in crate::game::registry::GAMES {
-            for arg in (entry.flags)() {
-                let id = arg.get_id().as_str();
-                if found.value_source(id) != Some(ValueSource::CommandLine) {
-                    continue;
-                }
-                let value = if arg.get_action().takes_values() {
-                    let text = found.get_one::<String>(id).cloned().unwrap_or_default();
-                    Value::String(text)
-                } else {
-                    Value::Bool(found.get_flag(id))
-                };
-                self.game_flags.push((entry.name, id.to_string(), value));
+        self.game_flags = game_flags_given(found);
+    }
+}
+
+/// The game flags a command line gave, by game: (game, option, value), a switch as true or
+/// false, any other flag as the text typed (`match` and `check` read them alike).
+pub fn game_flags_given(found: &clap::ArgMatches) -> Vec<(&'static str, String, Value)> {
+    use clap::parser::ValueSource;
+    let mut given = Vec::new();
+    for entry in crate::game::registry::GAMES {
+        for arg in (entry.flags)() {
+            let id = arg.get_id().as_str();
+            if found.value_source(id) != Some(ValueSource::CommandLine) {
+                continue;
             }
+            let value = if arg.get_action().takes_values() {
+                let text = found.get_one::<String>(id).cloned().unwrap_or_default();
+                Value::String(text)
+            } else {
+                Value::Bool(found.get_flag(id))
+            };
+            given.push((entry.name, id.to_string(), value));
         }
     }
+    given
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {

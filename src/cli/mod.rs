@@ -89,13 +89,15 @@ impl Cli {
     /// registry of games, grouped under a heading per game in `match --help`); exits with
     /// clap's message on bad usage.
     pub fn from_env() -> Cli {
-        let command = Cli::command().mut_subcommand("match", matches::with_game_flags);
+        let command = Cli::command()
+            .mut_subcommand("match", matches::with_game_flags)
+            .mut_subcommand("check", check::with_game_checks);
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
-        if let (Command::Match(args), Some(sub)) =
-            (&mut cli.command, found.subcommand_matches("match"))
-        {
-            args.read_game_flags(sub);
+        match (&mut cli.command, found.subcommand()) {
+            (Command::Match(args), Some(("match", sub))) => args.read_game_flags(sub),
+            (Command::Check(args), Some(("check", sub))) => args.read_game_flags(sub),
+            _ => {}
         }
         cli
     }

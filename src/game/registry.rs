@@ -35,6 +35,9 @@ pub struct Entry {
     pub demo: fn(&Options) -> (Demo, usize),
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
+    /// The scenarios of `rollarena check --game NAME` (`src/game/<game>/check*.rs`): what a
+    /// bot of this game must get right before a contest, on the game's own rules.
+    pub check: &'static dyn crate::check::GameCheck,
 }
 
 /// Bot commands, strongest first.

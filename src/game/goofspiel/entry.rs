@@ -17,6 +17,7 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    check: &super::check::CHECK,
 };
 
 fn flags() -> Vec<Arg> {

@@ -19,6 +19,7 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary,
+    check: &super::check::CHECK,
 };
 
 fn flags() -> Vec<Arg> {

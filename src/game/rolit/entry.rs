@@ -17,6 +17,7 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    check: &super::check::CHECK,
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.
