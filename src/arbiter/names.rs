@@ -4,9 +4,10 @@
 //! Otherwise a seat is first named after its command ([`default_name`]: a built-in bot by its
 //! name and options, a script by its file name), which is what `hello.seats` carries, since
 //! `hello` goes out before any bot has said who it is. Once the first round's `ready` messages
-//! are in, [`after_ready`] names every such seat after its bot's own `ready` name, keeps the
-//! command's name for seats whose bots gave the same one, and numbers (`name#2`) only what is
-//! still equal. Names are unique within a match.
+//! are in, [`after_ready`] names every such seat after its bot's own `ready` name (a built-in
+//! bot run through this binary keeps its command's name, which holds its options as well),
+//! keeps the command's name for seats whose bots gave the same one, and numbers (`name#2`)
+//! only what is still equal. Names are unique within a match.
 
 use super::bot::BotSpec;
 
@@ -18,7 +19,7 @@ const READY_NAME_MAX: usize = 40;
 pub fn default_name(argv: &[String]) -> String {
     let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
     // A built-in bot, however this binary is named on its command line.
-    if argv.len() >= 3 && base(&argv[0]) == "rollarena" && argv[1] == "bot" {
+    if built_in(argv) {
         return argv[2..].join(" ").replace("--", "");
     }
     let interpreters = [
@@ -29,6 +30,13 @@ pub fn default_name(argv: &[String]) -> String {
         Some(arg) if interpreters.contains(&program.as_str()) && !arg.starts_with('-') => base(arg),
         _ => program,
     }
+}
+
+/// The command runs a built-in bot through this binary (`.../rollarena bot NAME ...`): its
+/// command's name (the bot's name and options) says more than its `ready` name.
+fn built_in(argv: &[String]) -> bool {
+    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    argv.len() >= 3 && base(&argv[0]) == "rollarena" && argv[1] == "bot"
 }
 
 /// Makes names unique by numbering repeats in seat order ("greedy", "greedy#2", "greedy#3"),
@@ -62,7 +70,7 @@ pub fn after_ready(specs: &[BotSpec], ready: &[Option<String>]) -> Vec<String> {
         .zip(ready)
         .map(
             |(spec, r)| match r.as_deref().map(clean).filter(|n| !n.is_empty()) {
-                Some(n) if !spec.named => n,
+                Some(n) if !spec.named && !built_in(&spec.argv) => n,
                 _ => spec.name.clone(),
             },
         )
@@ -155,11 +163,22 @@ mod tests {
         );
         // Equal ready names: the commands tell them apart.
         let specs = [
-            seat("random", false, "rollarena bot random"),
-            seat("random seed 2", false, "rollarena bot random --seed 2"),
+            seat("a.py", false, "python3 a.py"),
+            seat("b.py", false, "python3 b.py"),
         ];
-        let ready = [Some("random".into()), Some("random".into())];
-        assert_eq!(after_ready(&specs, &ready), ["random", "random seed 2"]);
+        let ready = [Some("mybot".into()), Some("mybot".into())];
+        assert_eq!(after_ready(&specs, &ready), ["a.py", "b.py"]);
+        // A built-in bot through this binary keeps its command's name, options and all.
+        let specs = [
+            seat("solver", false, "rollarena bot solver"),
+            seat(
+                "solver strength 6",
+                false,
+                "/x/rollarena bot solver --strength 6",
+            ),
+        ];
+        let ready = [Some("solver-10".into()), Some("solver-6".into())];
+        assert_eq!(after_ready(&specs, &ready), ["solver", "solver strength 6"]);
         // Still equal: numbered.
         let specs = [
             seat("bot.py", false, "python3 bot.py"),

@@ -258,7 +258,10 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             .and_then(|_| super::isolation::check_reachable(&isolation, &spec.argv))
             .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
         match args.names.get(seat) {
-            Some(name) => spec.name = name.clone(),
+            Some(name) => {
+                spec.name = name.clone();
+                spec.named = true;
+            }
             None => {
                 spec.name = default_name(&spec.argv);
                 spec.named = false;
