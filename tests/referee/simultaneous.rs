@@ -191,6 +191,10 @@ fn a_missing_proof_is_the_rules_business_and_the_next_declaration_proves() {
     );
     assert_eq!(t.last(1)["type"], "prove");
     let prove = t.last(1).clone();
+    // The next demonstration runs from the closed one's deadline (2100) for 1000 ms and is
+    // taken until 3200: sent at 2200, the request tells the 1000 ms that are left.
+    assert_eq!(t.referee.deadline(), Some(3200.0));
+    assert_eq!(prove["time_ms"], 1000);
     let long: Vec<Value> = path.clone();
     t.says(
         2300.0,
