@@ -115,7 +115,7 @@ impl GameCheck for RobotsCheck {
             );
         }
         config.players = vec![2];
-        Ok(())
+        (super::entry::ENTRY.build)(&config.options_with(2)).map(|_| ())
     }
 
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {
@@ -145,9 +145,13 @@ impl GameCheck for RobotsCheck {
     }
 }
 
-/// The options the check plays with: two seats, every deadline `--time`.
+/// The options the check plays with: the contest's rules (diagonals, the black robot, the
+/// tie-break) at a table of two, every deadline `--time`.
 pub fn game(config: &CheckConfig) -> Robots {
-    let mut g = Robots::new(2).expect("two players");
+    let mut g = (super::entry::ENTRY.build)(&config.options_with(2))
+        .ok()
+        .and_then(|built| Robots::from_options(&built.options()).ok())
+        .unwrap_or_else(|| Robots::new(2).expect("two players"));
     let ms = config.time.per_move.as_millis() as u64;
     g.hourglass_ms = ms;
     g.first_declaration_ms = ms;
