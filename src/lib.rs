@@ -20,7 +20,8 @@
 //!   replay and the HTML viewer);
 //! - [`schema`]: the JSON Schemas of the wire messages and the record, from the serde types;
 //! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
-//! - [`check`]: `rollarena check`, the conformance run for bot authors;
+//! - [`check`]: `rollarena check`, the conformance run for bot authors (each game's scenarios
+//!   beside its rules, named by its registry entry);
 //! - [`tournament`]: schedules, concurrent tables, resume, shards, standings and ratings (the
 //!   tournament file's validation in `tournament::config`);
 //! - [`cli`]: the command line, one file per subcommand.
