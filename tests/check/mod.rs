@@ -369,6 +369,11 @@ fn bad_usage_exits_with_2() {
         &["check", "/no/such/bot"][..],
         &["check", "/bin/true", "--size", "4", "--players", "3"],
         &["check", "/bin/true", "--size", "5"],
+        &["check", "/bin/true", "--game", "goofspiel", "--players", "5"],
+        &["check", "/bin/true", "--game", "goofspiel", "--size", "6"],
+        &["check", "/bin/true", "--game", "rollerball", "--turn-limit", "x"],
+        &["check", "/bin/true", "--game", "robots", "--players", "3"],
+        &["check", "/bin/true", "--game", "chess"],
     ] {
         let output = Command::new(rollarena())
             .args(args)
