@@ -1,7 +1,9 @@
 //! A round played through the arbiter's own [`Referee`], the bot in one seat and the check in
 //! every other: the referee writes every message (`start`, requests, `illegal`, `played` as
 //! each seat may see it, `end`), judges every line of the bot (parse, `turn_id`, the rules,
-//! unasked lines, the clock) and freezes and thaws as in a match; this table carries its
+//! unasked lines, the clock) and freezes and thaws as in a match, except junk (a line that is
+//! no protocol message at all), which is noted for the `stdout` item and waited past, as in
+//! every game's check, rather than costing a retry; this table carries its
 //! outputs out on one [`Talk`], answers the check's own seats at once (or, with
 //! [`Table::hold`], only once the bot has answered), and turns what the referee decided
 //! against the bot into a [`Problem`]: a refusal (its `illegal`), a forfeit (a timeout is
