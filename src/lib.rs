@@ -30,7 +30,8 @@
 //!   HTML viewer);
 //! - [`schema`]: the JSON Schemas of the wire messages, the record and each game's own types;
 //! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
-//! - [`check`]: `rollarena check`, the conformance run for bot authors;
+//! - [`check`]: `rollarena check`, the conformance run for bot authors (each game's scenarios
+//!   beside its rules, named by its registry entry);
 //! - [`tournament`]: schedules, concurrent tables, resume, shards, standings and ratings (the
 //!   tournament file's validation in `tournament::config`);
 //! - [`report`]: a tournament's HTML report, and its live standings page;

@@ -13,7 +13,8 @@
 //!   bidding, proving, whole matches, and what its records keep;
 //! - `replay`: `replay --verify` on clean and tampered records, the terminal replay, the HTML
 //!   viewer (and in headless Chromium);
-//! - `check`: `rollarena check` against deliberately broken bots;
+//! - `check`: `rollarena check` against deliberately broken bots of every game, and the
+//!   built-in bots of every game passing it;
 //! - `tournament`: schedules, the file's errors, statistics, and runs resumed, sharded, merged;
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);

@@ -146,6 +146,11 @@ pub async fn play_round(
     }
     for (seat, bot) in bots.iter_mut().enumerate() {
         if let Some(bot) = bot {
+            // A `log` sent with or right after the round's last action is this round's: what
+            // is in the pipe now is taken before the record is made (protocol/SPEC.md §5.3).
+            for text in bot.logs_waiting() {
+                referee.add_log_after_end(seat, &text);
+            }
             referee.stderr_tail(seat, bot.take_stderr_tail());
         }
     }

@@ -144,6 +144,11 @@ impl Inbox {
         info.and_then(|info| self.exited(Some(info)))
     }
 
+    /// Puts an event back in front, for the next reader.
+    pub fn unread(&mut self, event: BotEvent) {
+        self.ready.push_front(event);
+    }
+
     /// Stops reading: stdout is closed and the waiter's report is refused from now on.
     pub fn close(&mut self) {
         self.stdout = None;

@@ -80,7 +80,9 @@ pub async fn run_match(
     assert_eq!(seats, config.game.seats(), "one bot per seat");
     let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
     let mut seat_records: Vec<SeatRecord> = config.bots.iter().map(seat_record).collect();
-    let mut standings = MatchStandings::new(&config.names());
+    // The seats' names: the commands' until the first `ready`s are in (see `names`).
+    let mut names = config.names();
+    let mut standings = MatchStandings::new(&names);
     let mut turn_id = 0u64;
     // What the previous round left to the next (games whose rounds are not independent).
     let mut carry: Option<serde_json::Value> = None;
@@ -92,7 +94,22 @@ pub async fn run_match(
         })?;
         let started = now();
         let seed = round_seed(config.seed, config.table.unwrap_or(0), r);
-        let (startup_failures, restarts) = start_bots(config, &mut bots).await;
+        let (startup_failures, restarts) = start_bots(config, &names, &mut bots).await;
+        if r == 0 {
+            let ready: Vec<Option<String>> = bots
+                .iter()
+                .map(|b| {
+                    b.as_ref()
+                        .and_then(|b| b.ready.as_ref())
+                        .map(|r| r.name.clone())
+                })
+                .collect();
+            names = super::names::after_ready(&config.bots, &ready);
+            for (record, name) in seat_records.iter_mut().zip(&names) {
+                record.name = name.clone();
+            }
+            standings = MatchStandings::new(&names);
+        }
         for (seat, bot) in bots.iter().enumerate() {
             if let Some(ready) = bot.as_ref().and_then(|b| b.ready.as_ref()) {
                 seat_records[seat].bot_name = Some(ready.name.clone());
@@ -186,6 +203,7 @@ pub async fn run_match(
 /// faults of bots found dead between rounds.
 async fn start_bots(
     config: &MatchConfig,
+    names: &[String],
     bots: &mut [Option<Bot>],
 ) -> (Vec<(usize, Failure)>, Vec<Fault>) {
     let mut failures = Vec::new();
@@ -209,7 +227,6 @@ async fn start_bots(
         }
     }
     let mut fresh = Vec::new();
-    let names = config.names();
     for (seat, slot) in bots.iter_mut().enumerate() {
         if slot.is_some() {
             continue;
@@ -221,7 +238,7 @@ async fn start_bots(
                     game: config.game.name().to_string(),
                     options: config.game.options(),
                     seat,
-                    seats: names.clone(),
+                    seats: names.to_vec(),
                     rounds: config.rounds,
                     startup_ms: config.time.startup.as_millis() as u64,
                     move_ms: config.time.per_move.as_millis() as u64,

@@ -3,7 +3,7 @@
 //! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
 //! the protocol operations on it), [`driver`] (one round: process events in, the
-//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records, standings). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
+//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records, standings), [`names`] (the seats' names). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
 //! data, [`events`] the one event stream per match.
 pub mod bot;
 pub mod clock;
@@ -12,6 +12,7 @@ pub mod events;
 pub mod fault;
 pub mod io;
 pub mod matches;
+pub mod names;
 pub mod process;
 // Until every user says `crate::wire`.
 pub use crate::wire as protocol;

@@ -48,22 +48,10 @@ square name in a string.";
 pub const BAD_READY: &str = "Answer hello with one line like \
 {\"type\":\"ready\",\"name\":\"mybot\",\"version\":\"1.0\"}: \"name\" is a non-empty string.";
 
-/// A move the rules refuse.
-pub const ILLEGAL: &str = "Pick one of the squares listed in the turn's \"legal\", or compute \
-the legal moves for the colour to move (turn.state.to_move, which is your colour this round): a \
-ball goes on an empty square touching a ball, and when any move captures, only capturing moves \
-are legal. The board's first row is the highest rank (row 0 is rank 8 on 8x8), files run a, b, \
-c... from the left.";
-
-/// The bot plays as another colour.
-pub fn wrong_colour(mv: &str, other: &str, mine: &str) -> String {
-    format!(
-        "{mv} would be legal for {other}: is your bot playing {other}? This round it plays \
-         {mine}. Colours rotate between rounds and depend on the seat: take yours from each \
-         start's \"colour\" (or turn.state.to_move), never from the seat number or the first \
-         round."
-    )
-}
+/// A move the rules refuse, in a game that lists the legal moves.
+pub const ILLEGAL: &str = "Pick one of the moves listed in the request's \"legal\" (each is the \
+move's text exactly as the rules write it), or compute them from the request's \"state\" as \
+the game's page in protocol/games/ says.";
 
 /// A move that names another turn.
 pub fn wrong_turn_id(sent: u64, wanted: u64) -> String {
@@ -136,8 +124,3 @@ ignore it), never answer it, and never die on it.";
 pub const REFUSAL: &str = "An illegal message is itself the request for another move, on the \
 same clock: no new turn follows. Answer it with a move for the position of the last turn (the \
 same square is allowed if you believe it legal; better, try another).";
-
-pub const ROBOTS_MOVE: &str = "Rock'n'Roll Robot has no turns: send {\"type\":\"declare\",\"moves\":5} \
-    when you have a solution, {\"type\":\"pass\"} when you will not declare again, and \
-    {\"type\":\"solution\",\"moves\":[...],\"turn_id\":N} when asked to prove \
-    (protocol/SPEC.md section 13).";

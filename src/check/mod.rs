@@ -1,134 +1,132 @@
 //! `rollarena check`: a conformance run for bot authors.
 //!
 //! The check starts the author's bot and walks it through scripted scenarios for the options of
-//! their contest (board size, player counts, time limits), on the arbiter's own machinery: the
-//! same process handling and line reader ([`crate::arbiter::bot::Bot`]), the same wire types,
-//! the same Rolit engine and the same clock as a match. Each scenario is one checklist
-//! [`Item`]; its verdict is a pass with a one-line detail, or a [`Problem`]: what went wrong, the
-//! exchange that shows it (the lines sent and received, cut to a sane length), the bot's stderr
-//! tail and a hint of the usual cause. Two items (no junk on stdout, answers flushed) are judged
-//! from everything the scenarios saw.
+//! their contest, on the arbiter's own machinery: the same process handling and line reader
+//! ([`crate::arbiter::bot::Bot`]), the same wire types, the same rules and the same clock as a
+//! match. What the scenarios are is the game's business: each game's registry entry names its
+//! [`GameCheck`] (`src/game/<game>/check*.rs`), so this module knows no game. Each scenario is
+//! one checklist [`Item`]; its verdict is a pass with a one-line detail, or a [`Problem`]: what
+//! went wrong, the exchange that shows it (the lines sent and received, cut to a sane length),
+//! the bot's stderr tail and a hint of the usual cause. Two items (no junk on stdout, answers
+//! flushed) are judged from everything the scenarios saw.
 //!
 //! - [`talk`]: one conversation with a bot process, its transcript, and the diagnosis of a
 //!   silent bot (late, no newline, not flushed);
-//! - [`scenarios`]: Rolit's scripts, as a table of items with their prerequisites;
-//! - [`robots`]: Rock'n'Roll Robot's scripts (`--game robots`), on the real rules;
+//! - [`conversation`]: what every game's scenarios share: opening and closing a conversation,
+//!   the handshake, `bye`;
+//! - [`table`]: a round played through the arbiter's own [`crate::referee::Referee`], the
+//!   check playing every seat but the bot's: any turn-based or sealed-bid game's scenarios
+//!   are scripts over it;
 //! - [`hints`]: the hints' wording.
 
+pub mod conversation;
 pub mod hints;
-pub mod robots;
-pub mod scenarios;
+pub mod table;
 pub mod talk;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Instant;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
 
 use crate::arbiter::bot::{BotSpec, Limits};
 use crate::arbiter::clock::TimeControl;
-use crate::game::rolit::Rolit;
 use crate::sandbox::Isolation;
+pub use conversation::{Seen, Verdict};
 pub use talk::{Cause, Dir, Line, Problem};
 
-/// A checklist item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Item {
-    Handshake,
-    Turn,
-    Colours,
-    Illegal,
-    Played,
-    Rounds,
-    Bye,
-    Stdout,
-    Flush,
-    // Rock'n'Roll Robot's own items.
-    Declare,
-    Prove,
-    Others,
-    Pass,
-    Quiet,
+/// A checklist item: its name in reports and `--json`, and what it expects, in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub id: &'static str,
+    pub title: &'static str,
 }
 
-/// The game a check is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckGame {
-    Rolit,
-    Robots,
+impl Serialize for Item {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id)
+    }
 }
 
 impl Item {
-    /// Every item, in checklist order.
-    pub const ALL: [Item; 9] = [
-        Item::Handshake,
-        Item::Turn,
-        Item::Colours,
-        Item::Illegal,
-        Item::Played,
-        Item::Rounds,
-        Item::Bye,
-        Item::Stdout,
-        Item::Flush,
-    ];
-
     /// The item's name in reports and `--json`.
     pub fn id(self) -> &'static str {
-        match self {
-            Item::Handshake => "handshake",
-            Item::Turn => "turn",
-            Item::Colours => "colours",
-            Item::Illegal => "illegal",
-            Item::Played => "played",
-            Item::Rounds => "rounds",
-            Item::Bye => "bye",
-            Item::Stdout => "stdout",
-            Item::Flush => "flush",
-            Item::Declare => "declare",
-            Item::Prove => "prove",
-            Item::Others => "others",
-            Item::Pass => "pass",
-            Item::Quiet => "quiet",
-        }
+        self.id
     }
 
     /// What the item expects, in words.
     pub fn title(self) -> &'static str {
-        match self {
-            Item::Handshake => "the handshake within its budget",
-            Item::Turn => "a legal answer to turn",
-            Item::Colours => "every colour and seat",
-            Item::Illegal => "a refusal sent on purpose",
-            Item::Played => "played messages for other seats",
-            Item::Rounds => "several rounds",
-            Item::Bye => "bye followed by a clean exit",
-            Item::Stdout => "no junk on stdout",
-            Item::Flush => "answers flushed, one per line",
-            Item::Declare => "a provable declaration after start, in time",
-            Item::Prove => "prove answered with a solution the rules accept",
-            Item::Others => "other seats' declarations and failed demonstrations",
-            Item::Pass => "pass after declaring, before the hourglass runs out",
-            Item::Quiet => "a token where nothing is asked of it, then another",
-        }
+        self.title
     }
+
+    /// `hello`, then `ready` in time: every game's first item.
+    pub const HANDSHAKE: Item = Item {
+        id: "handshake",
+        title: "the handshake within its budget",
+    };
+    /// `bye`, then a clean exit: every game's last scenario.
+    pub const BYE: Item = Item {
+        id: "bye",
+        title: "bye followed by a clean exit",
+    };
+    /// Judged from every line the scenarios received.
+    pub const STDOUT: Item = Item {
+        id: "stdout",
+        title: "no junk on stdout",
+    };
+    /// Judged from every answer the scenarios waited for.
+    pub const FLUSH: Item = Item {
+        id: "flush",
+        title: "answers flushed, one per line",
+    };
+}
+
+/// A scenario: the item it checks, the items it needs to have passed, and what it does.
+#[derive(Clone, Copy, Debug)]
+pub struct Scenario {
+    pub item: Item,
+    pub requires: &'static [Item],
+    pub script: &'static str,
+}
+
+/// A scenario's run, borrowed from the check for its length.
+pub type Running<'a> = Pin<Box<dyn Future<Output = Verdict> + 'a>>;
+
+/// A game's conformance checks, named by its registry entry.
+pub trait GameCheck: Sync {
+    /// The scenarios, in the order they run (the handshake first); the `stdout` and `flush`
+    /// items are added after them.
+    fn scenarios(&self) -> &'static [Scenario];
+    /// Checks the options and player counts of `config` (filling in the default counts when
+    /// none were given); the error says what the rules do not allow.
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String>;
+    /// Runs the scenario of `item`.
+    fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a>;
+    /// The check's options as JSON, for reports.
+    fn options(&self, config: &CheckConfig) -> Value;
+    /// The check's set-up in a few words, for the report's first line ("two seats, ...").
+    fn setup(&self, config: &CheckConfig) -> String;
 }
 
 /// What to check, for the options of a contest.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     pub bot: BotSpec,
-    /// The game checked (Rolit's options below do not apply to robots).
-    pub game: CheckGame,
-    /// Board size: 8, 6 or 4.
-    pub size: u8,
-    /// Player counts to check, each valid on `size`; not empty.
+    /// The game's name, as on the command line.
+    pub game: &'static str,
+    /// The game's own options as the command line gave them (`size`, `cards`, ...), without
+    /// `players`.
+    pub options: Map<String, Value>,
+    /// Player counts to check, each one the game allows; empty until
+    /// [`GameCheck::prepare`] fills in the game's default.
     pub players: Vec<usize>,
     pub time: TimeControl,
     pub limits: Limits,
     /// Seeds the check's own moves, so a check is reproducible.
     pub seed: u64,
-    /// Leave the legal moves out of `turn`, as a contest with `--hide-legal` does.
+    /// Leave the legal moves out of requests, as a contest with `--hide-legal` does.
     pub hide_legal: bool,
     /// How the bot is started: as in a contest (the bot user, limits, sandbox level).
     pub isolation: Isolation,
@@ -137,20 +135,20 @@ pub struct CheckConfig {
 }
 
 impl CheckConfig {
-    /// Checks the variants: every player count must be valid on the board size.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.players.is_empty() {
-            return Err("no player count to check".into());
-        }
-        for &p in &self.players {
-            Rolit::new(self.size, p).map_err(|e| e.to_string())?;
-        }
-        Ok(())
+    /// The game's options with `players` set, as a registry entry's `build` reads them.
+    pub fn options_with(&self, players: usize) -> Map<String, Value> {
+        let mut options = self.options.clone();
+        options.insert("players".into(), players.into());
+        options
     }
+}
 
-    /// The player counts checked by default on a board size: every one the rules allow.
-    pub fn default_players(size: u8) -> Vec<usize> {
-        (2..=4).filter(|&p| Rolit::new(size, p).is_ok()).collect()
+/// Numbers in words: "2, 3 and 4".
+pub fn and_list(numbers: &[usize]) -> String {
+    let words: Vec<String> = numbers.iter().map(|p| p.to_string()).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
     }
 }
 
@@ -194,16 +192,17 @@ pub struct Report {
     pub ms: u64,
 }
 
-/// Runs the whole checklist, calling `progress` as each item is decided.
-pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResult)) -> Report {
+/// Runs the whole checklist of `game` (its [`GameCheck::prepare`] has run), calling
+/// `progress` as each item is decided.
+pub async fn run_check(
+    config: &CheckConfig,
+    game: &dyn GameCheck,
+    progress: &mut dyn FnMut(&ItemResult),
+) -> Report {
     let started = Instant::now();
-    let mut seen = scenarios::Seen::default();
+    let mut seen = Seen::default();
     let mut items: Vec<ItemResult> = Vec::new();
-    let list = match config.game {
-        CheckGame::Rolit => scenarios::SCENARIOS,
-        CheckGame::Robots => robots::SCENARIOS,
-    };
-    for scenario in list {
+    for scenario in game.scenarios() {
         let t = Instant::now();
         let blocked: Vec<&str> = scenario
             .requires
@@ -225,10 +224,7 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
                 ms: 0,
             }
         } else {
-            let verdict = match config.game {
-                CheckGame::Rolit => scenarios::run(scenario.item, config, &mut seen).await,
-                CheckGame::Robots => robots::run(scenario.item, config, &mut seen).await,
-            };
+            let verdict = game.run(scenario.item, config, &mut seen).await;
             let ms = t.elapsed().as_millis() as u64;
             match verdict {
                 Ok(detail) => ItemResult {
@@ -254,7 +250,7 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
     }
     let handshake_ok = items
         .iter()
-        .any(|i| i.item == Item::Handshake && i.status == Status::Pass);
+        .any(|i| i.item == Item::HANDSHAKE && i.status == Status::Pass);
     for result in [stdout(&seen, handshake_ok), flush(&items, handshake_ok)] {
         progress(&result);
         items.push(result);
@@ -265,10 +261,7 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
         ready: seen
             .ready
             .map(|r| serde_json::to_value(r).expect("ready serialises")),
-        options: match config.game {
-            CheckGame::Rolit => scenarios::options(config),
-            CheckGame::Robots => robots::options(config),
-        },
+        options: game.options(config),
         items,
         passed,
         ms: started.elapsed().as_millis() as u64,
@@ -276,7 +269,7 @@ pub async fn run_check(config: &CheckConfig, progress: &mut dyn FnMut(&ItemResul
 }
 
 /// No junk on stdout: judged from every line the scenarios received.
-fn stdout(seen: &scenarios::Seen, handshake_ok: bool) -> ItemResult {
+fn stdout(seen: &Seen, handshake_ok: bool) -> ItemResult {
     let (status, detail, problem) = match seen.junk.first.first() {
         Some(first) => {
             let mut p = first.clone();
@@ -300,8 +293,8 @@ fn stdout(seen: &scenarios::Seen, handshake_ok: bool) -> ItemResult {
         ),
     };
     ItemResult {
-        item: Item::Stdout,
-        title: Item::Stdout.title(),
+        item: Item::STDOUT,
+        title: Item::STDOUT.title(),
         status,
         detail,
         problem,
@@ -340,8 +333,8 @@ fn flush(items: &[ItemResult], handshake_ok: bool) -> ItemResult {
         ),
     };
     ItemResult {
-        item: Item::Flush,
-        title: Item::Flush.title(),
+        item: Item::FLUSH,
+        title: Item::FLUSH.title(),
         status,
         detail,
         problem,

@@ -23,7 +23,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::hints;
-use crate::arbiter::bot::{Bot, BotSpec, Failure, Limits, Reply};
+use crate::arbiter::bot::{Bot, BotSpec, Failure, Heard, Limits, Reply};
 use crate::arbiter::clock::{Clock, TimeControl};
 use crate::record::ForfeitKind;
 use crate::sandbox::Isolation;
@@ -313,6 +313,43 @@ impl Talk {
         self.bot.send(Arc::from(line));
     }
 
+    /// The next thing the bot does, raw, for a referee to judge, noted in the transcript (a
+    /// line) or as it is (a failure); `None` once `until` passes first. The bot is thawed.
+    pub async fn hear(&mut self, until: Option<Instant>) -> Option<Heard> {
+        self.bot.thaw();
+        let heard = self.bot.hear(until).await;
+        if let Some(Heard::Line(line)) = &heard {
+            self.note(Dir::Received, line);
+        }
+        heard
+    }
+
+    /// Every line the bot sent so far, without waiting, each noted in the transcript, and its
+    /// failure if it is found dead.
+    pub async fn drain_heard(&mut self) -> (Vec<Vec<u8>>, Option<Failure>) {
+        let (lines, failure) = self.bot.drain_heard().await;
+        for line in &lines {
+            self.note(Dir::Received, line);
+        }
+        (lines, failure)
+    }
+
+    /// Freezes the bot, if the check freezes idle bots.
+    pub fn freeze(&self) {
+        self.pause();
+    }
+
+    /// Resumes the bot.
+    pub fn thaw(&self) {
+        self.bot.thaw();
+    }
+
+    /// The request being asked is `turn_id` (a referee numbered it): a late answer or a move
+    /// naming another request is judged against it.
+    pub fn asking(&mut self, turn_id: u64) {
+        self.turn_id = turn_id;
+    }
+
     /// The next request number (`turn` and `prove` share the counter).
     pub fn next_turn_id(&mut self) -> u64 {
         self.turn_id += 1;
@@ -323,7 +360,12 @@ impl Talk {
     /// `pass`, `solution`, ...), returned as its type and the whole message; `Ok(None)` once
     /// the deadline passed. Logs and junk are noted and waited past; a `move`, a line the
     /// protocol refuses, a crash are problems.
-    pub async fn listen(&mut self, deadline: Instant) -> Result<Option<(String, Value)>, Problem> {
+    /// `hint`: what the game's messages are, for a `move` or a refused line.
+    pub async fn listen(
+        &mut self,
+        deadline: Instant,
+        hint: &str,
+    ) -> Result<Option<(String, Value)>, Problem> {
         self.bot.thaw();
         loop {
             let reply = self.bot.listen(None, Some(deadline)).await;
@@ -343,7 +385,7 @@ impl Talk {
                     return Err(self.problem(
                         Cause::BadMessage,
                         "a move, but this game asks for none: it has no turns".into(),
-                        hints::ROBOTS_MOVE.into(),
+                        hint.into(),
                     ));
                 }
                 Some(Reply::Bad { reason, line }) => {
@@ -355,7 +397,7 @@ impl Talk {
                     return Err(self.problem(
                         Cause::BadMessage,
                         format!("a message the protocol refuses: {reason}"),
-                        hints::ROBOTS_MOVE.into(),
+                        hint.into(),
                     ));
                 }
                 Some(Reply::Fault(f)) => return Err(self.fault_problem(f).await),
@@ -425,6 +467,62 @@ impl Talk {
                 hints::SILENT
             }
             .into(),
+        )
+    }
+
+    /// A referee found no answer to the request being asked (see [`Talk::asking`]) within
+    /// `limit` and its margin (`earlier`: earlier answers of the bot arrived). Waits a grace
+    /// period for a late answer, then kills the group and looks for an unterminated line, as
+    /// for a silent `turn`.
+    pub async fn silent_answer(&mut self, limit: Duration, earlier: bool) -> Problem {
+        let late = late_window(limit);
+        match self.bot.hear(Some(Instant::now() + late)).await {
+            Some(Heard::Line(line)) => {
+                self.note(Dir::Received, &line);
+                return self.problem(
+                    Cause::Late,
+                    format!(
+                        "the move arrived after the limit of {} ms",
+                        limit.as_millis()
+                    ),
+                    hints::late(limit.as_millis() as f64 + 1.0, limit.as_millis()),
+                );
+            }
+            Some(Heard::Failed(f)) => return self.fault_problem(f).await,
+            None => {}
+        }
+        let id = self.turn_id;
+        if self.salvage(Some(id)).await.is_some() {
+            self.note_text(
+                "(that line came without its newline: it was only seen when the bot was killed)"
+                    .into(),
+            );
+            return self.problem(
+                Cause::NoNewline,
+                "the move was written without a newline at its end, so it never arrived as a \
+                 message"
+                    .into(),
+                hints::NO_NEWLINE.into(),
+            );
+        }
+        self.note_text(format!(
+            "(nothing within {} ms, nor in {} ms more: killed)",
+            limit.as_millis(),
+            late.as_millis()
+        ));
+        let (cause, hint) = if earlier {
+            (Cause::NoAnswer, hints::NO_ANSWER)
+        } else {
+            (Cause::Silent, hints::SILENT)
+        };
+        self.problem(
+            cause,
+            format!(
+                "no move within {} ms, nor in {} ms more",
+                limit.as_millis(),
+                late.as_millis()
+            ),
+            hint.into(),
         )
     }
 
@@ -734,7 +832,7 @@ impl Talk {
     }
 
     /// The problem for a fault the arbiter's bot layer reported.
-    async fn fault_problem(&mut self, f: Failure) -> Problem {
+    pub async fn fault_problem(&mut self, f: Failure) -> Problem {
         let (cause, hint) = match f.kind {
             ForfeitKind::Crash => {
                 tokio::time::sleep(STDERR_CATCH_UP).await;
@@ -835,7 +933,8 @@ impl Talk {
         }
     }
 
-    fn junk_found(&mut self, reason: &str) {
+    /// Notes a line on stdout that is not a protocol message, as evidence for the `stdout` item.
+    pub fn junk_found(&mut self, reason: &str) {
         let mut junk = std::mem::take(&mut self.junk);
         junk.push(|| {
             self.problem(
@@ -855,7 +954,7 @@ pub fn late_window(limit: Duration) -> Duration {
 
 /// Whether a line the protocol refused is junk (anything but a malformed `ready`, `move` or
 /// `log`, which are protocol mistakes of their own).
-fn is_junk(line: &[u8]) -> bool {
+pub fn is_junk(line: &[u8]) -> bool {
     let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(line) else {
         return true;
     };

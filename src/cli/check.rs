@@ -10,36 +10,24 @@ use clap::Args;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::arbiter::process::{kill_all, resolve_program};
 use crate::arbiter::{BotSpec, Limits, TimeControl};
-use crate::check::{CheckConfig, CheckGame, Dir, ItemResult, Report, Status, run_check};
+use crate::check::{CheckConfig, Dir, GameCheck, ItemResult, Report, Status, run_check};
 use crate::duration::parse_duration;
+use crate::game::registry;
 
 /// Check that a bot speaks the protocol and plays by the rules, before a contest does.
 ///
-/// Starts the bot (several times) and walks it through scripted scenarios for the options of
-/// your contest, playing the other seats itself:
+/// Starts the bot (several times) and walks it through scripted scenarios of its game for the
+/// options of your contest (the game's own flags are listed below, a heading per game),
+/// playing the other seats itself, on the arbiter's own rules and clock. Every game starts
+/// with the handshake and ends with bye, stdout and flush:
 ///
 ///   handshake  hello, then ready within the start-up budget
-///   turn       a legal answer to turn, in time
-///   colours    a whole round in every seat, playing every colour, for each player count
-///   illegal    a refusal sent on purpose (it says so; any legal answer passes, the same
-///              square included)
-///   played     played messages for other seats (one by the arbiter), never answered
-///   rounds     several rounds in one process, colours rotating as in a match
 ///   bye        bye, then an exit with status 0 within 2 s
 ///   stdout     no junk on stdout: every line a protocol message (log to stderr)
 ///   flush      answers flushed, one per line (a silent bot is told whether its answer was
 ///              stuck in a buffer or lacked its newline)
 ///
-/// With --game robots (Rock'n'Roll Robot), at a table of two where the check plays the other
-/// seat, on easy tokens (a shortest solution of 3 or 4 moves), every deadline --time:
-///
-///   handshake  hello, then ready within the start-up budget
-///   declare    start, then a declaration in time that the shortest solution allows
-///   prove      prove for its latest declaration, answered with a solution the rules accept
-///   others     the other seat declares lower and fails; the bot proves its own
-///   pass       pass after declaring, before the hourglass runs out
-///   quiet      a token the other seat wins (nothing asked of the bot), then another token
-///   bye, stdout, flush  as above
+/// Each game's own scenarios are listed at the end of this help (--help).
 ///
 /// Prints one line per item; a failure shows the exchange that shows it (> sent, < received),
 /// the bot's stderr tail and a hint of the usual cause. An item that needs a failed one is
@@ -48,6 +36,7 @@ use crate::duration::parse_duration;
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py"
 ///   rollarena check "/usr/bin/java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game robots
+///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game goofspiel --cards 5
 ///
 /// The bot is started as a contest starts it: as the bot user (nobody) when run as root, in a
 /// scratch directory, with a cleared environment and the sandbox level of --sandbox.
@@ -60,15 +49,12 @@ pub struct CheckArgs {
     /// The bot's command line (quote it), split into words like a shell would.
     #[arg(value_name = "BOT")]
     bot: String,
-    /// The game: rolit, or robots (Rock'n'Roll Robot; --size, --players and --hide-legal are
-    /// Rolit's).
-    #[arg(long, default_value = "rolit", value_parser = ["rolit", "robots"])]
+    /// The game (its own options are listed below, a heading per game).
+    #[arg(long, default_value = registry::GAMES[0].name, value_parser = registry::names())]
     game: String,
-    /// Board size of the contest: 8, 6 or 4.
-    #[arg(long, default_value_t = 8)]
-    size: u8,
-    /// Player counts of the contest, comma-separated (default: every count the board allows:
-    /// 2, 3 and 4; only 2 on 4x4).
+    /// Player counts of the contest, comma-separated (default: the game's: rolit every count
+    /// the board allows, goofspiel 2 and 4, rollerball 2 and 5; robots is checked at a table of
+    /// two).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     players: Vec<usize>,
     /// Time allowed per move in the check, e.g. 2s, 500ms.
@@ -94,30 +80,39 @@ pub struct CheckArgs {
     json: bool,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
+    /// The game flags given, by game: (game, option, value), as `match` reads them.
+    #[arg(skip)]
+    pub game_flags: super::game_flags::GameFlags,
+}
+
+/// Adds every game's own flags to `check` (as to `match`) and, after the help, every game's
+/// scenarios, from the registry.
+pub fn with_game_checks(command: clap::Command) -> clap::Command {
+    let mut text =
+        String::from("Scenarios of each game (besides handshake, bye, stdout, flush):\n");
+    for entry in registry::GAMES {
+        text.push_str(&format!("\n--game {}:\n", entry.name));
+        for scenario in entry.check.scenarios() {
+            if matches!(scenario.item.id, "handshake" | "bye") {
+                continue;
+            }
+            text.push_str(&format!("  {:<9}  {}\n", scenario.item.id, scenario.script));
+        }
+    }
+    super::game_flags::add(command, |e| (e.flags)()).after_long_help(text)
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let config = build_config(&args)?;
+    let (config, check) = build_config(&args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    if !args.json && config.game == CheckGame::Robots {
+    if !args.json {
         out(&format!(
-            "rollarena check {}: robots, two seats, start-up {} ms, {} ms for the hourglass \
-             and to prove, sandbox {}\n",
+            "rollarena check {}: {}, start-up {} ms, sandbox {}{}\n",
             config.bot.command_line(),
+            check.setup(&config),
             config.time.startup.as_millis(),
-            config.time.per_move.as_millis(),
-            config.isolation.level.name(),
-        ));
-    } else if !args.json {
-        out(&format!(
-            "rollarena check {}: rolit {size}x{size}, {} players, start-up {} ms, {} ms a move, \
-             sandbox {}{}\n",
-            config.bot.command_line(),
-            players_text(&config.players),
-            config.time.startup.as_millis(),
-            config.time.per_move.as_millis(),
             config.isolation.level.name(),
             config
                 .isolation
@@ -125,7 +120,6 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
                 .as_ref()
                 .map(|u| format!(" as {}", u.name))
                 .unwrap_or_default(),
-            size = config.size,
         ));
     }
     let json = args.json;
@@ -136,7 +130,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let report = runtime.block_on(async {
         tokio::select! {
-            report = run_check(&config, &mut progress) => Some(report),
+            report = run_check(&config, check, &mut progress) => Some(report),
             _ = interrupted() => None,
         }
     });
@@ -166,28 +160,22 @@ fn out(text: &str) {
         .and_then(|()| stdout.flush());
 }
 
-fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
+fn build_config(args: &CheckArgs) -> anyhow::Result<(CheckConfig, &'static dyn GameCheck)> {
+    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let options = args.game_flags.options_for(entry).map_err(UsageError)?;
     let isolation = args.isolation.isolation()?;
     let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError)?;
     resolve_program(&bot.argv[0])
         .and_then(|_| super::isolation::check_reachable(&isolation, &bot.argv))
         .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
-    bot.name = super::matches::default_name(&bot.argv);
-    let players = if args.players.is_empty() {
-        CheckConfig::default_players(args.size)
-    } else {
-        let mut p = args.players.clone();
-        p.dedup();
-        p
-    };
-    let config = CheckConfig {
+    bot.name = crate::arbiter::names::default_name(&bot.argv);
+    bot.named = false;
+    let mut players = args.players.clone();
+    players.dedup();
+    let mut config = CheckConfig {
         bot,
-        game: if args.game == "robots" {
-            CheckGame::Robots
-        } else {
-            CheckGame::Rolit
-        },
-        size: args.size,
+        game: entry.name,
+        options,
         players,
         time: TimeControl {
             startup: args.startup,
@@ -200,21 +188,10 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<CheckConfig> {
         isolation,
         freeze: !args.no_freeze,
     };
-    if config.game == CheckGame::Rolit
-        && let Err(e) = config.validate()
-    {
+    if let Err(e) = entry.check.prepare(&mut config) {
         return usage(e);
     }
-    Ok(config)
-}
-
-/// "2, 3 and 4".
-fn players_text(players: &[usize]) -> String {
-    let words: Vec<String> = players.iter().map(|p| p.to_string()).collect();
-    match words.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => words.join(""),
-    }
+    Ok((config, entry.check))
 }
 
 /// One checklist line, and for a failure its evidence, indented.
@@ -330,7 +307,7 @@ mod tests {
             text,
             "  hint: one two\n        three\n        four\n        five\n"
         );
-        assert_eq!(players_text(&[2, 3, 4]), "2, 3 and 4");
-        assert_eq!(players_text(&[4]), "4");
+        assert_eq!(crate::check::and_list(&[2, 3, 4]), "2, 3 and 4");
+        assert_eq!(crate::check::and_list(&[4]), "4");
     }
 }

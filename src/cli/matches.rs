@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
+use crate::arbiter::names::default_name;
 use crate::arbiter::process::{kill_all, resolve_program};
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use crate::duration::parse_duration;
@@ -77,7 +78,8 @@ pub struct MatchArgs {
     /// Write each seat's stderr to DIR/seat-<SEAT>-<name>.log (seats from 0).
     #[arg(long, value_name = "DIR")]
     bot_logs: Option<PathBuf>,
-    /// Seat names in seat order, comma-separated (default: from the commands).
+    /// Seat names in seat order, comma-separated (default: each bot's own ready name; its
+    /// command's name where two bots call themselves alike; numbered only when still equal).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     names: Vec<String>,
     /// Longest line accepted from a bot, in bytes.
@@ -112,9 +114,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         observers.push(Box::new(writer));
     }
     if !args.json {
-        observers.push(Box::new(RoundLines {
-            names: config.bots.iter().map(|b| b.name.clone()).collect(),
-        }));
+        observers.push(Box::new(RoundLines));
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -212,14 +212,23 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         resolve_program(&spec.argv[0])
             .and_then(|_| super::isolation::check_reachable(&isolation, &spec.argv))
             .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
-        spec.name = args
-            .names
-            .get(seat)
-            .cloned()
-            .unwrap_or_else(|| default_name(&spec.argv));
+        match args.names.get(seat) {
+            Some(name) => {
+                spec.name = name.clone();
+                spec.named = true;
+            }
+            None => {
+                spec.name = default_name(&spec.argv);
+                spec.named = false;
+            }
+        }
         bots.push(spec);
     }
-    dedupe_names(&mut bots);
+    let unique =
+        crate::arbiter::names::numbered(&bots.iter().map(|b| b.name.clone()).collect::<Vec<_>>());
+    for (spec, name) in bots.iter_mut().zip(unique) {
+        spec.name = name;
+    }
     if let Some(dir) = &args.bot_logs {
         std::fs::create_dir_all(dir).map_err(|e| {
             UsageError(format!(
@@ -290,49 +299,21 @@ fn players_help() -> String {
     )
 }
 
-/// A seat's default name: a built-in bot's name and options, else the program or script name.
-pub fn default_name(argv: &[String]) -> String {
-    let base = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
-    // A built-in bot, however this binary is named on its command line.
-    if argv.len() >= 3 && base(&argv[0]) == "rollarena" && argv[1] == "bot" {
-        return argv[2..].join(" ").replace("--", "");
-    }
-    let interpreters = [
-        "python3", "python", "node", "java", "sh", "bash", "ruby", "perl",
-    ];
-    let program = base(&argv[0]);
-    match argv.get(1) {
-        Some(arg) if interpreters.contains(&program.as_str()) && !arg.starts_with('-') => base(arg),
-        _ => program,
-    }
-}
-
-/// Makes seat names unique by numbering repeats ("greedy", "greedy#2").
-fn dedupe_names(bots: &mut [BotSpec]) {
-    for i in 1..bots.len() {
-        let count = bots[..i].iter().filter(|b| b.name == bots[i].name).count();
-        if count > 0 {
-            bots[i].name = format!("{}#{}", bots[i].name, count + 1);
-        }
-    }
-}
-
-/// Prints one line per finished round.
-struct RoundLines {
-    names: Vec<String>,
-}
+/// Prints one line per finished round, the seats named as the record names them.
+struct RoundLines;
 
 impl Observer for RoundLines {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
         if let Event::RoundEnded { record } = event {
+            let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
             let mut line = match registry::find(&record.game) {
-                Ok(entry) => (entry.summary)(record, &self.names),
-                Err(_) => registry::points_line(record, &self.names),
+                Ok(entry) => (entry.summary)(record, &names),
+                Err(_) => registry::points_line(record, &names),
             };
             for f in &record.forfeits {
                 line.push_str(&format!(
                     "  [{} forfeited: {} at move {}]",
-                    self.names[f.seat], f.kind, f.ply
+                    names[f.seat], f.kind, f.ply
                 ));
             }
             println!("{line}");
@@ -395,10 +376,6 @@ pub fn new_match_id(seed: u64) -> String {
 mod tests {
     use super::*;
 
-    fn words(s: &str) -> Vec<String> {
-        shell_words::split(s).unwrap()
-    }
-
     #[test]
     fn match_ids_made_in_the_same_second_differ() {
         let ids: Vec<String> = (0..64).map(|_| new_match_id(0x2a)).collect();
@@ -411,21 +388,5 @@ mod tests {
         }
         let distinct: std::collections::BTreeSet<&String> = ids.iter().collect();
         assert_eq!(distinct.len(), ids.len(), "{ids:?}");
-    }
-
-    #[test]
-    fn default_names() {
-        assert_eq!(default_name(&words("rollarena bot greedy")), "greedy");
-        assert_eq!(
-            default_name(&words("rollarena bot random --seed 3")),
-            "random seed 3"
-        );
-        assert_eq!(default_name(&words("python3 bots/mine.py")), "mine.py");
-        assert_eq!(
-            default_name(&words("/opt/rollarena/target/release/rollarena bot greedy")),
-            "greedy",
-            "a built-in bot named by a path to this binary"
-        );
-        assert_eq!(default_name(&words("./target/release/bot -v")), "bot");
     }
 }

@@ -92,18 +92,21 @@ impl Cli {
     pub fn from_env() -> Cli {
         let command = Cli::command()
             .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
+            .mut_subcommand("check", check::with_game_checks)
             .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of));
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
-        if let (Command::Match(args), Some(sub)) =
-            (&mut cli.command, found.subcommand_matches("match"))
-        {
-            args.game_flags = game_flags::read(sub, |e| (e.flags)());
-        }
-        if let (Command::Perft(args), Some(sub)) =
-            (&mut cli.command, found.subcommand_matches("perft"))
-        {
-            args.game_flags = game_flags::read(sub, perft::flags_of);
+        match (&mut cli.command, found.subcommand()) {
+            (Command::Match(args), Some(("match", sub))) => {
+                args.game_flags = game_flags::read(sub, |e| (e.flags)())
+            }
+            (Command::Check(args), Some(("check", sub))) => {
+                args.game_flags = game_flags::read(sub, |e| (e.flags)())
+            }
+            (Command::Perft(args), Some(("perft", sub))) => {
+                args.game_flags = game_flags::read(sub, perft::flags_of)
+            }
+            _ => {}
         }
         cli
     }

@@ -47,6 +47,9 @@ pub struct Entry {
     /// How a recorded round is shown: the terminal replay and the game's part of the HTML
     /// viewer (its drawing script and the data it draws), each `None` for the generic one.
     pub show: crate::show::renderer::Renderer,
+    /// The scenarios of `rollarena check --game NAME` (`src/game/<game>/check*.rs`): what a
+    /// bot of this game must get right before a contest, on the game's own rules.
+    pub check: &'static dyn crate::check::GameCheck,
 }
 
 /// Counting a game's move sequences (perft) to check and time its move generator.

@@ -320,6 +320,16 @@ impl Referee {
         self.log(seat, text.to_string());
     }
 
+    /// A log the bot sent after the round's last action, read as the round ends: the round's,
+    /// unless it would pass the round's log bytes (a round that is over forfeits nobody), then
+    /// dropped.
+    pub fn add_log_after_end(&mut self, seat: Seat, text: &str) {
+        let st = &self.seats[seat];
+        if st.log_bytes + text.len() <= self.settings.max_log_bytes {
+            self.log(seat, text.to_string());
+        }
+    }
+
     /// An unasked line found outside the round (sent before `ready`).
     pub fn add_unasked(&mut self, seat: Seat, line: &[u8], why: &'static str) {
         self.unasked(seat, line, why);

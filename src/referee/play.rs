@@ -125,12 +125,16 @@ impl Referee {
             return Step::Draining;
         }
         self.turn_id += 1;
+        // The rules' clock tells the time until the answer is refused: the rules' deadline is
+        // fixed in round time and the margin after it is the bot's too, since a request that
+        // follows the rules' own deadline (the first `prove` after the hourglass) goes out only
+        // once that deadline's margin has passed (protocol/SPEC.md §13.3).
         let time_ms = match request.clock {
             Limit::PerMove => self.settings.move_ms as u64,
             Limit::Rules => self
                 .round
                 .deadline_ms()
-                .map_or(0, |d| (d - at).max(0.0) as u64),
+                .map_or(0, |d| (d + self.settings.margin_ms - at).max(0.0) as u64),
         };
         if !self.quiet {
             let legal = if self.settings.hide_legal {

@@ -20,7 +20,8 @@ impl Progress {
         let bar = if visible {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
         } else {
-            ProgressBar::hidden()
+            // Hidden, but counting: the length and position still say what is left.
+            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden())
         };
         bar.set_style(
             ProgressStyle::with_template(
@@ -48,9 +49,15 @@ impl Progress {
     }
 
     /// A table's match ended by the game's rules `n` rounds before its cap (robots): those
-    /// rounds will never be played.
-    pub fn skipped(&self, n: u64) {
-        self.bar.inc(n);
+    /// rounds will never be played, so they leave the total rather than count as done (which
+    /// would inflate the rate and shorten the ETA).
+    pub fn never_played(&self, n: u64) {
+        self.bar.dec_length(n);
+    }
+
+    /// The bar's position and length: rounds done, and rounds done or still to play.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.bar.position(), self.bar.length().unwrap_or(0))
     }
 
     /// How many tables are playing now.
@@ -76,5 +83,25 @@ impl Progress {
     /// Seconds since the bar started, and rounds played in this run.
     pub fn elapsed(&self) -> Duration {
         self.bar.elapsed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_a_table_will_never_play_leave_the_total() {
+        // Two tables capped at 10 rounds; one match ends by the rules after 4.
+        let p = Progress::new(20, 0, true);
+        for _ in 0..4 {
+            p.round_done();
+        }
+        p.never_played(6);
+        assert_eq!(p.counts(), (4, 14), "4 done of the 14 that will be played");
+        for _ in 0..10 {
+            p.round_done();
+        }
+        assert_eq!(p.counts(), (14, 14), "finished: the bar is full");
     }
 }

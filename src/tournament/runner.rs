@@ -167,7 +167,7 @@ impl Ctx {
     fn table_done(&self, table: u32, rounds: Vec<RoundSummary>) {
         let cap = u64::from(self.tournament.rounds);
         self.progress
-            .skipped(cap.saturating_sub(rounds.len() as u64));
+            .never_played(cap.saturating_sub(rounds.len() as u64));
         let decided = self.state().table_done(&self.tournament, table, rounds);
         if let Some(OnStandings(call)) = &self.opts.on_standings {
             let standings = self.state().seq.fold.standings(Some(self.tables));
@@ -289,6 +289,12 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         swiss: BTreeMap::new(),
     };
     let rounds_kept = scan.kept;
+    // Kept tables whose match the rules ended before the cap: those rounds are never played.
+    let kept_short: u64 = scan
+        .complete
+        .values()
+        .map(|&n| u64::from(t.rounds.saturating_sub(n)))
+        .sum();
     let dropped = scan.lines - scan.kept;
     if scan.lines > 0 {
         keep_tables(t, &mut state, &path, scan.complete, dropped > 0)?;
@@ -327,7 +333,11 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         syncer: Syncer::start(writer)
             .map_err(|e| RunError::Failed(format!("cannot start a thread: {e}")))?,
         state: Mutex::new(state),
-        progress: Progress::new(total_tables * u64::from(t.rounds), rounds_kept, opts.quiet),
+        progress: Progress::new(
+            (total_tables * u64::from(t.rounds)).saturating_sub(kept_short),
+            rounds_kept,
+            opts.quiet,
+        ),
         stop: AtomicBool::new(false),
         cancel: watch::Sender::new(false),
         rounds_played: AtomicU64::new(0),

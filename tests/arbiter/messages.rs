@@ -243,6 +243,59 @@ fn logs_are_kept_cut_and_placed() {
     }
 }
 
+/// A `log` written right after a move (in the same write) belongs to the round of that move,
+/// the round's last move included: the round ends only after what is in the pipes is read.
+#[test]
+fn a_log_after_the_last_move_stays_in_its_round() {
+    let arena = Arena::new("log-after");
+    let script = arena.dir.path().join("log_after.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+rnd, legal = 0, []
+for line in sys.stdin:
+    m = json.loads(line)
+    t = m["type"]
+    if t == "hello":
+        sys.stdout.write(json.dumps({"type": "ready", "name": "log-after"}) + "\n")
+    elif t == "start":
+        rnd = m["round"]
+    elif t in ("turn", "illegal"):
+        legal = m.get("legal") or legal
+        move = {"type": "move", "move": legal[0]}
+        log = {"type": "log", "text": "after %s in round %d" % (legal[0], rnd)}
+        sys.stdout.write(json.dumps(move) + "\n" + json.dumps(log) + "\n")
+    elif t == "bye":
+        break
+    sys.stdout.flush()
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let command = format!("{PYTHON} {}", script.display());
+    let run = arena
+        .flags(&["--rounds", "2"])
+        .bot(&command)
+        .bot(&command)
+        .run();
+    let rounds = run.ok(2);
+    for r in rounds {
+        let own: Vec<&String> = r.logs.iter().map(|l| &l.text).collect();
+        let moves = r.moves.iter().filter(|m| !m.by_arbiter).count();
+        assert_eq!(
+            own.len(),
+            moves,
+            "one log per move in round {}: {own:?}",
+            r.round
+        );
+        for l in &r.logs {
+            assert!(l.text.ends_with(&format!("in round {}", r.round)), "{l:?}");
+        }
+        let last = r.logs.last().unwrap();
+        assert_eq!(last.ply as usize, r.moves.len(), "read after the last move");
+    }
+}
+
 /// stderr: the record keeps a bounded tail per seat; `--bot-logs` keeps all of it.
 #[test]
 fn stderr_tail_and_bot_log_files() {

@@ -16,6 +16,7 @@
 mod forfeits;
 mod library;
 mod messages;
+mod names;
 mod processes;
 mod refusals;
 
@@ -136,6 +137,12 @@ impl Arena {
             self.tag
         );
         self.bots.push(command);
+        self
+    }
+
+    /// Adds a bot by its whole command line.
+    pub fn bot(mut self, command: &str) -> Arena {
+        self.bots.push(command.to_string());
         self
     }
 

@@ -7,6 +7,7 @@
 //! Timeouts are cut to a second with `--startup` and `--time`; the slow bots sleep two, and
 //! the check waits two more before it calls an answer missing, so the margins are wide.
 
+mod cards;
 mod robots;
 
 use std::os::unix::fs::PermissionsExt;
@@ -331,6 +332,7 @@ fn every_broken_bot_has_a_case() {
         if let Some(bot) = name.strip_suffix(".py")
             && bot != "common"
             && bot != "robots_broken"
+            && bot != "cards_broken"
         {
             assert!(
                 CASES.iter().any(|c| c.bot == bot),
@@ -367,6 +369,25 @@ fn bad_usage_exits_with_2() {
         &["check", "/no/such/bot"][..],
         &["check", "/bin/true", "--size", "4", "--players", "3"],
         &["check", "/bin/true", "--size", "5"],
+        &[
+            "check",
+            "/bin/true",
+            "--game",
+            "goofspiel",
+            "--players",
+            "5",
+        ],
+        &["check", "/bin/true", "--game", "goofspiel", "--size", "6"],
+        &[
+            "check",
+            "/bin/true",
+            "--game",
+            "rollerball",
+            "--turn-limit",
+            "x",
+        ],
+        &["check", "/bin/true", "--game", "robots", "--players", "3"],
+        &["check", "/bin/true", "--game", "chess"],
     ] {
         let output = Command::new(rollarena())
             .args(args)

@@ -1,6 +1,6 @@
 //! The starter kits of `examples/`, each built with the machine's own toolchain (gcc, g++,
-//! javac, node, python3, cargo), put through `rollarena check` and `rollarena check --game
-//! robots` (every item must pass), and
+//! javac, node, python3, cargo), put through `rollarena check` for every game (`--game robots`,
+//! `goofspiel` and `rollerball` too: every item must pass), and
 //! played in matches against the built-in bots: Rolit 8x8 with four players and the legal
 //! moves hidden (so the kit's own rules engine chooses every move), Rolit 6x6 with two, and
 //! two tokens of Rock'n'Roll Robot against `solver --strength 2` (the kit's own search must
@@ -261,16 +261,22 @@ fn kit(kit: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
-    let (code, report, output) = check(&command, &["--game", "robots"]);
-    assert_eq!(
-        code,
-        0,
-        "{kit}: rollarena check --game robots failed (items {:?}):\n{}\n{}",
-        items_with(&report, "fail"),
-        serde_json::to_string_pretty(&report).unwrap_or_default(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
+    for (game, items) in [("robots", 9), ("goofspiel", 7), ("rollerball", 7)] {
+        let (code, report, output) = check(&command, &["--game", game]);
+        assert_eq!(
+            code,
+            0,
+            "{kit}: rollarena check --game {game} failed (items {:?}):\n{}\n{}",
+            items_with(&report, "fail"),
+            serde_json::to_string_pretty(&report).unwrap_or_default(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(
+            items_with(&report, "pass").len(),
+            items,
+            "{kit} {game}: {report}"
+        );
+    }
     let four = play(
         kit,
         &command,

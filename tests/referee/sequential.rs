@@ -376,3 +376,27 @@ fn a_whole_round_ends_with_the_same_end_for_everyone() {
     sorted.dedup();
     assert_eq!(sorted.len(), 12, "one turn_id per request");
 }
+
+/// A log read once the round is over (it came with or right after the last move) is the
+/// round's, at the last move's ply; past the round's log bytes it is dropped, and nobody
+/// forfeits a round that is over.
+#[test]
+fn a_log_read_after_the_last_move_is_the_rounds() {
+    let mut t = Table::new(&rolit_4x4(), settings(), 6);
+    t.play_out(1.0);
+    assert!(t.referee.is_over());
+    let plies = t.referee.play().moves.len() as u32;
+    t.referee.add_log_after_end(1, "gg");
+    t.referee
+        .add_log_after_end(0, &"x".repeat(settings().max_log_bytes + 1));
+    let logs: Vec<_> = t
+        .referee
+        .play()
+        .logs
+        .iter()
+        .map(|l| (l.seat, l.ply, l.text.clone()))
+        .collect();
+    assert_eq!(logs, vec![(1, plies, "gg".into())]);
+    assert!(t.referee.play().forfeits.is_empty(), "no forfeit once over");
+    assert!(t.referee.forfeited().iter().all(|f| !f));
+}

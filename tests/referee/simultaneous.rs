@@ -77,9 +77,10 @@ fn the_lowest_declaration_proves_after_the_hourglass() {
     let prove = t.last(1).clone();
     assert_eq!(prove["type"], "prove");
     // The rules give 1000 ms from the hourglass's end (1100): the request goes at 1200, once
-    // the margin for late declarations passed, and like a turn it tells the time before the
-    // margin: the answer is taken until 2200.
-    assert_eq!(prove["time_ms"], 900);
+    // the margin for late declarations passed, and the answer is taken until 2200 (the rules'
+    // deadline and its margin): time_ms tells those 1000 ms, not the 900 left before the
+    // margin.
+    assert_eq!(prove["time_ms"], 1000);
     assert_eq!(t.referee.deadline(), Some(2200.0));
     assert_eq!(t.referee.listening(), vec![1]);
     t.says(
@@ -190,6 +191,10 @@ fn a_missing_proof_is_the_rules_business_and_the_next_declaration_proves() {
     );
     assert_eq!(t.last(1)["type"], "prove");
     let prove = t.last(1).clone();
+    // The next demonstration runs from the closed one's deadline (2100) for 1000 ms and is
+    // taken until 3200: sent at 2200, the request tells the 1000 ms that are left.
+    assert_eq!(t.referee.deadline(), Some(3200.0));
+    assert_eq!(prove["time_ms"], 1000);
     let long: Vec<Value> = path.clone();
     t.says(
         2300.0,

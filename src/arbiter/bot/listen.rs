@@ -226,6 +226,25 @@ impl Bot {
         })
     }
 
+    /// The `log` messages the bot has sent already (read without waiting), up to the first
+    /// event of another kind, which is left with everything after it for the next reader.
+    /// A round that ends takes these: a log written after the round's last action is the
+    /// round's.
+    pub fn logs_waiting(&mut self) -> Vec<String> {
+        let mut logs = Vec::new();
+        while let Some(event) = self.events.try_recv() {
+            if let BotEvent::Line(line) = &event
+                && let Ok(Incoming::Message(FromBot::Log(log))) = parse_line(line)
+            {
+                logs.push(log.text);
+                continue;
+            }
+            self.events.unread(event);
+            break;
+        }
+        logs
+    }
+
     /// Everything the bot sent so far without waiting, and its failure if it is found dead
     /// (a bot whose stdout closed is resumed, so that its exit can be seen).
     pub async fn drain_heard(&mut self) -> (Vec<Vec<u8>>, Option<Failure>) {

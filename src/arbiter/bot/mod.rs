@@ -33,8 +33,11 @@ mod listen;
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotSpec {
-    /// The seat's name as the organiser gave it.
+    /// The seat's name: as the organiser gave it, or from the command until the bot's `ready`
+    /// names it ([`crate::arbiter::names`]).
     pub name: String,
+    /// The organiser gave the name (it is kept whatever the bot calls itself).
+    pub named: bool,
     /// The command line, split into words.
     pub argv: Vec<String>,
     /// Working directory.
@@ -56,6 +59,7 @@ impl BotSpec {
         }
         Ok(BotSpec {
             name: name.to_string(),
+            named: !name.is_empty(),
             argv,
             cwd: None,
             log: None,

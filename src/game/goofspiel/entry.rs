@@ -26,6 +26,7 @@ pub static ENTRY: Entry = Entry {
         text: None,
         html: Some(super::show::HTML),
     },
+    check: &super::check::CHECK,
 };
 
 fn flags() -> Vec<Arg> {

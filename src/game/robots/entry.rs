@@ -28,6 +28,7 @@ pub static ENTRY: Entry = Entry {
         text: Some(super::show_text::play),
         html: Some(super::show_html::HTML),
     },
+    check: &super::check::CHECK,
 };
 
 fn flags() -> Vec<Arg> {

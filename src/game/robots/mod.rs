@@ -20,6 +20,7 @@
 pub mod board;
 pub mod boards;
 pub mod cell;
+pub mod check;
 pub mod entry;
 pub mod game;
 pub mod quick;

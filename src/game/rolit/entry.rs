@@ -29,6 +29,7 @@ pub static ENTRY: Entry = Entry {
         text: Some(super::show::play),
         html: Some(super::show_html::HTML),
     },
+    check: &super::check::CHECK,
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.

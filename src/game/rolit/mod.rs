@@ -7,6 +7,7 @@
 //! drawn once per match.
 
 pub mod bitboard;
+pub mod check;
 pub mod entry;
 pub mod perft;
 pub mod position;

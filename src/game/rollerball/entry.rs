@@ -31,6 +31,7 @@ pub static ENTRY: Entry = Entry {
         text: Some(super::show_text::play),
         html: Some(super::show_html::HTML),
     },
+    check: &super::check::CHECK,
 };
 
 /// Built-in bots choosing among the legal decisions, each with its own seed.

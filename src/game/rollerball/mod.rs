@@ -14,6 +14,7 @@ pub mod ball_phase;
 pub mod board;
 pub mod card;
 pub mod chance;
+pub mod check;
 pub mod entry;
 pub mod events;
 pub mod legal;

@@ -1,5 +1,5 @@
-//! The scenarios of `rollarena check --game robots` (Rock'n'Roll Robot), one per checklist
-//! item, each on a fresh bot process. The check sits at a two-seat table with the bot (seat 0)
+//! Rock'n'Roll Robot's scenarios for `rollarena check --game robots` (the entry's
+//! [`GameCheck`]), one per checklist item, each on a fresh bot process. The check sits at a two-seat table with the bot (seat 0)
 //! and plays seat 1 itself, on the real rules ([`RobotsRound`]: every line of the bot is judged
 //! by the same `act` as in a match, announced with the arbiter's own `declared`, `passed` and
 //! `verified`). Its tokens are easy ones (a shortest solution of 3 or 4 moves, found by the
@@ -21,76 +21,138 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::scenarios::{Scenario, Seen, Verdict};
-use super::talk::{Cause, Problem, Talk};
-use super::{CheckConfig, Item};
+use super::wire;
+use super::{Budget, MatchState, PROVE, Robots, RobotsRound, Solution, solve};
 use crate::arbiter::matches::BYE_GRACE;
-use crate::game::robots::wire;
-use crate::game::robots::{Budget, MatchState, PROVE, Robots, RobotsRound, Solution, solve};
+use crate::check::conversation::{self, Seen, Verdict};
+use crate::check::talk::{Cause, Problem, Talk};
+use crate::check::{CheckConfig, GameCheck, Item, Running, Scenario};
 use crate::game::{Applied, Game, Outcome, Round, Seat, Stamp, ToAct};
 use crate::seed::{mix, round_seed};
-use crate::wire::{End, Hello, PROTOCOL_VERSION, Start, ToBot, announcement};
+use crate::wire::{End, Hello, Start, ToBot, announcement};
 
 /// The bot's seat; the check plays the other.
 const BOT: Seat = 0;
 const OTHER: Seat = 1;
 
+/// Rock'n'Roll Robot's checks.
+pub struct RobotsCheck;
+
+/// The entry's checks.
+pub static CHECK: RobotsCheck = RobotsCheck;
+
+const DECLARE: Item = Item {
+    id: "declare",
+    title: "a provable declaration after start, in time",
+};
+const PROVE_ITEM: Item = Item {
+    id: "prove",
+    title: "prove answered with a solution the rules accept",
+};
+const OTHERS: Item = Item {
+    id: "others",
+    title: "other seats' declarations and failed demonstrations",
+};
+const PASS: Item = Item {
+    id: "pass",
+    title: "pass after declaring, before the hourglass runs out",
+};
+const QUIET: Item = Item {
+    id: "quiet",
+    title: "a token where nothing is asked of it, then another",
+};
+
 /// The scenarios, in the order they run.
-pub const SCENARIOS: &[Scenario] = &[
+const SCENARIOS: &[Scenario] = &[
     Scenario {
-        item: Item::Handshake,
+        item: Item::HANDSHAKE,
         requires: &[],
         script: "hello (game robots), then ready within the start-up budget, with a name",
     },
     Scenario {
-        item: Item::Declare,
-        requires: &[Item::Handshake],
+        item: DECLARE,
+        requires: &[Item::HANDSHAKE],
         script: "start, then a declaration in time that the shortest solution allows",
     },
     Scenario {
-        item: Item::Prove,
-        requires: &[Item::Handshake, Item::Declare],
+        item: PROVE_ITEM,
+        requires: &[Item::HANDSHAKE, DECLARE],
         script: "start, declarations, prove for the latest, then a solution the rules accept",
     },
     Scenario {
-        item: Item::Others,
-        requires: &[Item::Handshake, Item::Declare],
+        item: OTHERS,
+        requires: &[Item::HANDSHAKE, DECLARE],
         script: "another seat declares lower and fails its demonstration; the bot proves its own",
     },
     Scenario {
-        item: Item::Pass,
-        requires: &[Item::Handshake, Item::Declare],
+        item: PASS,
+        requires: &[Item::HANDSHAKE, DECLARE],
         script: "the other seat passes at once; the bot declares, then passes before the hourglass",
     },
     Scenario {
-        item: Item::Quiet,
-        requires: &[Item::Handshake, Item::Declare],
+        item: QUIET,
+        requires: &[Item::HANDSHAKE, DECLARE],
         script: "a token the other seat wins with nothing asked of the bot, then another token",
     },
     Scenario {
-        item: Item::Bye,
-        requires: &[Item::Handshake, Item::Declare],
+        item: Item::BYE,
+        requires: &[Item::HANDSHAKE, DECLARE],
         script: "a token, end, bye, then an exit with status 0 within the grace",
     },
 ];
 
-/// Runs the scenario of `item`.
-pub async fn run(item: Item, config: &CheckConfig, seen: &mut Seen) -> Verdict {
-    match item {
-        Item::Handshake => handshake(config, seen).await,
-        Item::Declare => declare(config, seen).await,
-        Item::Prove => prove(config, seen).await,
-        Item::Others => others(config, seen).await,
-        Item::Pass => pass(config, seen).await,
-        Item::Quiet => quiet(config, seen).await,
-        Item::Bye => bye(config, seen).await,
-        other => unreachable!("{} is not a Rock'n'Roll Robot scenario", other.id()),
+impl GameCheck for RobotsCheck {
+    fn scenarios(&self) -> &'static [Scenario] {
+        SCENARIOS
+    }
+
+    /// Two seats, whatever was asked: the check plays the other one.
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+        if config.players.iter().any(|&p| p != 2) {
+            return Err(
+                "the robots check sits at a table of two (the check plays the other \
+                        seat): leave --players out"
+                    .into(),
+            );
+        }
+        config.players = vec![2];
+        (super::entry::ENTRY.build)(&config.options_with(2)).map(|_| ())
+    }
+
+    fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {
+        Box::pin(async move {
+            match item.id {
+                "handshake" => conversation::handshake(config, hello(config, 1), false, seen).await,
+                "declare" => declare(config, seen).await,
+                "prove" => prove(config, seen).await,
+                "others" => others(config, seen).await,
+                "pass" => pass(config, seen).await,
+                "quiet" => quiet(config, seen).await,
+                "bye" => bye(config, seen).await,
+                other => unreachable!("{other} is not one of this game's scenarios"),
+            }
+        })
+    }
+
+    fn options(&self, config: &CheckConfig) -> Value {
+        options(config)
+    }
+
+    fn setup(&self, config: &CheckConfig) -> String {
+        format!(
+            "robots, two seats, {} ms for the hourglass and to prove",
+            config.time.per_move.as_millis()
+        )
     }
 }
 
-/// The options the check plays with: two seats, every deadline `--time`.
+/// The options the check plays with: the contest's rules (diagonals, the black robot, the
+/// tie-break) at a table of two, every deadline `--time`.
 pub fn game(config: &CheckConfig) -> Robots {
-    let mut g = Robots::new(2).expect("two players");
+    let mut g = (super::entry::ENTRY.build)(&config.options_with(2))
+        .ok()
+        .and_then(|built| Robots::from_options(&built.options()).ok())
+        .unwrap_or_else(|| Robots::new(2).expect("two players"));
     let ms = config.time.per_move.as_millis() as u64;
     g.hourglass_ms = ms;
     g.first_declaration_ms = ms;
@@ -109,17 +171,7 @@ pub fn options(config: &CheckConfig) -> Value {
 }
 
 fn hello(config: &CheckConfig, rounds: u32) -> Hello {
-    let g = game(config);
-    Hello {
-        protocol: PROTOCOL_VERSION,
-        game: "robots".into(),
-        options: g.options(),
-        seat: BOT,
-        seats: vec![config.bot.name.clone(), "check-1".into()],
-        rounds,
-        startup_ms: config.time.startup.as_millis() as u64,
-        move_ms: config.time.per_move.as_millis() as u64,
-    }
+    conversation::hello(config, "robots", game(config).options(), BOT, 2, rounds)
 }
 
 /// The shortest solution of a round's token from where the robots stand, if the solver finds
@@ -303,7 +355,7 @@ impl Table {
                 match kind {
                     "declare" | "pass" => HINT_DECLARE,
                     "solution" => HINT_UNASKED_SOLUTION,
-                    _ => super::hints::ROBOTS_MOVE,
+                    _ => HINT_MESSAGES,
                 }
                 .into(),
             )),
@@ -322,7 +374,7 @@ impl Table {
             let Some(deadline) = self.deadline() else {
                 break;
             };
-            match talk.listen(deadline).await? {
+            match talk.listen(deadline, HINT_MESSAGES).await? {
                 Some((kind, message)) => {
                     self.bot(talk, &kind, &message)?;
                     if stop(self) {
@@ -375,7 +427,7 @@ impl Table {
             talk.send_line("prove", line);
             let asked = self.declared.last().copied().unwrap_or(0);
             let deadline = self.deadline().expect("a deadline while proving");
-            let Some((kind, message)) = talk.listen(deadline).await? else {
+            let Some((kind, message)) = talk.listen(deadline, HINT_MESSAGES).await? else {
                 if !strict {
                     let applied = self.round.timeout(d);
                     self.announce(talk, applied, true, d);
@@ -401,7 +453,10 @@ impl Table {
                         "the solution names turn_id {}, but the prove asked was {turn_id}",
                         message["turn_id"]
                     ),
-                    super::hints::wrong_turn_id(message["turn_id"].as_u64().unwrap_or(0), turn_id),
+                    crate::check::hints::wrong_turn_id(
+                        message["turn_id"].as_u64().unwrap_or(0),
+                        turn_id,
+                    ),
                 ));
             }
             let at = self.ms();
@@ -481,6 +536,10 @@ const HINT_DECLARE: &str = "While the round is thinking, send {\"type\":\"declar
     (N from 2 to 100, each declaration lower than your last) and, once you will not declare \
     again, {\"type\":\"pass\"}; after a pass, send no more declarations for this token \
     (protocol/SPEC.md section 13).";
+const HINT_MESSAGES: &str = "Rock'n'Roll Robot has no turns: send \
+    {\"type\":\"declare\",\"moves\":5} when you have a solution, {\"type\":\"pass\"} when you \
+    will not declare again, and {\"type\":\"solution\",\"moves\":[...],\"turn_id\":N} when \
+    asked to prove (protocol/SPEC.md section 13).";
 const HINT_UNASKED_SOLUTION: &str = "Send a solution only to answer prove, and only once.";
 const HINT_PROVE: &str = "Answer prove with {\"type\":\"solution\",\"moves\":[{\"robot\":\"red\",\
     \"dir\":\"up\"},...],\"turn_id\":N}: the moves from the positions of the token's start, at \
@@ -496,34 +555,13 @@ const HINT_PASS: &str = "Once you will not declare again for this token, send \
     demonstrations start. A bot that never passes still plays, but every token then lasts the \
     whole hourglass (protocol/SPEC.md section 13).";
 
-/// Starts a conversation; the start-up problems of a later scenario are its own.
+/// Starts a conversation; the start-up problems of a later scenario are its own. Idle bots
+/// are never frozen: every seat thinks at once.
 async fn open(config: &CheckConfig, rounds: u32, seen: &mut Seen) -> Result<Talk, Problem> {
-    match Talk::open(
-        &config.bot,
-        config.limits,
-        &config.isolation,
-        config.time,
-        false,
-        hello(config, rounds),
-    )
-    .await
-    {
-        Ok((talk, ready, _)) => {
-            seen.ready.get_or_insert(ready);
-            Ok(talk)
-        }
-        Err((problem, junk)) => {
-            seen.junk.merge(junk);
-            Err(problem)
-        }
-    }
+    conversation::open(config, hello(config, rounds), false, seen).await
 }
 
-/// Ends a conversation, keeping what it saw.
-async fn close(talk: Talk, seen: &mut Seen) {
-    seen.received += talk.received;
-    seen.junk.merge(talk.close().await);
-}
+use conversation::close;
 
 /// Runs `body` on a fresh conversation and closes it whatever happens.
 macro_rules! with_talk {
@@ -533,35 +571,6 @@ macro_rules! with_talk {
         close($talk, $seen).await;
         verdict
     }};
-}
-
-async fn handshake(config: &CheckConfig, seen: &mut Seen) -> Verdict {
-    match Talk::open(
-        &config.bot,
-        config.limits,
-        &config.isolation,
-        config.time,
-        false,
-        hello(config, 1),
-    )
-    .await
-    {
-        Ok((talk, ready, ms)) => {
-            let detail = format!(
-                "ready from {:?} version {:?} in {ms:.0} ms (budget {} ms)",
-                ready.name,
-                ready.version,
-                config.time.startup.as_millis()
-            );
-            seen.ready = Some(ready);
-            close(talk, seen).await;
-            Ok(detail)
-        }
-        Err((problem, junk)) => {
-            seen.junk.merge(junk);
-            Err(problem)
-        }
-    }
 }
 
 /// Waits for the bot's first declaration; a pass before it, or nothing, is the problem.

@@ -1,5 +1,5 @@
-//! The scripted scenarios of `rollarena check`, one per checklist item, each on a fresh bot
-//! process. The check plays every seat but the bot's itself, with seeded random legal moves,
+//! Rolit's scenarios for `rollarena check` (the entry's [`GameCheck`]), one per checklist
+//! item, each on a fresh bot process. The check plays every seat but the bot's itself, with seeded random legal moves,
 //! on the real Rolit engine, and tells the bot about every move with `played`, as the arbiter
 //! does; only the scripts differ:
 //!
@@ -20,87 +20,134 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use super::talk::{Answer, Junk, Problem, Talk};
-use super::{CheckConfig, Item, hints};
-use crate::arbiter::matches::BYE_GRACE;
-use crate::game::rolit::{Colour, Position, Rolit, RolitRound, Square};
+use super::{Colour, Position, Rolit, RolitRound, Square};
+use crate::check::conversation::{self, Seen, Verdict};
+use crate::check::talk::{Answer, Problem, Talk};
+use crate::check::{CheckConfig, GameCheck, Item, Running, Scenario, hints};
 use crate::game::{Game, Round, Seat, ToAct};
 use crate::seed::{mix, round_seed};
-use crate::wire::{End, Hello, PROTOCOL_VERSION, Played, Ready, Start, ToBot};
+use crate::wire::{End, Hello, Played, Start, ToBot};
 
-/// A scenario: the item it checks, the items it needs to have passed, and what it does.
-#[derive(Clone, Copy, Debug)]
-pub struct Scenario {
-    pub item: Item,
-    pub requires: &'static [Item],
-    pub script: &'static str,
-}
+/// Rolit's checks.
+pub struct RolitCheck;
+
+/// The entry's checks.
+pub static CHECK: RolitCheck = RolitCheck;
+
+const TURN: Item = Item {
+    id: "turn",
+    title: "a legal answer to turn",
+};
+const COLOURS: Item = Item {
+    id: "colours",
+    title: "every colour and seat",
+};
+const ILLEGAL: Item = Item {
+    id: "illegal",
+    title: "a refusal sent on purpose",
+};
+const PLAYED: Item = Item {
+    id: "played",
+    title: "played messages for other seats",
+};
+const ROUNDS: Item = Item {
+    id: "rounds",
+    title: "several rounds",
+};
 
 /// The scenarios, in the order they run.
-pub const SCENARIOS: &[Scenario] = &[
+const SCENARIOS: &[Scenario] = &[
     Scenario {
-        item: Item::Handshake,
+        item: Item::HANDSHAKE,
         requires: &[],
         script: "hello, then ready within the start-up budget, with a name",
     },
     Scenario {
-        item: Item::Turn,
-        requires: &[Item::Handshake],
+        item: TURN,
+        requires: &[Item::HANDSHAKE],
         script: "start with the bot moving first, turn, then a legal move in time",
     },
     Scenario {
-        item: Item::Colours,
-        requires: &[Item::Handshake, Item::Turn],
+        item: COLOURS,
+        requires: &[Item::HANDSHAKE, TURN],
         script: "for each player count and seat, a whole round in that seat and its colour",
     },
     Scenario {
-        item: Item::Illegal,
-        requires: &[Item::Handshake, Item::Turn],
+        item: ILLEGAL,
+        requires: &[Item::HANDSHAKE, TURN],
         script: "the first answer refused on purpose, then any legal answer, then two more moves",
     },
     Scenario {
-        item: Item::Played,
-        requires: &[Item::Handshake, Item::Turn],
+        item: PLAYED,
+        requires: &[Item::HANDSHAKE, TURN],
         script: "played for every other seat before the bot's turn (one by the arbiter)",
     },
     Scenario {
-        item: Item::Rounds,
-        requires: &[Item::Handshake, Item::Turn],
+        item: ROUNDS,
+        requires: &[Item::HANDSHAKE, TURN],
         script: "as many whole rounds as players in one process, colours rotating",
     },
     Scenario {
-        item: Item::Bye,
-        requires: &[Item::Handshake, Item::Turn],
+        item: Item::BYE,
+        requires: &[Item::HANDSHAKE, TURN],
         script: "a whole round, end, bye, then an exit with status 0 within the grace",
     },
 ];
 
-/// What a scenario saw besides its verdict.
-#[derive(Default)]
-pub struct Seen {
-    /// Junk lines found.
-    pub junk: Junk,
-    /// Lines received from the bot.
-    pub received: u32,
-    /// The bot's `ready`, once seen.
-    pub ready: Option<Ready>,
+impl GameCheck for RolitCheck {
+    fn scenarios(&self) -> &'static [Scenario] {
+        SCENARIOS
+    }
+
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+        let size = size(config)?;
+        if config.players.is_empty() {
+            config.players = (2..=4).filter(|&p| Rolit::new(size, p).is_ok()).collect();
+        }
+        if config.players.is_empty() {
+            // No count fits this board: the rules say why.
+            Rolit::new(size, 2).map_err(|e| e.to_string())?;
+        }
+        for &p in &config.players {
+            Rolit::new(size, p).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {
+        Box::pin(async move {
+            match item.id {
+                "handshake" => handshake(config, seen).await,
+                "turn" => turn(config, seen).await,
+                "colours" => colours(config, seen).await,
+                "illegal" => illegal(config, seen).await,
+                "played" => played(config, seen).await,
+                "rounds" => rounds(config, seen).await,
+                "bye" => bye(config, seen).await,
+                other => unreachable!("{other} is not one of this game's scenarios"),
+            }
+        })
+    }
+
+    fn options(&self, config: &CheckConfig) -> Value {
+        options(config)
+    }
+
+    fn setup(&self, config: &CheckConfig) -> String {
+        let size = size(config).unwrap_or(8);
+        format!(
+            "rolit {size}x{size}, {} players, {} ms a move",
+            crate::check::and_list(&config.players),
+            config.time.per_move.as_millis()
+        )
+    }
 }
 
-/// The verdict of a scenario: a one-line detail when it passed.
-pub type Verdict = Result<String, Problem>;
-
-/// Runs the scenario of `item`.
-pub async fn run(item: Item, config: &CheckConfig, seen: &mut Seen) -> Verdict {
-    match item {
-        Item::Handshake => handshake(config, seen).await,
-        Item::Turn => turn(config, seen).await,
-        Item::Colours => colours(config, seen).await,
-        Item::Illegal => illegal(config, seen).await,
-        Item::Played => played(config, seen).await,
-        Item::Rounds => rounds(config, seen).await,
-        Item::Bye => bye(config, seen).await,
-        Item::Stdout | Item::Flush => unreachable!("judged from the other scenarios"),
-        other => unreachable!("{} is not a Rolit scenario", other.id()),
+/// The board size of the check: the `--size` given, or 8.
+fn size(config: &CheckConfig) -> Result<u8, String> {
+    match config.options.get("size") {
+        None => Ok(8),
+        Some(v) => crate::game::registry::whole("size", v).map(|n| n.min(255) as u8),
     }
 }
 
@@ -115,7 +162,7 @@ struct Setup {
 
 impl Setup {
     fn game(&self, config: &CheckConfig) -> Rolit {
-        Rolit::new(config.size, self.players).expect("variants checked by CheckConfig")
+        Rolit::new(size(config).unwrap_or(8), self.players).expect("variants checked by prepare")
     }
 
     fn match_seed(&self, config: &CheckConfig) -> u64 {
@@ -123,49 +170,23 @@ impl Setup {
     }
 
     fn hello(&self, config: &CheckConfig) -> Hello {
-        let mut seats: Vec<String> = (0..self.players).map(|s| format!("check-{s}")).collect();
-        seats[self.seat] = config.bot.name.clone();
-        Hello {
-            protocol: PROTOCOL_VERSION,
-            game: "rolit".into(),
-            options: self.game(config).options(),
-            seat: self.seat,
-            seats,
-            rounds: self.rounds,
-            startup_ms: config.time.startup.as_millis() as u64,
-            move_ms: config.time.per_move.as_millis() as u64,
-        }
+        conversation::hello(
+            config,
+            "rolit",
+            self.game(config).options(),
+            self.seat,
+            self.players,
+            self.rounds,
+        )
     }
 }
 
 /// Starts a conversation; the start-up problems of a later scenario are its own.
 async fn open(config: &CheckConfig, setup: &Setup, seen: &mut Seen) -> Result<Talk, Problem> {
-    match Talk::open(
-        &config.bot,
-        config.limits,
-        &config.isolation,
-        config.time,
-        config.freeze,
-        setup.hello(config),
-    )
-    .await
-    {
-        Ok((talk, ready, _)) => {
-            seen.ready.get_or_insert(ready);
-            Ok(talk)
-        }
-        Err((problem, junk)) => {
-            seen.junk.merge(junk);
-            Err(problem)
-        }
-    }
+    conversation::open(config, setup.hello(config), config.freeze, seen).await
 }
 
-/// Ends a conversation, keeping what it saw.
-async fn close(talk: Talk, seen: &mut Seen) {
-    seen.received += talk.received;
-    seen.junk.merge(talk.close().await);
-}
+use conversation::close;
 
 /// Runs `body` on a fresh conversation and closes it whatever happens.
 macro_rules! with_talk {
@@ -184,32 +205,7 @@ async fn handshake(config: &CheckConfig, seen: &mut Seen) -> Verdict {
         rounds: 1,
         tag: 1,
     };
-    match Talk::open(
-        &config.bot,
-        config.limits,
-        &config.isolation,
-        config.time,
-        config.freeze,
-        setup.hello(config),
-    )
-    .await
-    {
-        Ok((talk, ready, ms)) => {
-            let detail = format!(
-                "ready from {:?} version {:?} in {ms:.0} ms (budget {} ms)",
-                ready.name,
-                ready.version,
-                config.time.startup.as_millis()
-            );
-            seen.ready = Some(ready);
-            close(talk, seen).await;
-            Ok(detail)
-        }
-        Err((problem, junk)) => {
-            seen.junk.merge(junk);
-            Err(problem)
-        }
-    }
+    conversation::handshake(config, setup.hello(config), config.freeze, seen).await
 }
 
 async fn turn(config: &CheckConfig, seen: &mut Seen) -> Verdict {
@@ -404,18 +400,9 @@ async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
         return Err(p);
     }
     game.end(&mut talk, 1);
-    // A bot that leaves after `end` has not waited for `bye`: give it the time to show it.
-    if let Err(p) = talk.settle().await {
-        close(talk, seen).await;
-        return Err(p);
-    }
-    seen.received += talk.received;
-    seen.junk.merge(std::mem::take(&mut talk.junk));
-    let (exit, ms) = talk.bye(BYE_GRACE).await?;
-    Ok(format!(
-        "{exit} {ms:.0} ms after bye (grace {} ms)",
-        BYE_GRACE.as_millis()
-    ))
+    // A bot that leaves after `end` has not waited for `bye`: the settle gives it the time to
+    // show it.
+    conversation::bye(talk, seen).await
 }
 
 /// A round whose seat 0..k colours put the conversation's seat on colour index `mine` (of the
@@ -433,8 +420,8 @@ fn scripted_round(
     let colours: Vec<Colour> = (0..k)
         .map(|s| order[(mine + k + s - setup.seat) % k])
         .collect();
-    let pos = Position::start(config.size, setup.players, order[first])
-        .expect("variants checked by CheckConfig");
+    let pos = Position::start(size(config).unwrap_or(8), setup.players, order[first])
+        .expect("variants checked by prepare");
     let names = colours.iter().map(|c| c.name().to_string()).collect();
     (RolitRound::from_position(pos, colours), names)
 }
@@ -542,7 +529,7 @@ impl<'a> Play<'a> {
 
     fn illegal_problem(&self, talk: &mut Talk, mv: &Value, reason: &str) -> Problem {
         let pos = *self.round.position();
-        let mut hint = hints::ILLEGAL.to_string();
+        let mut hint = HINT_ILLEGAL.to_string();
         if let Some(text) = mv.as_str()
             && let Ok(sq) = Square::parse(text, pos.size())
         {
@@ -552,7 +539,7 @@ impl<'a> Play<'a> {
                 }
                 let as_other = Position::from_parts(pos.size(), pos.all_balls(), pos.colours(), c);
                 if as_other.is_ok_and(|p| p.legal_moves() & sq.bit() != 0) {
-                    hint = hints::wrong_colour(text, c.name(), pos.to_move().name());
+                    hint = wrong_colour(text, c.name(), pos.to_move().name());
                     break;
                 }
             }
@@ -567,7 +554,7 @@ impl<'a> Play<'a> {
         }
         talk.note_text(format!("(refused: {reason})"));
         talk.problem(
-            super::talk::Cause::Illegal,
+            crate::check::Cause::Illegal,
             format!(
                 "the move {} for {} is illegal: {reason}",
                 show(mv),
@@ -639,7 +626,7 @@ fn show(mv: &Value) -> String {
 pub fn options(config: &CheckConfig) -> Value {
     json!({
         "game": "rolit",
-        "size": config.size,
+        "size": size(config).unwrap_or(8),
         "players": config.players,
         "startup_ms": config.time.startup.as_millis() as u64,
         "move_ms": config.time.per_move.as_millis() as u64,
@@ -649,4 +636,21 @@ pub fn options(config: &CheckConfig) -> Value {
         "sandbox": config.isolation.level.name(),
         "user": config.isolation.user.as_ref().map(|u| u.name.clone()),
     })
+}
+
+/// A move the rules refuse.
+const HINT_ILLEGAL: &str = "Pick one of the squares listed in the turn's \"legal\", or compute \
+the legal moves for the colour to move (turn.state.to_move, which is your colour this round): a \
+ball goes on an empty square touching a ball, and when any move captures, only capturing moves \
+are legal. The board's first row is the highest rank (row 0 is rank 8 on 8x8), files run a, b, \
+c... from the left.";
+
+/// The bot plays as another colour.
+fn wrong_colour(mv: &str, other: &str, mine: &str) -> String {
+    format!(
+        "{mv} would be legal for {other}: is your bot playing {other}? This round it plays \
+         {mine}. Colours rotate between rounds and depend on the seat: take yours from each \
+         start's \"colour\" (or turn.state.to_move), never from the seat number or the first \
+         round."
+    )
 }

@@ -1,0 +1,246 @@
+//! `rollarena check --game goofspiel` and `--game rollerball` against bots that get one thing
+//! wrong: `tests/bots/broken/cards_broken.py MISTAKE`, a bot answering every turn from
+//! `turn.legal` with one mistake. The check must name it (the item, the cause, words of the
+//! diagnosis, the exchange), fail no item the mistake does not explain, and exit with 1; every
+//! built-in bot passes both games.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{PYTHON, check, items_with, rollarena, shared_tempdir};
+
+/// One mistake in one game and what the check must say about it.
+struct Case {
+    game: &'static str,
+    mistake: &'static str,
+    item: &'static str,
+    causes: &'static [&'static str],
+    /// Words of the problem's what, hint or stderr.
+    says: &'static str,
+    /// Other items the mistake fails too.
+    also: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        game: "goofspiel",
+        mistake: "not_from_legal",
+        item: "bid",
+        causes: &["illegal"],
+        says: "a bid is one of your cards",
+        also: &[],
+    },
+    Case {
+        game: "goofspiel",
+        mistake: "slow_bid",
+        item: "bid",
+        causes: &["late"],
+        says: "arrived after the limit",
+        also: &[],
+    },
+    Case {
+        game: "goofspiel",
+        mistake: "sealed_crash",
+        item: "others",
+        causes: &["crash"],
+        says: "cannot read the bid",
+        also: &["hand", "bye"],
+    },
+    Case {
+        game: "goofspiel",
+        mistake: "answers_played",
+        item: "others",
+        causes: &["illegal", "unasked"],
+        says: "did the bot answer one with a move?",
+        also: &["hand", "bye"],
+    },
+    Case {
+        game: "goofspiel",
+        mistake: "last_card",
+        item: "hand",
+        causes: &["crash"],
+        says: "expected a choice of moves",
+        also: &["others", "bye"],
+    },
+    Case {
+        game: "goofspiel",
+        mistake: "no_exit",
+        item: "bye",
+        causes: &["no_exit"],
+        says: "still running",
+        also: &[],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "not_from_legal",
+        item: "bid",
+        causes: &["illegal"],
+        says: "unknown move",
+        also: &[],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "slow_bid",
+        item: "bid",
+        causes: &["late"],
+        says: "arrived after the limit",
+        also: &[],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "sealed_crash",
+        item: "order",
+        causes: &["crash"],
+        says: "cannot read the bid",
+        also: &["hand", "bye"],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "out_of_turn",
+        item: "order",
+        causes: &["crash"],
+        says: "Requests do not come in seat order",
+        also: &[],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "empty_hand",
+        item: "hand",
+        causes: &["crash"],
+        says: "A hand may run empty",
+        also: &["order", "bye"],
+    },
+    Case {
+        game: "rollerball",
+        mistake: "no_exit",
+        item: "bye",
+        causes: &["no_exit"],
+        says: "still running",
+        also: &[],
+    },
+];
+
+/// What is wrong with the check's verdict on one case, if anything.
+fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
+    if code != 1 {
+        return Some(format!("exit code {code}, not 1"));
+    }
+    let Some(item) = report["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|i| i["item"] == case.item))
+    else {
+        return Some(format!("no item {} in the report", case.item));
+    };
+    if item["status"] != "fail" {
+        return Some(format!("{} is {}, not fail", case.item, item["status"]));
+    }
+    let problem = &item["problem"];
+    let cause = problem["cause"].as_str().unwrap_or("");
+    if !case.causes.contains(&cause) {
+        return Some(format!(
+            "{}: cause {cause}, not {:?}",
+            case.item, case.causes
+        ));
+    }
+    let text: Vec<&str> = ["what", "hint", "stderr"]
+        .iter()
+        .filter_map(|k| problem[*k].as_str())
+        .collect();
+    let text = text.join("\n");
+    if !text.contains(case.says) {
+        return Some(format!(
+            "{}: {:?} not found in {text}",
+            case.item, case.says
+        ));
+    }
+    if problem["exchange"].as_array().is_none_or(|e| e.is_empty()) {
+        return Some(format!("{}: no exchange shown", case.item));
+    }
+    let mut failed = items_with(report, "fail");
+    failed.sort();
+    let mut expected: Vec<String> = std::iter::once(case.item)
+        .chain(case.also.iter().copied())
+        .map(String::from)
+        .collect();
+    expected.sort();
+    (failed != expected).then(|| format!("failed items {failed:?}, expected {expected:?}"))
+}
+
+#[test]
+fn the_check_names_each_mistake_of_the_broken_card_bots() {
+    let dir = shared_tempdir("rollarena-broken-cards-");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/broken/cards_broken.py");
+    let target = dir.path().join("cards_broken.py");
+    std::fs::copy(&source, &target).expect("copy the bot");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let mut wrong = Vec::new();
+    for case in CASES {
+        let started = Instant::now();
+        let bot = format!("{PYTHON} {} {}", target.display(), case.mistake);
+        let flags = ["--game", case.game, "--startup", "3s", "--time", "1s"];
+        let (code, report, output) = check(&bot, &flags);
+        eprintln!(
+            "{:<10} {:<15} {:5.1} s  failed: {:?}",
+            case.game,
+            case.mistake,
+            started.elapsed().as_secs_f64(),
+            items_with(&report, "fail")
+        );
+        if let Some(why) = judge(case, code, &report) {
+            wrong.push(format!(
+                "{} {}: {why}\n--- stdout\n{}\n--- stderr\n{}",
+                case.game,
+                case.mistake,
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+#[test]
+fn every_mistake_has_a_case() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/broken/cards_broken.py");
+    let text = std::fs::read_to_string(path).expect("cards_broken.py");
+    let doc = text.split("\"\"\"").nth(1).expect("a docstring");
+    let listed: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("Mistakes:"))
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(!listed.is_empty());
+    for m in listed {
+        assert!(
+            CASES.iter().any(|c| c.mistake == m),
+            "cards_broken.py {m} has no case"
+        );
+    }
+}
+
+/// Every built-in bot of the board games passes the check of both games (outside Rolit a
+/// built-in bot chooses among `turn.legal`), with the text report's line per item. (`solver`,
+/// the robots' bot, does not answer a `turn` in this build: the check says so, "not a board".)
+#[test]
+fn every_built_in_bot_passes_goofspiel_and_rollerball() {
+    for game in ["goofspiel", "rollerball"] {
+        for bot in ["random", "greedy", "positional", "mcts", "brs"] {
+            let output = std::process::Command::new(rollarena())
+                .args(["check", &format!("rollarena bot {bot}"), "--game", game])
+                .args(["--time", "2s"])
+                .output()
+                .expect("run rollarena check");
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert_eq!(output.status.code(), Some(0), "{game} {bot}: {text}");
+            assert!(text.contains(&format!(": {game}, ")), "{text}");
+            assert!(
+                text.contains("7 passed, 0 failed, 0 skipped"),
+                "{game} {bot}: {text}"
+            );
+        }
+    }
+}
