@@ -1,13 +1,15 @@
 //! `rollarena replay` on records the arbiter really writes: verification of clean and tampered
 //! files (`verify`), the terminal replay with snapshots of a 4x4 game (`terminal`), the HTML
 //! viewer's escaping and self-containment (`html`), Rock'n'Roll Robot records in the terminal
-//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`).
+//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`; Rollerball's and Goofspiel's with their hidden
+//! hands and sealed bids: `browser_hidden`).
 //!
 //! The records are made once per test run by `rollarena match` with the built-in bots, a
 //! clumsy Python bot (`fumbler.py`: refused attempts, logs, stderr, a crash) and a bot that
 //! never starts, so they hold every kind of event a record can hold.
 
 mod browser;
+mod browser_hidden;
 mod hidden;
 mod html;
 mod robots;
