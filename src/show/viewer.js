@@ -410,7 +410,7 @@
     $('game').value = String(game.index);
     const v = view();
     TITLES.forEach((t) => { $(t.id).textContent = (v.titles && v.titles[t.id]) || t.text; });
-    HEAD.forEach((h, i) => { h.cell.textContent = (v.head && v.head[i]) || h.text; });
+    HEAD.forEach((h, i) => { h.cell.textContent = v.head && v.head[i] !== undefined ? v.head[i] : h.text; });
     $('board').style.display = '';
     $('frame').hidden = true;
     seatPicker(v);

@@ -11,7 +11,8 @@
 //                 "hostile": { "game": 5, "names": ["<img src=x onerror=alert(1)>", ...] } }],
 //     "screenshot": "/abs/out.png", "shot": { "page": 0, "game": 1, "ply": 30 },
 //     "shots": [{ "path": "/abs/robots.png", "page": 1, "game": 1, "ply": 9 }] }
-// (a shot with "row": n instead of "ply" shows the step after the move list's row n).
+// (a shot with "row": n instead of "ply" shows the step after the move list's row n, and
+// "forward": k steps more; "seat": n takes it in seat n's view).
 //
 // A page with "robots": true is a Rock'n'Roll Robot viewer; its games are
 //   { "index": 1, "token": "yellow-star", "target": "b12", "diagonals": 8, "names": [...],
@@ -478,9 +479,13 @@ try {
     const page = pages[shot.page || 0];
     await page.selectOption('#game', String(shot.game));
     await page.focus('body');
+    if (shot.seat !== undefined) await seatView(page, shot.seat);
+    await page.focus('body');
     if (shot.row !== undefined) {
-      // After the move list's row `row` (a decision, where steps are not moves).
+      // After the move list's row `row` (a decision, where steps are not moves), then
+      // `forward` steps more.
       await clickRow(page, shot.row);
+      for (let i = 0; i < (shot.forward || 0); i++) await page.click('#forward');
       await page.waitForTimeout(400);
     } else {
       await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);

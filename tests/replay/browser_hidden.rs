@@ -132,10 +132,18 @@ fn the_rollerball_and_goofspiel_viewers_in_chromium() {
     gs_page["hostile"] = hostile;
 
     let shot_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    // Rollerball after the ball phase checked; Goofspiel in its second turn, a bid in.
+    // Rollerball in the ball phase checked; Goofspiel in its second turn as the seat that
+    // bids last sees it, the others' bids sealed.
+    let phase = rb_page["phase"]["decision"].as_u64().unwrap();
+    let second = &gs_page["turns"][1]["moves"];
+    let second = second.as_array().unwrap();
+    let last_bid = &second[second.len() - 1];
     let shots = [
-        ("rollerball", json!({"row": rb_page["phase"]["decision"]})),
-        ("goofspiel", json!({"ply": RANDOM3.len() + 1})),
+        ("rollerball", json!({"row": phase - 1, "forward": 2})),
+        (
+            "goofspiel",
+            json!({"ply": last_bid["ply"].as_u64().unwrap() - 1, "seat": last_bid["seat"]}),
+        ),
     ]
     .map(|(game, at)| (game, shot_dir.join(format!("replay-viewer-{game}.png")), at));
     for (_, path, _) in &shots {

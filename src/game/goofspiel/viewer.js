@@ -42,7 +42,7 @@
       g.setAttribute('data-seat', String(seat));
       // The name under its card, cut to the card's width (in full in the seat list and its title).
       const name = svg('text', { x: x + 10, y: 97, 'font-size': 4, 'text-anchor': 'middle', fill: '#e8f0ec', class: 'seat-name' });
-      name.textContent = s.name.length > 12 ? s.name.slice(0, 11) + '…' : s.name;
+      name.textContent = s.name.length > 10 ? s.name.slice(0, 9) + '…' : s.name;
       const title = svg('title', {});
       title.textContent = s.name;
       name.appendChild(title);
