@@ -70,6 +70,22 @@
   }
 
   let rowsByPly = [];
+  // The move column's cell and the time bar's title of each move, by move number: a view with
+  // `moveText` relabels them at every step (a sealed move shows as sealed until revealed).
+  let moveCells = [];
+  let barTitles = [];
+  function labelMoves() {
+    const f = view().moveText;
+    if (!f) return;
+    game.moves.forEach((m, i) => {
+      const text = f(m, i + 1) || moveOf(m);
+      const cell = moveCells[i + 1];
+      if (cell && cell.textContent !== text) cell.textContent = text;
+      const title = barTitles[i + 1];
+      const tip = `move ${i + 1}: ${text} ${m.by_arbiter ? 'by the arbiter' : fmtMs(m.ms)}`;
+      if (title && title.textContent !== tip) title.textContent = tip;
+    });
+  }
   function markMove() {
     for (const tr of document.querySelectorAll('#moves tr.current')) tr.classList.remove('current');
     const tr = rowsByPly[ply];
@@ -96,6 +112,7 @@
     $('plylabel').textContent = `${view().unit || 'move'} ${ply} / ${last()}`;
     $('slider').value = String(ply);
     view().show(animate);
+    labelMoves();
   }
 
   // ---- the move list ----
@@ -104,6 +121,7 @@
     const body = $('moves').querySelector('tbody');
     clear(body);
     rowsByPly = [];
+    moveCells = [];
     const start = el('tr', 'move');
     start.appendChild(el('td', 'num', '0'));
     const td = el('td', 'muted', 'start');
@@ -122,7 +140,8 @@
       who.appendChild(dot(m.colour));
       who.appendChild(document.createTextNode(' ' + seatName(game, m.seat)));
       tr.appendChild(who);
-      tr.appendChild(el('td', '', typeof m.move === 'string' ? m.move : JSON.stringify(m.move)));
+      moveCells[p] = el('td', '', moveOf(m));
+      tr.appendChild(moveCells[p]);
       tr.appendChild(m.by_arbiter ? el('td', 'num arbiter', 'arbiter') : el('td', 'num', fmtMs(m.ms)));
       tr.appendChild(el('td', 'num', fifth ? fifth(m) : ''));
       tr.addEventListener('click', () => { stop(); show(p); });
@@ -183,6 +202,7 @@
     if (max <= 0) max = 1;
     axes(box, max, label);
     const height = PLOT.h - PLOT.bottom - PLOT.top;
+    barTitles = [];
     const w = Math.max(1, (PLOT.w - PLOT.left - PLOT.right) / Math.max(n, 1) - 1);
     game.moves.forEach((m, i) => {
       const x = plotX(i);
@@ -191,6 +211,7 @@
       const title = svg('title', {});
       title.textContent = `move ${i + 1}: ${m.move} ${m.by_arbiter ? 'by the arbiter' : fmtMs(m.ms)}`;
       bar.appendChild(title);
+      barTitles[i + 1] = title;
       box.appendChild(bar);
       if (m.refused && m.refused.length) {
         box.appendChild(svg('circle', { cx: (x + w / 2).toFixed(2), cy: PLOT.top + 3, r: 2.5, fill: '#8f1d16' }));
@@ -287,7 +308,9 @@
   //   show(animate): draws the step `ply` (animate: it follows the one shown),
   //   and optionally unit ('move'), titles ({element id: text}), head (the move list's
   //   headings), pick(g) (added to the round picker), hidden (offer the seat-view switch;
-  //   the view reads `viewSeat`: null for every hand, or a seat).
+  //   the view reads `viewSeat`: null for every hand, or a seat), moveText(m, p) (the text
+  //   of move p in the move list at the step shown, e.g. sealed in a seat's view; null: the
+  //   move itself).
   // }
   const VIEWS = {};
 /*{{GAMES}}*/
@@ -387,7 +410,7 @@
     $('game').value = String(game.index);
     const v = view();
     TITLES.forEach((t) => { $(t.id).textContent = (v.titles && v.titles[t.id]) || t.text; });
-    HEAD.forEach((h, i) => { h.cell.textContent = (v.head && v.head[i]) || h.text; });
+    HEAD.forEach((h, i) => { h.cell.textContent = v.head && v.head[i] !== undefined ? v.head[i] : h.text; });
     $('board').style.display = '';
     $('frame').hidden = true;
     seatPicker(v);

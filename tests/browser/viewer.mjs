@@ -11,6 +11,8 @@
 //                 "hostile": { "game": 5, "names": ["<img src=x onerror=alert(1)>", ...] } }],
 //     "screenshot": "/abs/out.png", "shot": { "page": 0, "game": 1, "ply": 30 },
 //     "shots": [{ "path": "/abs/robots.png", "page": 1, "game": 1, "ply": 9 }] }
+// (a shot with "row": n instead of "ply" shows the step after the move list's row n, and
+// "forward": k steps more; "seat": n takes it in seat n's view).
 //
 // A page with "robots": true is a Rock'n'Roll Robot viewer; its games are
 //   { "index": 1, "token": "yellow-star", "target": "b12", "diagonals": 8, "names": [...],
@@ -21,6 +23,23 @@
 // to the end (the robots as the record leaves them), the winning demonstration move by move
 // (each move's path drawn for its robot, the earlier ones faded, the robot sliding along it),
 // failures listed, the declarations plotted.
+//
+// A page with "rollerball": true is a Rollerball viewer (one round) with
+//   { "seats": 3, "names": [...], "points": [5, 2, 2], "final": { "balls": "1:c7,2:d7", "cards": 6 },
+//     "phase": { "decision": 12, "before": {"1": "a2"}, "steps": [{ "step": 1, "balls": {"1": "a3"} }, ...] },
+//     "bids": [{ "decision": 1, "seat": 1, "move": "bid DR RU" }, ...], "reveal": 3, "view": 1 }
+// and the checks are: the board drawn (64 squares, the balls and cards of the record's end),
+// the ball phase of `decision` stepped frame by frame with each ball on the square its step
+// events say and sliding there, the victory-point plot (one line per seat ending at the
+// result's points), the seat switch (seat `view` sees its own hand and only the sizes of the
+// others), other seats' bids sealed in the seat's view (move list, time plot, status) until
+// `reveal`, and shown to the spectator.
+// A page with "goofspiel": true is a Goofspiel viewer (one round) with
+//   { "names": [...], "points": [...], "turns": [{ "prize": 4, "bids": [1, 2, 2],
+//     "moves": [{ "ply": 1, "seat": 1, "bid": "2" }, ...] }, ...] }
+// and the checks are, for each turn: just before its last bid the prize and the bids made are
+// shown to the spectator, while the last bidder's view shows them sealed (board, move list,
+// status) and its first bidder's view its own bid; at its last bid every bid is revealed.
 //
 // Checks, for each viewer and game: stepping with the forward button to the end shows the record's final
 // board and scores; End, Home and the slider move the board; both plots exist with one point
@@ -80,13 +99,15 @@ try {
       if (!r.url().startsWith('file:')) requests.push(r.url());
     });
     await page.goto(pathToFileURL(view.html).href);
-    await page.waitForSelector(view.robots ? '#board g.robot' : '#board circle.ball');
+    await page.waitForSelector(view.robots ? '#board g.robot' : view.rollerball ? '#board rect.track' : view.goofspiel ? '#board g.bid' : '#board circle.ball');
     check(errors.length === 0, `script errors on load: ${errors.join('; ')}`);
 
     const ply = async () => Number(await page.getAttribute('#board', 'data-ply'));
     const shownBoard = () => page.getAttribute('#board', 'data-board');
 
-    for (const g of view.robots ? [] : view.games) {
+    if (view.rollerball) await checkRollerball(page, view, ply);
+    if (view.goofspiel) await checkGoofspiel(page, view, ply);
+    for (const g of view.robots || view.rollerball || view.goofspiel ? [] : view.games) {
       await page.selectOption('#game', String(g.index));
       await page.click('#first');
       check((await ply()) === 0, `game ${g.index}: first goes to the start`);
@@ -149,6 +170,7 @@ try {
     if (view.hostile) {
       const h = view.hostile;
       await page.selectOption('#game', String(h.game));
+      await page.focus('body');
       await page.keyboard.press('End');
       const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
       for (const want of h.names) {
@@ -262,6 +284,186 @@ try {
     }
     stamp(`ok: ${what}: board, token, ${last} steps, the winning moves and the declarations shown as the record says`);
   }
+  // The move list's text of decision `n`, and its time bar's title.
+  async function moveRow(page, n) {
+    return page.evaluate((n) => {
+      const row = Array.from(document.querySelectorAll('#moves tr.move')).find((tr) => tr.firstChild.textContent === String(n));
+      const bar = document.querySelectorAll('#time-plot rect.bar title')[n - 1];
+      return { move: row.children[2].textContent, title: bar.textContent };
+    }, n);
+  }
+  // Clicks the move list's row of decision `n` (0: the start).
+  async function clickRow(page, n) {
+    await page.evaluate((n) => {
+      Array.from(document.querySelectorAll('#moves tr.move')).find((tr) => tr.firstChild.textContent === String(n)).click();
+    }, n);
+  }
+  async function seatView(page, seat) {
+    await page.selectOption('#seat-view', seat === null ? '' : String(seat));
+  }
+  // Each seat's hand as shown: the cards' texts and the hidden count.
+  async function hands(page) {
+    return page.$$eval('#seats li', (lis) => lis.map((li) => {
+      const h = li.querySelector('.seat-hand');
+      return { cards: Array.from(h.querySelectorAll('.card')).map((c) => c.textContent), hidden: h.getAttribute('data-hidden') };
+    }));
+  }
+  async function checkRollerball(page, v, ply) {
+    const what = 'rollerball';
+    const drawn = await page.evaluate(() => ({
+      squares: document.querySelectorAll('#board rect.track').length + document.querySelectorAll('#board rect.logo').length,
+      names: Array.from(document.querySelectorAll('#seats li .name')).map((n) => n.textContent),
+    }));
+    check(drawn.squares === 64, `${what}: ${drawn.squares} squares drawn`);
+    check(JSON.stringify(drawn.names) === JSON.stringify(v.names), `${what}: seat names ${JSON.stringify(drawn.names)}`);
+    // The end: the record's balls and cards.
+    await page.focus('body');
+    await page.keyboard.press('End');
+    const end = await page.evaluate(() => ({
+      balls: document.getElementById('board').getAttribute('data-balls'),
+      circles: document.querySelectorAll('#board g.ball circle').length,
+      cards: document.querySelectorAll('#board g.card').length,
+    }));
+    check(end.balls === v.final.balls, `${what}: the end shows balls ${end.balls}, the record's are ${v.final.balls}`);
+    check(end.circles === v.final.balls.split(',').filter((x) => x).length, `${what}: ${end.circles} balls drawn`);
+    check(end.cards === v.final.cards, `${what}: ${end.cards} cards on the board drawn, the record has ${v.final.cards}`);
+    // The ball phase of one decision, frame by frame.
+    const ph = v.phase;
+    await clickRow(page, ph.decision - 1);
+    const at = async () => Object.fromEntries((await page.getAttribute('#board', 'data-balls')).split(',').filter((x) => x).map((x) => x.split(':')));
+    const before = await at();
+    for (const [b, sq] of Object.entries(ph.before)) check(before[b] === sq, `${what}: before the ball phase of decision ${ph.decision} ball ${b} is on ${before[b]}, its step event starts from ${sq}`);
+    let prev = before;
+    for (const st of ph.steps) {
+      // Forward to the frame of this step (a rubber switch may come first).
+      let shown = null;
+      for (let tries = 0; tries < 4; tries++) {
+        shown = await page.evaluate(() => {
+          document.getElementById('forward').click();
+          const line = document.querySelector('#status .events .line');
+          const balls = {};
+          for (const g of document.querySelectorAll('#board g.ball')) balls[g.getAttribute('data-ball')] = { square: g.getAttribute('data-square'), transform: g.style.transform };
+          return { label: line ? line.textContent : '', plylabel: document.getElementById('plylabel').textContent, balls };
+        });
+        if (shown.label === `ball phase, step ${st.step}`) break;
+      }
+      check(shown.label === `ball phase, step ${st.step}`, `${what}: decision ${ph.decision} shows no frame for step ${st.step} (${shown.label})`);
+      check(shown.plylabel.includes(`(decision ${ph.decision})`), `${what}: the step label says ${shown.plylabel}`);
+      const xy = (sq) => `translate(${6 + (sq.charCodeAt(0) - 97) * 10 + 5}px, ${6 + (8 - Number(sq.slice(1))) * 10 + 5}px)`;
+      for (const [b, sq] of Object.entries(st.balls)) {
+        const g = shown.balls[b];
+        check(g && g.square === sq, `${what}: step ${st.step} of decision ${ph.decision} leaves ball ${b} on ${g && g.square}, the record says ${sq}`);
+        // It slides: drawn where it was, then moved to its square.
+        if (prev[b] !== sq) check(g.transform === xy(prev[b]), `${what}: ball ${b} starts its slide at ${g.transform}, not at ${prev[b]}`);
+      }
+      await page.waitForTimeout(450);
+      const ends = await page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('#board g.ball')).map((g) => [g.getAttribute('data-ball'), g.style.transform])));
+      for (const [b, sq] of Object.entries(st.balls)) check(ends[b] === xy(sq), `${what}: ball ${b} ends its slide at ${ends[b]}, its square is ${sq}`);
+      prev = Object.fromEntries(Object.entries(shown.balls).map(([b, g]) => [b, g.square]));
+    }
+    stamp(`ok: ${what}: the ball phase of decision ${ph.decision} moves the balls as the step events say`);
+    // Victory points: a line per seat ending at the result's points.
+    const lines = await page.$$eval('#score-plot polyline.series.vp', (ls) => ls.map((l) => ({ vp: l.getAttribute('data-vp').split(',').map(Number), points: l.getAttribute('points').trim().split(/\s+/) })));
+    check(lines.length === v.seats, `${what}: ${lines.length} victory-point lines for ${v.seats} seats`);
+    lines.forEach((l, seat) => {
+      const last = l.vp[l.vp.length - 1];
+      check(last === v.points[seat], `${what}: seat ${seat}'s line ends at ${last} VP, the result says ${v.points[seat]}`);
+      check(l.points.length === l.vp.length, `${what}: seat ${seat}'s line has ${l.points.length} points for ${l.vp.length} values`);
+      const y = Number(l.points[l.points.length - 1].split(',')[1]);
+      const want = 160 - 18 - (160 - 18 - 8) * (last / 5) - seat * 0.8;
+      check(Math.abs(y - want) < 0.11, `${what}: seat ${seat}'s line ends at y ${y}, ${last} VP is at ${want}`);
+    });
+    const legend = await page.$eval('#score-legend', (e) => e.textContent);
+    v.points.forEach((pts, seat) => check(legend.includes(`${v.names[seat]}: ${pts} VP`), `${what}: the legend lacks ${v.names[seat]}: ${pts} VP (${legend})`));
+    // The seat switch: every hand for the spectator, only its own for a seat.
+    const all = await hands(page);
+    const holding = all.filter((h) => h.cards.length > 0).length;
+    check(holding >= 2, `${what}: at decision ${ph.decision} only ${holding} seats hold cards: nothing to hide`);
+    check(all.every((h) => h.hidden === null && !h.cards.includes('??')), `${what}: the spectator sees every hand: ${JSON.stringify(all)}`);
+    await seatView(page, v.view);
+    const mine = await hands(page);
+    mine.forEach((h, seat) => {
+      if (seat === v.view) {
+        check(JSON.stringify(h.cards) === JSON.stringify(all[seat].cards) && h.hidden === null, `${what}: seat ${seat} sees its own hand ${JSON.stringify(h.cards)}, not ${JSON.stringify(all[seat].cards)}`);
+      } else {
+        check(h.hidden === String(all[seat].cards.length) && h.cards.every((c) => c === '??'), `${what}: seat ${v.view} sees seat ${seat}'s hand as ${JSON.stringify(h)}`);
+      }
+    });
+    // Bids: sealed in the seat's view until the last is in; its own always shown.
+    await clickRow(page, 0);
+    for (const b of v.bids) {
+      const row = await moveRow(page, b.decision);
+      const want = b.seat === v.view ? b.move : 'bid (sealed)';
+      check(row.move === want, `${what}: at the start seat ${v.view} sees decision ${b.decision} (${b.move} by seat ${b.seat}) as ${row.move}`);
+      check(row.title.includes(`: ${want} `), `${what}: the time bar of decision ${b.decision} says ${row.title}`);
+    }
+    const other = v.bids.find((b) => b.seat !== v.view && b.decision < v.reveal);
+    await clickRow(page, other.decision);
+    const status = await page.$eval('#status .move-now', (e) => e.textContent);
+    check(status.endsWith(': bid (sealed)'), `${what}: seat ${v.view} sees decision ${other.decision} as ${status}`);
+    await clickRow(page, v.reveal);
+    for (const b of v.bids) {
+      const row = await moveRow(page, b.decision);
+      check(row.move === b.move, `${what}: once every bid is in seat ${v.view} sees decision ${b.decision} as ${row.move}, not ${b.move}`);
+    }
+    await seatView(page, null);
+    await clickRow(page, 0);
+    for (const b of v.bids) check((await moveRow(page, b.decision)).move === b.move, `${what}: the spectator sees decision ${b.decision} as sealed`);
+    stamp(`ok: ${what}: hands and bids hidden in seat ${v.view}'s view, shown to the spectator; victory points as the result`);
+  }
+  async function checkGoofspiel(page, v, ply) {
+    const what = 'goofspiel';
+    const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
+    check(JSON.stringify(names) === JSON.stringify(v.names), `${what}: seat names ${JSON.stringify(names)}`);
+    const board = () => page.evaluate(() => ({
+      prize: document.querySelector('#board g.prize') && document.querySelector('#board g.prize').getAttribute('data-prize'),
+      bids: Array.from(document.querySelectorAll('#board g.bid')).map((g) => ({ seat: Number(g.getAttribute('data-seat')), text: g.textContent, cls: g.getAttribute('class') })),
+      status: document.getElementById('status').textContent,
+    }));
+    const show = async (p) => {
+      await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, p);
+      check((await ply()) === p, `${what}: the slider shows bid ${await ply()}, not ${p}`);
+    };
+    for (const [t, turn] of v.turns.entries()) {
+      const last = turn.moves[turn.moves.length - 1];
+      const made = turn.moves.slice(0, -1);
+      // Just before the last bid, as the spectator: the prize and the bids made.
+      await seatView(page, null);
+      await show(last.ply - 1);
+      let b = await board();
+      check(b.prize === String(turn.prize), `${what}: turn ${t + 1} shows the prize ${b.prize}, the record's is ${turn.prize}`);
+      for (const m of made) check(b.bids[m.seat].text === m.bid, `${what}: turn ${t + 1}: the spectator sees seat ${m.seat}'s bid as ${b.bids[m.seat].text}, not ${m.bid}`);
+      check(b.bids[last.seat].cls.includes('waiting'), `${what}: turn ${t + 1}: seat ${last.seat} has not bid yet, shown ${b.bids[last.seat].text}`);
+      // The last bidder's view: every bid made is sealed, on the board and in the move list.
+      await seatView(page, last.seat);
+      b = await board();
+      for (const m of made) {
+        check(b.bids[m.seat].text === '?' && b.bids[m.seat].cls.includes('sealed'), `${what}: turn ${t + 1}: seat ${last.seat} sees seat ${m.seat}'s bid as ${b.bids[m.seat].text}`);
+        const row = await moveRow(page, m.ply);
+        check(row.move === 'bid (sealed)', `${what}: turn ${t + 1}: seat ${last.seat}'s move list shows bid ${m.ply} as ${row.move}, not sealed`);
+        check(!row.title.includes(`: ${m.bid} `), `${what}: turn ${t + 1}: the time bar of bid ${m.ply} says ${row.title}`);
+      }
+      check(b.status.includes('sealed'), `${what}: turn ${t + 1}: the status shows another seat's bid: ${b.status}`);
+      // The first bidder's view: its own bid shown.
+      await seatView(page, made[0].seat);
+      b = await board();
+      check(b.bids[made[0].seat].text === made[0].bid, `${what}: turn ${t + 1}: seat ${made[0].seat} sees its own bid as ${b.bids[made[0].seat].text}`);
+      check((await moveRow(page, made[0].ply)).move === made[0].bid, `${what}: turn ${t + 1}: seat ${made[0].seat}'s move list hides its own bid`);
+      // The last bid reveals them all, in every view.
+      await seatView(page, last.seat);
+      await show(last.ply);
+      b = await board();
+      turn.bids.forEach((bid, seat) => check(b.bids[seat].text === String(bid) && b.bids[seat].cls.includes('revealed'), `${what}: turn ${t + 1}: revealed, seat ${seat}'s bid shows ${b.bids[seat].text}, the record's is ${bid}`));
+      check(b.prize === String(turn.prize), `${what}: turn ${t + 1}: the revealed turn shows the prize ${b.prize}`);
+      for (const m of turn.moves) check((await moveRow(page, m.ply)).move === m.bid, `${what}: turn ${t + 1}: once revealed, bid ${m.ply} shows as ${(await moveRow(page, m.ply)).move}`);
+    }
+    await seatView(page, null);
+    await page.focus('body');
+    await page.keyboard.press('End');
+    const pts = await page.$$eval('#seats li .pts', (ps) => ps.map((p) => parseInt(p.textContent, 10)));
+    check(JSON.stringify(pts) === JSON.stringify(v.points), `${what}: the end shows points ${JSON.stringify(pts)}, the result ${JSON.stringify(v.points)}`);
+    stamp(`ok: ${what}: ${v.turns.length} turns: prize and bids shown, sealed in a seat's view until revealed`);
+  }
   for (const view of expect.pages) pages.push(await checkViewer(view));
 
   if (expect.screenshot) {
@@ -277,7 +479,17 @@ try {
     const page = pages[shot.page || 0];
     await page.selectOption('#game', String(shot.game));
     await page.focus('body');
-    await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
+    if (shot.seat !== undefined) await seatView(page, shot.seat);
+    await page.focus('body');
+    if (shot.row !== undefined) {
+      // After the move list's row `row` (a decision, where steps are not moves), then
+      // `forward` steps more.
+      await clickRow(page, shot.row);
+      for (let i = 0; i < (shot.forward || 0); i++) await page.click('#forward');
+      await page.waitForTimeout(400);
+    } else {
+      await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
+    }
     await page.screenshot({ path: shot.path });
     stamp(`ok: screenshot ${shot.path}`);
   }

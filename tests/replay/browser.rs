@@ -34,7 +34,7 @@ fn browser_dir() -> PathBuf {
 
 /// Whether the browser test can run here. Prints a loud SKIP when it cannot, and panics
 /// instead in CI.
-fn ready() -> bool {
+pub(super) fn ready() -> bool {
     let mut missing = Vec::new();
     if !Path::new(CHROMIUM).exists() {
         missing.push(format!("{CHROMIUM} (apt-get install chromium)"));
@@ -151,9 +151,8 @@ fn expected_robots(record: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// Writes the viewer of a record; returns its path.
-fn viewer(record: &Path, name: &str) -> PathBuf {
-    let out = records().path(name);
+/// Writes the viewer of a record to `out`; returns its path.
+pub(super) fn viewer(record: &Path, out: PathBuf) -> PathBuf {
     let run = rollarena(
         &[
             "replay",
@@ -167,13 +166,13 @@ fn viewer(record: &Path, name: &str) -> PathBuf {
     out
 }
 
-/// Runs the browser script on one expectation file; panics with its output on failure.
-fn run_script(expect: &Value, name: &str) {
-    let path = records().path(name);
-    std::fs::write(&path, serde_json::to_vec_pretty(expect).unwrap()).unwrap();
+/// Runs the browser script on the expectations, written to `path`; panics with its output on
+/// failure.
+pub(super) fn run_script(expect: &Value, path: &Path) {
+    std::fs::write(path, serde_json::to_vec_pretty(expect).unwrap()).unwrap();
     let mut child = Command::new("node")
         .arg(browser_dir().join("viewer.mjs"))
-        .arg(&path)
+        .arg(path)
         .current_dir(browser_dir())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -218,11 +217,11 @@ fn the_viewer_in_chromium() {
     // with hostile seat names, and two Rock'n'Roll Robot records (a duel of solvers; a clumsy
     // bot with a hostile name failing its demonstrations against the solver); a screenshot in
     // the middle of the 8x8 round 1, and one of a robots token near its end.
-    let big = viewer(&r.big, "big.html");
-    let hostile = viewer(&r.hostile, "hostile-browser.html");
+    let big = viewer(&r.big, r.path("big.html"));
+    let hostile = viewer(&r.hostile, r.path("hostile-browser.html"));
     let rr = super::robots_records();
-    let duel = viewer(&rr.duel, "robots-duel.html");
-    let faults = viewer(&rr.faults, "robots-faults.html");
+    let duel = viewer(&rr.duel, r.path("robots-duel.html"));
+    let faults = viewer(&rr.faults, r.path("robots-faults.html"));
     let faults_games = expected_robots(&rr.faults);
     let shot_ply = lines(&rr.faults)[0]["moves"].as_array().unwrap().len() + 6;
     run_script(
@@ -246,7 +245,7 @@ fn the_viewer_in_chromium() {
             "shot": {"page": 0, "game": 1, "ply": 33},
             "shots": [{"path": robots_shot, "page": 3, "game": 1, "ply": shot_ply}],
         }),
-        "expect.json",
+        &r.path("expect.json"),
     );
     let png = std::fs::read(&shot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");

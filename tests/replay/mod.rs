@@ -1,7 +1,8 @@
 //! `rollarena replay` on records the arbiter really writes: verification of clean and tampered
 //! files (`verify`), the terminal replay with snapshots of a 4x4 game (`terminal`), the HTML
 //! viewer's escaping and self-containment (`html`), Rock'n'Roll Robot records in the terminal
-//! and the viewer (`robots`), and the viewer in headless Chromium (`browser`); the verifier on
+//! and the viewer (`robots`), the viewer in headless Chromium (`browser`; Rollerball's and
+//! Goofspiel's with their hidden hands and sealed bids: `browser_hidden`), and the verifier on
 //! rounds made in memory (`in_memory`).
 //!
 //! The records are made once per test run by `rollarena match` with the built-in bots, a
@@ -9,6 +10,7 @@
 //! never starts, so they hold every kind of event a record can hold.
 
 mod browser;
+mod browser_hidden;
 mod hidden;
 mod html;
 mod in_memory;

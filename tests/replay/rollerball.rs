@@ -9,17 +9,16 @@ use serde_json::Value;
 
 use super::{HOSTILE, lines, rollarena, text};
 
-/// A recorded round of `game` with the given seed and bots, the first seat named hostilely.
-fn record(game: &str, seed: &str, bots: &[&str]) -> (tempfile::TempDir, PathBuf) {
+/// A recorded match (a round per seat) of `game` with the given seed and bots, the first seats
+/// named hostilely (one name of [`HOSTILE`] each).
+pub(super) fn record(game: &str, seed: &str, bots: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("{game}.jsonl"));
     let names: Vec<String> = (0..bots.len())
         .map(|i| {
-            if i == 0 {
-                HOSTILE[0].to_string()
-            } else {
-                format!("bot{i}")
-            }
+            HOSTILE
+                .get(i)
+                .map_or_else(|| format!("bot{i}"), |h| h.to_string())
         })
         .collect();
     let names = names.join(",");
@@ -40,7 +39,7 @@ fn record(game: &str, seed: &str, bots: &[&str]) -> (tempfile::TempDir, PathBuf)
     (dir, path)
 }
 
-const RANDOM3: [&str; 3] = [
+pub(super) const RANDOM3: [&str; 3] = [
     "rollarena bot random",
     "rollarena bot random --seed 2",
     "rollarena bot random --seed 3",

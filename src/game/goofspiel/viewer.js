@@ -9,6 +9,7 @@
     const n = game.seats.length;
     const w = Math.max(100, 28 * n + 12);
     box.setAttribute('viewBox', `0 0 ${w} 100`);
+    box.setAttribute('data-ply', String(ply));
     box.appendChild(svg('rect', { x: 0, y: 0, width: w, height: 100, rx: 3, fill: '#1f5d4c' }));
     // The last turn's prize and bids once revealed, else the prize on show and sealed bids.
     const done = st.history.length ? st.history[st.history.length - 1] : null;
@@ -39,10 +40,19 @@
       }
       const g = card(x, 62, text, cls, cls.includes('winner') ? '#cfe3dc' : '#fffdf8');
       g.setAttribute('data-seat', String(seat));
-      const name = svg('text', { x: x + 10, y: 98, 'font-size': 5, 'text-anchor': 'middle', fill: '#e8f0ec' });
-      name.textContent = s.name;
+      // The name under its card, cut to the card's width (in full in the seat list and its title).
+      const name = svg('text', { x: x + 10, y: 97, 'font-size': 4, 'text-anchor': 'middle', fill: '#e8f0ec', class: 'seat-name' });
+      name.textContent = s.name.length > 10 ? s.name.slice(0, 9) + '…' : s.name;
+      const title = svg('title', {});
+      title.textContent = s.name;
+      name.appendChild(title);
       box.appendChild(name);
     });
+  }
+  // gsReveal[p]: the bid after which move p's bid is shown to every seat (the turn's last).
+  let gsReveal = [];
+  function gsSealed(m, p) {
+    return viewSeat !== null && viewSeat !== m.seat && ply < gsReveal[p];
   }
   function gsSeats() {
     const st = game.states[ply];
@@ -70,9 +80,17 @@
   VIEWS.goofspiel = {
     hidden: true,
     unit: 'bid',
+    head: ['#', 'seat', 'bid', 'time', ''],
     titles: { 'moves-title': 'Bids', 'plot1-title': 'Prize points over the bids' },
     last: () => game.moves.length,
+    moveText: (m, p) => (gsSealed(m, p) ? 'bid (sealed)' : null),
     select() {
+      gsReveal = [];
+      let reveal = Infinity; // a turn the record leaves unfinished stays sealed
+      for (let p = game.moves.length; p >= 1; p--) {
+        if (game.states[p].bids.every((b) => b === null)) reveal = p; // the turn's last bid
+        gsReveal[p] = reveal;
+      }
       drawMoves(() => '');
       const box = $('score-plot');
       clear(box);
@@ -95,7 +113,7 @@
       gsSeats();
       genericStatus();
       const m = ply > 0 ? game.moves[ply - 1] : null;
-      if (m && viewSeat !== null && viewSeat !== m.seat && game.states[ply].bids.some((b) => b !== null)) {
+      if (m && gsSealed(m, ply)) {
         // Another seat's bid, not yet revealed: this seat saw only that it was made.
         $('status').textContent = `${seatName(game, m.seat)} bids (sealed)`;
       }

@@ -23,6 +23,11 @@
   function rbSees(seat) {
     return viewSeat === null || viewSeat === seat;
   }
+  let rbReveal = 0; // the decision whose announcement reveals every bid (the last bid)
+  // Whether decision p (move m) is a bid the view shown may not see yet.
+  function rbSealed(m, p) {
+    return !rbSees(m.seat) && String(m.move).startsWith('bid') && rbSteps[ply][0] < Math.max(p, rbReveal);
+  }
   // What the board shows at a step: the state after the decision, or a ball step's pieces.
   function rbPieces(i) {
     const [p, k] = rbSteps[i];
@@ -157,7 +162,7 @@
     }
     const m = game.moves[p - 1];
     const d = game.decisions[p - 1];
-    const sealed = !rbSees(m.seat) && String(m.move).startsWith('bid');
+    const sealed = rbSealed(m, p);
     box.appendChild(dot(rbColour(m.seat)));
     box.appendChild(el('span', 'move-now', ` ${seatName(game, m.seat)}: ${sealed ? 'bid (sealed)' : moveOf(m)}`));
     box.appendChild(el('span', 'muted', m.by_arbiter ? ' (by the arbiter)' : ` in ${fmtMs(m.ms)}`));
@@ -184,7 +189,7 @@
     label(PLOT.w - PLOT.right, PLOT.h - 4, `turn ${turns}`, 'end');
     game.seats.forEach((s, seat) => {
       const pts = game.vp.map((v) => `${x(v.turn).toFixed(1)},${(y(v.vp[seat]) - seat * 0.8).toFixed(1)}`).join(' ');
-      box.appendChild(svg('polyline', { points: pts, fill: 'none', stroke: RB_FILL[rbColour(seat)] === '#f4f4f4' ? '#999' : RB_FILL[rbColour(seat)], 'stroke-width': 2, class: 'series vp', 'data-seat': seat }));
+      box.appendChild(svg('polyline', { points: pts, fill: 'none', stroke: RB_FILL[rbColour(seat)] === '#f4f4f4' ? '#999' : RB_FILL[rbColour(seat)], 'stroke-width': 2, class: 'series vp', 'data-seat': seat, 'data-vp': game.vp.map((v) => v.vp[seat]).join(',') }));
     });
     box.appendChild(svg('line', { class: 'cursor', x1: PLOT.left, y1: PLOT.top, x2: PLOT.left, y2: bottom, stroke: '#b5651d', 'stroke-width': 1.5 }));
     box.setAttribute('data-turns', String(turns));
@@ -219,6 +224,7 @@
     unit: 'step',
     titles: { 'moves-title': 'Decisions', 'plot1-title': 'Victory points over the turns' },
     head: ['#', 'seat', 'decision', 'time', 'events'],
+    moveText: (m, p) => (rbSealed(m, p) ? 'bid (sealed)' : null),
     last: () => rbSteps.length - 1,
     select() {
       rbSteps = [[0, -1]];
@@ -226,6 +232,8 @@
         d.steps.forEach((s, k) => rbSteps.push([i + 1, k]));
         rbSteps.push([i + 1, -1]);
       });
+      const reveal = game.decisions.findIndex((d) => d.events.some((e) => e.event === 'bids'));
+      rbReveal = reveal < 0 ? Infinity : reveal + 1;
       drawMoves((m) => game.decisions[m.ply - 1].events.length);
       // The move list's rows point at decisions; the shell marks rows by step.
       const rows = rowsByPly.slice();
