@@ -35,8 +35,7 @@ use crate::game::registry;
 ///
 ///   rollarena check "/usr/bin/python3 examples/python/bot.py"
 ///   rollarena check "/usr/bin/java -cp /tmp/kit RolitBot" --size 6 --players 4 --time 1s
-///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game robots
-///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game goofspiel --cards 5
+///   rollarena check "/usr/bin/python3 examples/python/bot.py" --game NAME
 ///
 /// The bot is started as a contest starts it: as the bot user (nobody) when run as root, in a
 /// scratch directory, with a cleared environment and the sandbox level of --sandbox.
@@ -52,9 +51,8 @@ pub struct CheckArgs {
     /// The game (its own options are listed below, a heading per game).
     #[arg(long, default_value = registry::GAMES[0].name, value_parser = registry::names())]
     game: String,
-    /// Player counts of the contest, comma-separated (default: the game's: rolit every count
-    /// the board allows, goofspiel 2 and 4, rollerball 2 and 5; robots is checked at a table of
-    /// two).
+    /// Player counts of the contest, comma-separated (default: the counts each game's check
+    /// plays among those its rules allow; the report's first line says which).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     players: Vec<usize>,
     /// Time allowed per move in the check, e.g. 2s, 500ms.

@@ -93,6 +93,7 @@ impl Cli {
         let command = Cli::command()
             .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
             .mut_subcommand("check", check::with_game_checks)
+            .mut_subcommand("replay", replay::with_game_replays)
             .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of));
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());

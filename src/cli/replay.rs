@@ -22,16 +22,11 @@ use crate::show::{Screen, html, text};
 /// FILE is a record written by `match --record` (JSON Lines, one round per line; a torn last
 /// line is ignored). Rounds are counted in the file from 1 (`--round N`), moves from 1 (`--to`).
 ///
-/// Without --verify or --html, shows the board after each move (in colour on a terminal unless
-/// NO_COLOR is set), the move, its time, the balls it flipped and the running scores, for every
-/// round of the file or the one --round picks. In a Rock'n'Roll Robot record a round is a token
-/// and a step is an action (--to N: after action N): the board with its walls, diagonals,
-/// targets and robots, the token and its target, each declaration with its round time and CPU
-/// time, each demonstration move by move with the rules' verdict (and the board after a winning
-/// one, with the robots' paths), the winner beside the solver's optimal length, the tokens so
-/// far. In a game with hidden information (Rollerball, Goofspiel) every hand and sealed bid is
-/// shown, as the record keeps them; --seat N shows only what seat N saw. Other games show each
-/// recorded decision and the state it leads to, as the game draws it.
+/// Without --verify or --html, shows the board after each move or decision (in colour on a
+/// terminal unless NO_COLOR is set) as the round's game draws it, for every round of the file or
+/// the one --round picks; what each game shows is listed at the end of this help (--help). In a
+/// game with hidden information every hand and sealed bid is shown, as the record keeps them;
+/// --seat N shows only what seat N saw.
 ///
 /// --verify re-plays every move of every round through the rules and checks every recorded
 /// effect (flips, refused attempts, forfeits, the arbiter's fallback moves, the final board,
@@ -39,8 +34,7 @@ use crate::show::{Screen, html, text};
 /// was edited is rejected with the game, the move and the reason (exit code 1).
 ///
 /// --html OUT.html writes one self-contained page (no network; it opens from a USB stick) with
-/// the board, controls, the move list, score and time plots (robots: the actions with each
-/// demonstration's moves animated, declarations over time, tokens over the match), faults, logs
+/// the board as the game draws it, controls, the move list, score and time plots, faults, logs
 /// and standings, for every round of the file (--round picks the one shown first). It is written
 /// even for a record that does not verify, with the discrepancy shown at the top (and exit code 1).
 ///
@@ -52,7 +46,7 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// The round to replay, verify or show first, counting the rounds in the file from 1 (a
-    /// line of the file; a match's round, or a robots token). `--game N` is an old name for it.
+    /// line of the file: a match's round, or one token of a race). `--game N` is an old name for it.
     #[arg(long, value_name = "N", alias = "game")]
     round: Option<usize>,
     /// Check every move and every recorded effect against the rules; exit 1 on a discrepancy.
@@ -61,13 +55,13 @@ pub struct ReplayArgs {
     /// Write a self-contained HTML viewer of the file's rounds to this file.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Wait for Enter after each move, or each action of a robots token (q then Enter quits).
+    /// Wait for Enter after each move or action (q then Enter quits).
     #[arg(long, conflicts_with_all = ["verify", "html", "delay"])]
     step: bool,
     /// Play at this pace: the pause after each move or action (500ms, 1s, ...).
     #[arg(long, value_name = "D", value_parser = parse_duration, conflicts_with_all = ["verify", "html"])]
     delay: Option<Duration>,
-    /// Jump to the position after move PLY, or action PLY of a robots token (0: the start).
+    /// Jump to the position after move or action PLY (0: the start).
     /// Alone, shows that position only; with --step or --delay, goes on from there.
     #[arg(long, value_name = "PLY", conflicts_with_all = ["verify", "html"])]
     to: Option<u32>,
@@ -310,4 +304,13 @@ fn run_text(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `replay --help` ends with what each game's replays show, from the registry.
+pub fn with_game_replays(command: clap::Command) -> clap::Command {
+    let mut text = String::from("What each game's replays show:\n");
+    for entry in crate::game::registry::GAMES {
+        text.push_str(&format!("\n--game {}: {}.\n", entry.name, entry.show.about));
+    }
+    command.after_long_help(text)
 }

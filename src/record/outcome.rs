@@ -38,8 +38,9 @@ impl RoundResult {
 /// How a round ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Outcome {
-    /// The game's own score per colour (Rolit: balls of each colour on the final board,
-    /// including colours nobody plays).
+    /// The game's own score per colour (or per seat, in a game without colours), as its rules
+    /// document says: balls of each colour on the final board, say, colours nobody plays
+    /// included.
     pub scores: BTreeMap<String, u32>,
     /// Points per seat, in seat order: the seat's score, or 0 when it forfeited.
     pub points: Vec<u32>,

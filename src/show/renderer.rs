@@ -13,6 +13,8 @@ use crate::replay::Discrepancy;
 
 /// How a game is shown, in its registry entry.
 pub struct Renderer {
+    /// What the replays show of a round, in a line or two (`replay --help` lists it).
+    pub about: &'static str,
     /// The terminal replay of one round; `None`: the generic one ([`super::generic::play`]), each
     /// state as the game's [`crate::game::Round::render`] text.
     pub text: Option<TextReplay>,
@@ -23,6 +25,7 @@ pub struct Renderer {
 impl Renderer {
     /// A game shown by the generic replays only.
     pub const GENERIC: Renderer = Renderer {
+        about: "each recorded decision and the state it leads to, as the game's text",
         text: None,
         html: None,
     };

@@ -48,7 +48,7 @@ impl Progress {
         self.bar.inc(1);
     }
 
-    /// A table's match ended by the game's rules `n` rounds before its cap (robots): those
+    /// A table's match ended by the game's rules `n` rounds before its cap (a race whose tokens ran out): those
     /// rounds will never be played, so they leave the total rather than count as done (which
     /// would inflate the rate and shorten the ETA).
     pub fn never_played(&self, n: u64) {

@@ -23,6 +23,7 @@ pub static ENTRY: Entry = Entry {
     schemas,
     perft: None,
     show: Renderer {
+        about: "each turn's prize card, the sealed bids once all are in, the hands and the scores",
         text: None,
         html: Some(super::show::HTML),
     },

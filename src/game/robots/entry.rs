@@ -25,6 +25,7 @@ pub static ENTRY: Entry = Entry {
     schemas,
     perft: None,
     show: Renderer {
+        about: "a round is a token and a step an action (--to N: after action N): the board with its walls, diagonals, targets and robots, the token and its target, each declaration with its round and CPU time, each demonstration move by move with the rules' verdict (and the robots' paths after a winning one), the winner beside the solver's optimal length, the tokens so far; the viewer animates the demonstrations and plots declarations over time",
         text: Some(super::show_text::play),
         html: Some(super::show_html::HTML),
     },

@@ -26,6 +26,7 @@ pub static ENTRY: Entry = Entry {
         start: perft_start,
     }),
     show: Renderer {
+        about: "the board after each move, the move, its time, the balls it flipped and the running scores",
         text: Some(super::show::play),
         html: Some(super::show_html::HTML),
     },

@@ -28,6 +28,7 @@ pub static ENTRY: Entry = Entry {
         start: perft_start,
     }),
     show: Renderer {
+        about: "the board (tracks, bases, workmen, balls with their state, cards on the board), whose decision it is, victory points, hands and bids, each decision with its public events, and every step of the ball phase as a frame of its own; the viewer animates the balls and plots victory points over the turns",
         text: Some(super::show_text::play),
         html: Some(super::show_html::HTML),
     },
