@@ -400,3 +400,63 @@ fn a_log_read_after_the_last_move_is_the_rounds() {
     assert!(t.referee.play().forfeits.is_empty(), "no forfeit once over");
     assert!(t.referee.forfeited().iter().all(|f| !f));
 }
+
+/// Every reason an answer is refused, as data: each bad line is refused with its reason on the
+/// same clock (`illegal` tells the time left), kept as the move's refused attempt with its
+/// line, and the retry that follows is the bot's own move. (Bytes that are not UTF-8 and empty
+/// lines, which only a real pipe carries, are tested with a process in tests/arbiter.)
+#[test]
+fn every_refusal_reason_is_told_and_kept() {
+    // The 4x4 start: b2, c2, b3, c3 hold balls; a1 touches only b2 diagonally.
+    let rows: &[(&str, &str)] = &[
+        ("this is not json {", "not JSON"),
+        ("[1, 2]", "JSON but not an object"),
+        (r#"{"type":"move","move":42}"#, "a move is a square name"),
+        (r#"{"type":"dance"}"#, "unknown message type \"dance\""),
+        (r#"{"type":"move","move":"b2"}"#, "is occupied"),
+        (r#"{"type":"move","move":"e1"}"#, "e1 is off the 4x4 board"),
+        (r#"{"type":"move"}"#, "bad \"move\" message"),
+    ];
+    for (i, (line, reason)) in rows.iter().enumerate() {
+        let mut t = Table::new(&rolit_4x4(), settings(), 20 + i as u64);
+        let (a, _) = seats(&t);
+        t.says(100.0, a, line);
+        let illegal = t.last(a).clone();
+        assert_eq!(illegal["type"], "illegal", "{line}");
+        let told = illegal["reason"].as_str().unwrap();
+        assert!(
+            told.contains(reason),
+            "{line}: told {told:?}, not {reason:?}"
+        );
+        assert_eq!(illegal["time_ms"], 900, "{line}: one clock");
+        let legal = t.first_legal(a);
+        t.says(200.0, a, &mv(&legal));
+        let m = &t.referee.play().moves[0];
+        assert_eq!((m.seat, m.by_arbiter), (a, false), "{line}");
+        assert_eq!(m.refused.len(), 1, "{line}");
+        assert_eq!(m.refused[0].line, *line, "{line}: the evidence is the line");
+        assert!(m.refused[0].reason.contains(reason), "{line}");
+        assert!(t.referee.play().forfeits.is_empty(), "{line}");
+    }
+}
+
+/// A square the rules refuse while a capture exists: the reason says so.
+#[test]
+fn a_non_capture_is_refused_while_a_capture_exists() {
+    let mut t = Table::new(&rolit_4x4(), settings(), 30);
+    let (a, _) = seats(&t);
+    let legal: Vec<String> = t.request(a)["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    // An empty square next to a ball that is not among the legal (capturing) moves.
+    let empty_next_to_a_ball = ["a1", "d1", "a4", "d4", "a2", "b1", "c1", "d2"]
+        .into_iter()
+        .find(|s| !legal.iter().any(|l| l == s))
+        .expect("a square next to the centre that captures nothing");
+    t.says(50.0, a, &mv(empty_next_to_a_ball));
+    let told = t.last(a)["reason"].as_str().unwrap().to_string();
+    assert!(told.contains("a capture is possible"), "{told}");
+}
