@@ -4,7 +4,8 @@
 //! played in matches against the built-in bots: Rolit 8x8 with four players and the legal
 //! moves hidden (so the kit's own rules engine chooses every move), Rolit 6x6 with two, and
 //! two tokens of Rock'n'Roll Robot against `solver --strength 2` (the kit's own search must
-//! win a token, its declarations, passes and demonstrations must all be accepted). The records
+//! win a token, its declarations, passes and demonstrations must all be accepted), two rounds
+//! of Goofspiel and a Rollerball game of three (the kit's choices from `legal`). The records
 //! are read back: the kit's seat must have no refused attempt, no forfeit and no fault.
 //!
 //! Kits are built in a world-readable temporary directory and interpreters are named by their
@@ -320,6 +321,38 @@ fn kit(kit: &str) {
     clean(kit, "robots", &robots, 2);
     let won = robots.iter().filter(|r| r.result.points[0] == 1).count();
     assert!(won >= 1, "{kit}: won no token against solver --strength 2");
+    // The games whose requests list their moves: the kit plays them cleanly to the end.
+    let goofspiel = play(
+        kit,
+        &command,
+        dir.path(),
+        "goofspiel",
+        &[
+            "rollarena bot random",
+            "--game",
+            "goofspiel",
+            "--rounds",
+            "2",
+        ],
+    );
+    clean(kit, "goofspiel", &goofspiel, 2);
+    let rollerball = play(
+        kit,
+        &command,
+        dir.path(),
+        "rollerball",
+        &[
+            "rollarena bot random",
+            "rollarena bot random --seed 2",
+            "--game",
+            "rollerball",
+            "--rounds",
+            "1",
+            "--turn-limit",
+            "60",
+        ],
+    );
+    clean(kit, "rollerball", &rollerball, 1);
 }
 
 #[test]
