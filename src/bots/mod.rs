@@ -38,6 +38,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
 use crate::arbiter::protocol::{FromBot, Log, Ready};
+use crate::game::bot::{BotSettings, GameBot, RANDOM};
+use crate::game::registry;
 use crate::game::rolit::{Position, Square, State};
 
 pub use brs::Brs;
@@ -102,6 +104,13 @@ pub struct Bot {
     strategy: Box<dyn Strategy>,
     options: Options,
     rng: ChaCha8Rng,
+    /// The name sent in `ready`: the strategy's, or the game bot's (see [`Bot::named`]).
+    name: &'static str,
+    /// Whether `strategy` is the bot's own Rolit play (false: a game bot playing Rolit at
+    /// random).
+    plays_rolit: bool,
+    /// What a game's own bot is built from, at `hello`.
+    settings: BotSettings,
 }
 
 impl fmt::Debug for Bot {
@@ -124,9 +133,33 @@ impl Bot {
         };
         Bot {
             rng: round_rng(0, options.seed),
+            name: strategy.name(),
+            plays_rolit: true,
             strategy,
             options,
+            settings: BotSettings::default(),
         }
+    }
+
+    /// The built-in bot `name` of any game with its settings: a Rolit strategy (see
+    /// [`Bot::by_name`]) or a bot that some game's registry entry lists (built at `hello`, for
+    /// the game played). The error says which names exist.
+    pub fn named(name: &str, options: Options, settings: BotSettings) -> Result<Bot, String> {
+        if let Some(mut bot) = Bot::by_name(name, options, settings.depth.unwrap_or(1)) {
+            bot.settings = settings;
+            return Ok(bot);
+        }
+        let Some(&(_, found)) = registry::bots_named(name).first() else {
+            return Err(format!(
+                "unknown bot {name:?}: the built-in bots are {}",
+                all_names().join(", ")
+            ));
+        };
+        let mut bot = Bot::new(Box::new(Random), options);
+        bot.name = found.name;
+        bot.plays_rolit = false;
+        bot.settings = settings;
+        Ok(bot)
     }
 
     /// A built-in bot by name (see [`NAMES`]); `depth` is for `positional` and `brs` (the
@@ -147,7 +180,7 @@ impl Bot {
     }
 
     pub fn name(&self) -> &'static str {
-        self.strategy.name()
+        self.name
     }
 
     pub fn options(&self) -> Options {
@@ -190,6 +223,19 @@ impl Bot {
     }
 }
 
+/// Every built-in bot's name: `random`, then each game's own, in registry order.
+pub fn all_names() -> Vec<&'static str> {
+    let mut names = vec![RANDOM];
+    for entry in registry::GAMES {
+        for b in entry.bots {
+            if !names.contains(&b.name) {
+                names.push(b.name);
+            }
+        }
+    }
+    names
+}
+
 /// The generator for one round: ChaCha8 keyed by the round's seed and the bot's seed side by
 /// side, so distinct pairs never share a stream.
 pub fn round_rng(round_seed: u64, bot_seed: u64) -> ChaCha8Rng {
@@ -213,6 +259,8 @@ struct Session {
     last: Option<LastTurn>,
     /// The match is of another game than Rolit: moves are chosen among the listed ones.
     other: Option<legal::Listed>,
+    /// That game's own bot of this name, if it has one.
+    game_bot: Option<Box<dyn GameBot>>,
     logs_left: u32,
     /// Bytes of `log` text the strategy may still send this round (its notes on each move).
     note_bytes_left: usize,
@@ -238,6 +286,7 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
         players: 2,
         last: None,
         other: None,
+        game_bot: None,
         logs_left: MAX_LOGS,
         note_bytes_left: NOTE_BYTES,
     };
@@ -267,7 +316,21 @@ pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -
             "turn" | "illegal" if session.other.is_some() => {
                 let listed = session.other.as_mut().expect("checked");
                 let answered = if kind == "turn" {
-                    listed.turn(text, &mut bot.rng, &mut output)?
+                    let a = listed.turn(
+                        text,
+                        session.game_bot.as_deref_mut(),
+                        bot.options.noise,
+                        &mut bot.rng,
+                        &mut output,
+                    )?;
+                    if let Some(e) = &a.error {
+                        session.log(
+                            &mut output,
+                            format_args!("{}: {e}; played a listed move at random", bot.name),
+                        )?;
+                    }
+                    session.note(&mut output, &a.note)?;
+                    a.sent
                 } else {
                     listed.next(&mut bot.rng, &mut output)?
                 };
@@ -329,12 +392,42 @@ fn hello<W: Write>(bot: &Bot, session: &mut Session, text: &[u8], out: &mut W) -
     serde_json::to_writer(&mut *out, &ready)?;
     out.write_all(b"\n")?;
     out.flush()?;
-    if let Some(game) = hello.game.filter(|g| g != "rolit") {
-        session.other = Some(legal::Listed::for_seat(hello.seat.unwrap_or(0)));
-        session.log(
+    session.game_bot = None;
+    let game = hello.game.unwrap_or_else(|| "rolit".to_string());
+    if game == "rolit" {
+        if !bot.plays_rolit {
+            session.log(
+                out,
+                format_args!(
+                    "{} does not play rolit: it plays a legal move at random",
+                    bot.name
+                ),
+            )?;
+        }
+        return Ok(());
+    }
+    session.other = Some(legal::Listed::for_seat(hello.seat.unwrap_or(0)));
+    if bot.name == RANDOM {
+        return Ok(());
+    }
+    let own = registry::find(&game)
+        .ok()
+        .and_then(|e| e.bots.iter().find(|b| b.name == bot.name));
+    match own.and_then(|b| b.build) {
+        Some(build) => match build(&bot.settings) {
+            Ok(game_bot) => session.game_bot = Some(game_bot),
+            Err(e) => session.log(
+                out,
+                format_args!("{}: {e}; it plays the listed moves at random", bot.name),
+            )?,
+        },
+        None => session.log(
             out,
-            format_args!("in {game:?} this bot chooses among the listed moves at random"),
-        )?;
+            format_args!(
+                "{} does not play {game}: it chooses among the listed moves at random",
+                bot.name
+            ),
+        )?,
     }
     Ok(())
 }
@@ -344,6 +437,9 @@ fn start(bot: &mut Bot, session: &mut Session, text: &[u8]) {
     // Seats bidding at once must not all draw the same: the seat is mixed in.
     let salt = session.other.as_ref().map_or(0, legal::Listed::salt);
     bot.new_round(start.seed.unwrap_or(0) ^ salt);
+    if let Some(b) = session.game_bot.as_deref_mut() {
+        b.new_round();
+    }
     if let Some(colours) = start.colours.filter(|c| !c.is_empty()) {
         session.players = colours.len();
     }

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::usage;
-use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
+use crate::bots::{self, Bot, MAX_DEPTH, Options};
+use crate::game::bot::{BotFlag, BotSettings, RANDOM};
+use crate::game::registry;
 
 /// Run a built-in bot: a real bot process speaking the protocol on stdin/stdout
 ///
@@ -22,28 +24,9 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 /// they do not need, and exit with status 0 on `bye` or when stdin closes. Run one by hand by
 /// typing or piping protocol lines into it (see protocol/SPEC.md).
 ///
-/// Bots:
-///
-///   random      a legal move, uniformly at random: the baseline.
-///   greedy      the move that turns the most balls; ties broken at random.
-///   positional  weighs squares by their tactical level (corners very strong, other edge
-///               squares strong, the middle medium, edge squares next to a corner weak,
-///               squares diagonally next to a corner very weak) plus the balls turned; with
-///               --depth D > 1 it looks D moves ahead, assuming every other player plays
-///               against it (paranoid alpha-beta search).
-///   mcts        multi-player Monte-Carlo tree search (max^n backups, progressive history,
-///               a solver near the end, tree reuse); thinks for about 85% of the turn's
-///               time_ms less 50 ms. --movetime MS caps that, --playouts N stops after N
-///               simulations (with a fixed --seed: the same moves every time). The
-///               strongest with three or four players.
-///   brs         Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility
-///               and balls by phase; iterative deepening against the clock, or --depth D
-///               layers (reproducible); --movetime MS caps the time. The strongest with
-///               two players.
-///   solver      Rock'n'Roll Robot (--game robots): declares a quick solution's length at
-///               once, then the shortest it finds (the library's optimal solver), and
-///               proves it. --strength S from 1 to 10: below 10 it only looks for
-///               solutions of at most S + 2 moves.
+/// The bots of each game are listed below (`random` plays every game: a uniformly random move
+/// from the request's `legal` list). A bot started in a game it does not play plays like
+/// `random` there and says so in a `log` line.
 ///
 /// Random choices come from ChaCha8 seeded by each round's seed (sent by the arbiter in
 /// `start`) together with --seed, so a match replays move for move, and the same bot with
@@ -59,7 +42,7 @@ use crate::bots::{self, Bot, MAX_DEPTH, NAMES, Options};
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct BotArgs {
-    /// The bot: random, greedy, positional, mcts or brs (Rolit), solver (Rock'n'Roll Robot).
+    /// The bot: random (every game), or one of a game's own bots (listed below).
     #[arg(value_name = "NAME")]
     name: String,
     /// solver only: 1 to 10, how long a solution it looks for (S + 2 moves below 10)
@@ -78,12 +61,12 @@ pub struct BotArgs {
     /// ahead; even depth 6 answers in milliseconds on 8x8 [default: 1]
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
-    /// mcts and brs only: think at most MS milliseconds a move (they also stay within the
+    /// mcts, brs, ismcts: think at most MS milliseconds a move (they also stay within the
     /// turn's time_ms, with a margin)
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
-    /// mcts only: at most N simulations a move (reproducible with a fixed --seed, as long as
-    /// the turn's time does not run out first)
+    /// mcts, ismcts: at most N simulations a move (reproducible with a fixed --seed, as long
+    /// as the turn's time does not run out first)
     #[arg(long, value_name = "N")]
     playouts: Option<u64>,
 }
@@ -92,35 +75,23 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
     if args.name == "solver" {
         return run_solver(&args);
     }
-    if args.strength.is_some() {
-        return usage(format!(
-            "--strength is for the solver bot only, not {}",
-            args.name
-        ));
-    }
-    if !NAMES.contains(&args.name.as_str()) {
-        return usage(format!(
-            "unknown bot {:?}: the built-in bots are {}, solver",
-            args.name,
-            NAMES.join(", ")
-        ));
+    let settings = BotSettings {
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        playouts: args.playouts,
+        strength: args.strength,
+    };
+    let options = Options {
+        seed: args.seed,
+        noise: args.noise,
+    };
+    if let Err(e) = check_flags(&args.name, &settings) {
+        return usage(e);
     }
     if !(0.0..=1.0).contains(&args.noise) {
         return usage(format!(
             "--noise {}: a probability from 0 to 1 (0: never a random move, 1: always)",
             args.noise
-        ));
-    }
-    if args.movetime.is_some() && !["mcts", "brs"].contains(&args.name.as_str()) {
-        return usage(format!(
-            "--movetime is for the mcts and brs bots only, not {}",
-            args.name
-        ));
-    }
-    if args.playouts.is_some() && args.name != "mcts" {
-        return usage(format!(
-            "--playouts is for the mcts bot only, not {}",
-            args.name
         ));
     }
     if args.movetime == Some(0) || args.playouts == Some(0) {
@@ -135,16 +106,17 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
             bots::brs::MAX_LAYERS
         ));
     }
-    let options = Options {
-        seed: args.seed,
-        noise: args.noise,
-    };
-    let movetime = args.movetime.map(std::time::Duration::from_millis);
+    if args.name == "positional"
+        && let Some(d) = args.depth
+        && (d == 0 || d > MAX_DEPTH)
+    {
+        return usage(format!(
+            "--depth {d}: the positional bot searches 1 to {MAX_DEPTH} plies"
+        ));
+    }
+    let movetime = settings.movetime;
     if args.name == "mcts" || args.name == "brs" {
         let strategy: Box<dyn bots::Strategy> = if args.name == "mcts" {
-            if args.depth.is_some() {
-                return usage("--depth is for positional and brs, not mcts".to_string());
-            }
             Box::new(bots::Mcts::new(bots::mcts::Config {
                 movetime,
                 playouts: args.playouts,
@@ -160,23 +132,77 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
         let mut bot = Bot::new(strategy, options);
         return serve_stdio(&mut bot);
     }
-    let depth = match args.depth {
-        None => 1,
-        Some(_) if args.name != "positional" => {
-            return usage(format!(
-                "--depth is for the positional bot only, not {}",
-                args.name
-            ));
-        }
-        Some(d) if d == 0 || d > MAX_DEPTH => {
-            return usage(format!(
-                "--depth {d}: the positional bot searches 1 to {MAX_DEPTH} plies"
-            ));
-        }
-        Some(d) => d,
+    let mut bot = match Bot::named(&args.name, options, settings) {
+        Ok(b) => b,
+        Err(e) => return usage(e),
     };
-    let mut bot = Bot::by_name(&args.name, options, depth).expect("name checked above");
     serve_stdio(&mut bot)
+}
+
+/// Refuses a flag the bot takes in no game, and settings a game's own bot refuses.
+fn check_flags(name: &str, settings: &BotSettings) -> Result<(), String> {
+    let games = registry::bots_named(name);
+    if name != RANDOM && games.is_empty() {
+        return Err(format!(
+            "unknown bot {name:?}: the built-in bots are {}",
+            bots::all_names().join(", ")
+        ));
+    }
+    for flag in BotFlag::ALL {
+        if !flag.given(settings) || games.iter().any(|(_, b)| b.flags.contains(&flag)) {
+            continue;
+        }
+        let takers: Vec<String> = registry::GAMES
+            .iter()
+            .flat_map(|e| {
+                e.bots
+                    .iter()
+                    .filter(|b| b.flags.contains(&flag))
+                    .map(|b| format!("{} ({})", b.name, e.name))
+            })
+            .collect();
+        return Err(format!(
+            "{} is for {}, not {name}",
+            flag.flag(),
+            takers.join(", ")
+        ));
+    }
+    for (entry, b) in games {
+        if let Some(build) = b.build {
+            build(settings).map_err(|e| format!("{name} ({}): {e}", entry.name))?;
+        }
+    }
+    Ok(())
+}
+
+/// `rollarena bot --help`'s list of bots, game by game, from the registry.
+pub fn with_bot_list(command: clap::Command) -> clap::Command {
+    let mut text = String::from(
+        "Bots, by game (random plays every game):\n\n  random      a legal move, uniformly at random: the baseline.\n",
+    );
+    for entry in registry::GAMES {
+        if entry.bots.is_empty() {
+            continue;
+        }
+        text.push_str(&format!("\n  --game {}:\n", entry.name));
+        for b in entry.bots {
+            text.push_str(&format!("  {:<11} ", b.name));
+            let mut col = 14;
+            for (i, word) in b.help.split_whitespace().enumerate() {
+                if i > 0 && col + 1 + word.len() > 92 {
+                    text.push_str("\n              ");
+                    col = 14;
+                } else if i > 0 {
+                    text.push(' ');
+                    col += 1;
+                }
+                text.push_str(word);
+                col += word.len();
+            }
+            text.push('\n');
+        }
+    }
+    command.after_long_help(Box::leak(text.into_boxed_str()) as &'static str)
 }
 
 /// Serves a bot on stdin/stdout.

@@ -89,7 +89,9 @@ impl Cli {
     /// registry of games, grouped under a heading per game in `match --help`); exits with
     /// clap's message on bad usage.
     pub fn from_env() -> Cli {
-        let command = Cli::command().mut_subcommand("match", matches::with_game_flags);
+        let command = Cli::command()
+            .mut_subcommand("match", matches::with_game_flags)
+            .mut_subcommand("bot", bot::with_bot_list);
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         if let (Command::Match(args), Some(sub)) =

@@ -35,6 +35,9 @@ pub struct Entry {
     pub demo: fn(&Options) -> (Demo, usize),
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
+    /// The game's own built-in bots (`rollarena bot NAME`), strongest last; `random` (a
+    /// uniform choice from `legal`) plays every game and is not listed.
+    pub bots: &'static [super::bot::BuiltinBot],
 }
 
 /// Bot commands, strongest first.
@@ -51,6 +54,14 @@ pub static GAMES: &[&Entry] = &[
 /// The games' names, for help texts and errors.
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|e| e.name).collect()
+}
+
+/// The games whose built-in bots include `name`, each with that bot.
+pub fn bots_named(name: &str) -> Vec<(&'static Entry, &'static super::bot::BuiltinBot)> {
+    GAMES
+        .iter()
+        .filter_map(|e| e.bots.iter().find(|b| b.name == name).map(|b| (*e, b)))
+        .collect()
 }
 
 /// The entry of the game named `name`.

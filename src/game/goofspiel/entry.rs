@@ -17,6 +17,8 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    // Only `random`, which plays every game.
+    bots: &[],
 };
 
 fn flags() -> Vec<Arg> {

@@ -16,6 +16,7 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
+    bots: super::bots::BOTS,
 };
 
 /// Built-in bots choosing among the legal decisions, each with its own seed.
