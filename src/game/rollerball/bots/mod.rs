@@ -108,3 +108,6 @@ impl GameBot for Ismcts {
         Ok(found.index)
     }
 }
+
+#[cfg(test)]
+mod tests;
