@@ -1,6 +1,6 @@
 //! The built-in bots (`rollarena bot NAME`): ordinary bots that happen to live in this binary.
 //!
-//! This module owns three things:
+//! This module owns four things:
 //!
 //! - the [`Strategy`] trait: choose a move in a Rolit position, plain and synchronous, with the
 //!   strategies [`Random`], [`Greedy`] and [`Positional`];
@@ -9,7 +9,10 @@
 //!   round's seed and the bot's own seed, so a match replays exactly);
 //! - [`serve`]: the protocol loop that turns a bot into a process speaking protocol v1 over
 //!   stdin/stdout, exactly as a bot written in any other language would. The arbiter knows
-//!   nothing special about these bots: it starts them as processes like any other.
+//!   nothing special about these bots: it starts them as processes like any other;
+//! - for every other game, the bot of that name in the game's registry entry (a
+//!   [`GameBot`], built at `hello`) or, when the game has none, a uniform choice from
+//!   `turn.legal` ([`legal`]), with a `log` line saying so (protocol/SPEC.md §14).
 //!
 //! The loop is written for speed because the arbiter's benchmark uses these bots: one reused
 //! line buffer, a two-step parse (first the `type` alone, then only the fields the bot needs,
