@@ -6,8 +6,11 @@
 //! `state` and the `legal` list, with the request's `time_ms`), drawing its random choices
 //! from the generator it is handed, so a match replays exactly and the bot's code lives in
 //! its game's folder. The protocol loop (`src/bots/`) does everything else: `hello`, seeds,
-//! `illegal`, `--noise`, logs.
+//! `illegal`, `--noise`, logs. A bot that needs the whole conversation instead (a loop written
+//! for speed, or a game whose requests are not all `turn`s) is a [`ServeBot`]: the loop hands
+//! it the match from its first line on.
 
+use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
@@ -40,6 +43,32 @@ pub trait GameBot {
 
     /// A round begins (a bot that keeps anything between requests drops it).
     fn new_round(&mut self) {}
+}
+
+/// The options every built-in bot takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// `--seed N`: mixed with each round's seed to seed the bot's random choices.
+    pub seed: u64,
+    /// `--noise P`: probability (0 to 1) of playing a uniformly random legal move instead.
+    pub noise: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 0,
+            noise: 0.0,
+        }
+    }
+}
+
+/// A built-in bot that speaks the protocol itself.
+pub trait ServeBot {
+    /// Plays a match: reads the arbiter's lines from `input` (from the first, normally
+    /// `hello`) and answers on `out`, flushing after every line, until `bye` or the end of the
+    /// input. Only I/O errors are errors.
+    fn serve(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()>;
 }
 
 /// The options a built-in bot may take beyond `--seed` and `--noise` (which every bot takes).
@@ -75,6 +104,11 @@ impl BotFlag {
         }
     }
 
+    /// The flag's argument id (the flag without its dashes).
+    pub fn id(self) -> &'static str {
+        &self.flag()[2..]
+    }
+
     /// Whether `settings` gives this flag.
     pub fn given(self, settings: &BotSettings) -> bool {
         match self {
@@ -96,6 +130,29 @@ impl BotFlag {
 /// Builds a game bot from its settings; the error says which setting was wrong and how.
 pub type BuildBot = fn(&BotSettings) -> Result<Box<dyn GameBot>, String>;
 
+/// Builds a bot with its own protocol loop from its settings and options; the error says
+/// which setting was wrong and how.
+pub type BuildServe = fn(&BotSettings, Options) -> Result<Box<dyn ServeBot>, String>;
+
+/// How a built-in bot is built.
+#[derive(Clone, Copy, Debug)]
+pub enum Build {
+    /// A [`GameBot`], asked one request at a time by the shared protocol loop.
+    Request(BuildBot),
+    /// A [`ServeBot`], handed the whole match.
+    Serve(BuildServe),
+}
+
+impl Build {
+    /// The [`GameBot`] builder, if the bot is one.
+    pub fn request(self) -> Option<BuildBot> {
+        match self {
+            Build::Request(b) => Some(b),
+            Build::Serve(_) => None,
+        }
+    }
+}
+
 /// One built-in bot of a game, as listed in its registry entry.
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinBot {
@@ -105,9 +162,9 @@ pub struct BuiltinBot {
     pub help: &'static str,
     /// The flags it takes beyond `--seed` and `--noise`.
     pub flags: &'static [BotFlag],
-    /// How to build it. `None`: the protocol loop serves this bot with its own code (Rolit's
-    /// fast loop and the robots' solver, which predate this field).
-    pub build: Option<BuildBot>,
+    /// How to build it. Building also checks the settings (`rollarena bot` does before it
+    /// starts), so the limits of a bot's flags live with the bot.
+    pub build: Build,
 }
 
 /// The bot every game has: a uniformly random move from `legal`. It is not listed in the

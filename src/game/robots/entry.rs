@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
-use crate::game::bot::{BotFlag, BuiltinBot};
 use crate::game::registry::{Entry, switch, whole};
 use crate::record::RoundRecord;
 
@@ -20,14 +19,7 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary,
-    bots: &[BuiltinBot {
-        name: "solver",
-        help: "declares a quick solution's length at once, then the shortest it finds (the \
-               library's optimal solver), and proves it. --strength S from 1 to 10: below 10 \
-               it only looks for solutions of at most S + 2 moves.",
-        flags: &[BotFlag::Strength],
-        build: None,
-    }],
+    bots: &[super::solver_bot::BOT],
 };
 
 fn flags() -> Vec<Arg> {

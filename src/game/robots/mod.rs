@@ -27,6 +27,7 @@ pub mod round;
 pub mod slide;
 pub mod solution;
 pub mod solver;
+pub mod solver_bot;
 mod table;
 pub mod text;
 pub mod token;

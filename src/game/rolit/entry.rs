@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Rolit};
 use crate::game::Game;
-use crate::game::bot::{BotFlag, BuiltinBot};
 use crate::game::registry::{Entry, points_line, whole};
 
 pub static ENTRY: Entry = Entry {
@@ -18,46 +17,8 @@ pub static ENTRY: Entry = Entry {
     build,
     demo,
     summary: points_line,
-    bots: BOTS,
+    bots: super::bots::BOTS,
 };
-
-/// Rolit's own bots, served by the bot loop's Rolit code (src/bots/).
-const BOTS: &[BuiltinBot] = &[
-    BuiltinBot {
-        name: "greedy",
-        help: "the move that turns the most balls; ties broken at random.",
-        flags: &[],
-        build: None,
-    },
-    BuiltinBot {
-        name: "positional",
-        help: "weighs squares by their tactical level (corners very strong, other edge \
-               squares strong, the middle medium, edge squares next to a corner weak, squares \
-               diagonally next to a corner very weak) plus the balls turned; with --depth D > 1 \
-               (up to 6) it looks D moves ahead, assuming every other player plays against it \
-               (paranoid alpha-beta search).",
-        flags: &[BotFlag::Depth],
-        build: None,
-    },
-    BuiltinBot {
-        name: "mcts",
-        help: "multi-player Monte-Carlo tree search (max^n backups, progressive history, a \
-               solver near the end, tree reuse); thinks for about 85% of the turn's time_ms \
-               less 50 ms. --movetime MS caps that, --playouts N stops after N simulations \
-               (with a fixed --seed: the same moves every time). The strongest with three or \
-               four players.",
-        flags: &[BotFlag::Movetime, BotFlag::Playouts],
-        build: None,
-    },
-    BuiltinBot {
-        name: "brs",
-        help: "Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility and \
-               balls by phase; iterative deepening against the clock, or --depth D layers \
-               (reproducible); --movetime MS caps the time. The strongest with two players.",
-        flags: &[BotFlag::Depth, BotFlag::Movetime],
-        build: None,
-    },
-];
 
 /// The demo's bots, strongest first; `--players N` takes the first N.
 const DEMO: &[&str] = &[

@@ -1,61 +1,140 @@
-//! The built-in bots (`rollarena bot NAME`): ordinary bots that happen to live in this binary.
+//! Rolit's built-in bots (`rollarena bot greedy|positional|mcts|brs`), listed in its registry
+//! entry ([`BOTS`]).
 //!
-//! This module owns four things:
+//! This module owns:
 //!
 //! - the [`Strategy`] trait: choose a move in a Rolit position, plain and synchronous, with the
-//!   strategies [`Random`], [`Greedy`] and [`Positional`];
+//!   strategies [`Random`], [`Greedy`], [`Positional`], [`Mcts`] and [`Brs`];
 //! - [`Bot`]: a strategy plus what every built-in bot shares, the `--seed` and `--noise`
-//!   options and the random number generator (ChaCha8, reseeded at every `start` from the
-//!   round's seed and the bot's own seed, so a match replays exactly);
-//! - [`serve`]: the protocol loop that turns a bot into a process speaking protocol v1 over
-//!   stdin/stdout, exactly as a bot written in any other language would. The arbiter knows
-//!   nothing special about these bots: it starts them as processes like any other;
-//! - for every other game, the bot of that name in the game's registry entry (a
-//!   [`GameBot`], built at `hello`) or, when the game has none, a uniform choice from
-//!   `turn.legal` ([`legal`]), with a `log` line saying so (protocol/SPEC.md §14).
-//!
-//! The loop is written for speed because the arbiter's benchmark uses these bots: one reused
-//! line buffer, a two-step parse (first the `type` alone, then only the fields the bot needs,
-//! borrowing from the line, skipping everything else) instead of buffering every message into
-//! a `serde_json::Value`, and answers written straight into a buffered writer that is flushed
-//! after every line. Messages a bot does not need (`played`, `end`, unknown types) cost one
-//! scan of the line.
+//!   options and the random number generator ([`crate::bots::round_rng`], reseeded at every
+//!   `start`, so a match replays exactly);
+//! - [`serve()`]: Rolit's own protocol loop, which the shared loop (`src/bots/`) hands a Rolit
+//!   match to. It is written for speed because the arbiter's benchmarks use these bots: one
+//!   reused line buffer, a two-step parse (first the `type` alone, then only the fields the bot
+//!   needs, borrowing from the line, into bitboards) instead of buffering every message into a
+//!   `serde_json::Value`, and answers written straight into a buffered writer that is flushed
+//!   after every line. Messages a bot does not need (`played`, `end`, unknown types) cost one
+//!   scan of the line.
 
 pub mod arena;
 pub mod brs;
 pub mod eval;
 pub mod greedy;
-pub mod legal;
 pub mod mcts;
 pub mod positional;
 pub mod random;
-pub mod solver;
+pub mod serve;
 
-use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
-use crate::arbiter::protocol::{FromBot, Log, Ready};
-use crate::game::bot::{BotSettings, GameBot, RANDOM};
-use crate::game::registry;
-use crate::game::rolit::{Position, Square, State};
+use crate::bots::round_rng;
+pub use crate::game::bot::Options;
+use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, ServeBot};
+use crate::game::rolit::{Position, Square};
 
 pub use brs::Brs;
 pub use greedy::Greedy;
 pub use mcts::Mcts;
 pub use positional::Positional;
 pub use random::{Random, random_square};
+pub use serve::serve;
 
-/// The built-in bots' names, as `rollarena bot NAME` takes them.
+/// The strategies' names, as [`Bot::by_name`] takes them (`random` included).
 pub const NAMES: &[&str] = &["random", "greedy", "positional", "mcts", "brs"];
 
 /// The deepest search `positional` accepts (`--depth`).
 pub const MAX_DEPTH: u32 = 6;
+
+/// The bots of the registry entry, each served by [`serve()`].
+pub const BOTS: &[BuiltinBot] = &[
+    BuiltinBot {
+        name: "greedy",
+        help: "the move that turns the most balls; ties broken at random.",
+        flags: &[],
+        build: Build::Serve(build_greedy),
+    },
+    BuiltinBot {
+        name: "positional",
+        help: "weighs squares by their tactical level (corners very strong, other edge \
+               squares strong, the middle medium, edge squares next to a corner weak, squares \
+               diagonally next to a corner very weak) plus the balls turned; with --depth D > 1 \
+               (up to 6) it looks D moves ahead, assuming every other player plays against it \
+               (paranoid alpha-beta search).",
+        flags: &[BotFlag::Depth],
+        build: Build::Serve(build_positional),
+    },
+    BuiltinBot {
+        name: "mcts",
+        help: "multi-player Monte-Carlo tree search (max^n backups, progressive history, a \
+               solver near the end, tree reuse); thinks for about 85% of the turn's time_ms \
+               less 50 ms. --movetime MS caps that, --playouts N stops after N simulations \
+               (with a fixed --seed: the same moves every time). The strongest with three or \
+               four players.",
+        flags: &[BotFlag::Movetime, BotFlag::Playouts],
+        build: Build::Serve(build_mcts),
+    },
+    BuiltinBot {
+        name: "brs",
+        help: "Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility and \
+               balls by phase; iterative deepening against the clock, or --depth D layers \
+               (reproducible); --movetime MS caps the time. The strongest with two players.",
+        flags: &[BotFlag::Depth, BotFlag::Movetime],
+        build: Build::Serve(build_brs),
+    },
+];
+
+fn build_greedy(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    Ok(Box::new(Bot::new(Box::new(Greedy), options)))
+}
+
+fn build_positional(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    let depth = settings.depth.unwrap_or(1);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(format!(
+            "--depth {depth}: the positional bot searches 1 to {MAX_DEPTH} plies"
+        ));
+    }
+    Ok(Box::new(Bot::new(
+        Box::new(Positional::new(depth)),
+        options,
+    )))
+}
+
+fn build_mcts(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    if settings.playouts == Some(0) || settings.movetime.is_some_and(|m| m.is_zero()) {
+        return Err("--movetime and --playouts: at least 1".into());
+    }
+    let config = mcts::Config {
+        movetime: settings.movetime,
+        playouts: settings.playouts,
+        ..mcts::Config::default()
+    };
+    Ok(Box::new(Bot::new(Box::new(Mcts::new(config)), options)))
+}
+
+fn build_brs(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    if let Some(d) = settings.depth
+        && !(1..=brs::MAX_LAYERS).contains(&d)
+    {
+        return Err(format!(
+            "--depth {d}: the brs bot searches 1 to {} layers",
+            brs::MAX_LAYERS
+        ));
+    }
+    if settings.movetime.is_some_and(|m| m.is_zero()) {
+        return Err("--movetime: at least 1".into());
+    }
+    let config = brs::Config {
+        depth: settings.depth,
+        movetime: settings.movetime,
+        ..brs::Config::default()
+    };
+    Ok(Box::new(Bot::new(Box::new(Brs::new(config)), options)))
+}
 
 /// A way of choosing a Rolit move.
 pub trait Strategy {
@@ -84,36 +163,11 @@ pub trait Strategy {
     fn new_round(&mut self) {}
 }
 
-/// The options every built-in bot takes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Options {
-    /// Mixed with each round's seed to seed the bot's random choices.
-    pub seed: u64,
-    /// Probability (0 to 1) of playing a uniformly random legal move instead.
-    pub noise: f64,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            seed: 0,
-            noise: 0.0,
-        }
-    }
-}
-
 /// A strategy with its options and its random number generator.
 pub struct Bot {
     strategy: Box<dyn Strategy>,
     options: Options,
     rng: ChaCha8Rng,
-    /// The name sent in `ready`: the strategy's, or the game bot's (see [`Bot::named`]).
-    name: &'static str,
-    /// Whether `strategy` is the bot's own Rolit play (false: a game bot playing Rolit at
-    /// random).
-    plays_rolit: bool,
-    /// What a game's own bot is built from, at `hello`.
-    settings: BotSettings,
 }
 
 impl fmt::Debug for Bot {
@@ -122,6 +176,12 @@ impl fmt::Debug for Bot {
             .field("name", &self.strategy.name())
             .field("options", &self.options)
             .finish()
+    }
+}
+
+impl ServeBot for Bot {
+    fn serve(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+        serve(self, input, out)
     }
 }
 
@@ -136,36 +196,12 @@ impl Bot {
         };
         Bot {
             rng: round_rng(0, options.seed),
-            name: strategy.name(),
-            plays_rolit: true,
             strategy,
             options,
-            settings: BotSettings::default(),
         }
     }
 
-    /// The built-in bot `name` of any game with its settings: a Rolit strategy (see
-    /// [`Bot::by_name`]) or a bot that some game's registry entry lists (built at `hello`, for
-    /// the game played). The error says which names exist.
-    pub fn named(name: &str, options: Options, settings: BotSettings) -> Result<Bot, String> {
-        if let Some(mut bot) = Bot::by_name(name, options, settings.depth.unwrap_or(1)) {
-            bot.settings = settings;
-            return Ok(bot);
-        }
-        let Some(&(_, found)) = registry::bots_named(name).first() else {
-            return Err(format!(
-                "unknown bot {name:?}: the built-in bots are {}",
-                all_names().join(", ")
-            ));
-        };
-        let mut bot = Bot::new(Box::new(Random), options);
-        bot.name = found.name;
-        bot.plays_rolit = false;
-        bot.settings = settings;
-        Ok(bot)
-    }
-
-    /// A built-in bot by name (see [`NAMES`]); `depth` is for `positional` and `brs` (the
+    /// A strategy by name (see [`NAMES`]); `depth` is for `positional` and `brs` (the
     /// searching bots take their defaults here: see [`Mcts::new`] and [`Brs::new`] for more).
     pub fn by_name(name: &str, options: Options, depth: u32) -> Option<Bot> {
         let strategy: Box<dyn Strategy> = match name {
@@ -183,7 +219,7 @@ impl Bot {
     }
 
     pub fn name(&self) -> &'static str {
-        self.name
+        self.strategy.name()
     }
 
     pub fn options(&self) -> Options {
@@ -224,419 +260,10 @@ impl Bot {
         self.strategy
             .choose_timed(pos, legal, &mut self.rng, time_ms, log)
     }
-}
 
-/// Every built-in bot's name: `random`, then each game's own, in registry order.
-pub fn all_names() -> Vec<&'static str> {
-    let mut names = vec![RANDOM];
-    for entry in registry::GAMES {
-        for b in entry.bots {
-            if !names.contains(&b.name) {
-                names.push(b.name);
-            }
-        }
-    }
-    names
-}
-
-/// The generator for one round: ChaCha8 keyed by the round's seed and the bot's seed side by
-/// side, so distinct pairs never share a stream.
-pub fn round_rng(round_seed: u64, bot_seed: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&round_seed.to_le_bytes());
-    key[8..16].copy_from_slice(&bot_seed.to_le_bytes());
-    key[16..24].copy_from_slice(b"rollbot1");
-    ChaCha8Rng::from_seed(key)
-}
-
-/// At most this many `log` lines per match about lines the bot could not use, so a confused
-/// arbiter cannot make the bot flood.
-const MAX_LOGS: u32 = 16;
-
-/// What the bot remembers of the match.
-struct Session {
-    /// Colours in play when a state does not list them: `hello.options.players`, else the
-    /// number of seats.
-    players: usize,
-    /// The last `turn` answered, for `illegal`.
-    last: Option<LastTurn>,
-    /// The match is of another game than Rolit: moves are chosen among the listed ones.
-    other: Option<legal::Listed>,
-    /// That game's own bot of this name, if it has one.
-    game_bot: Option<Box<dyn GameBot>>,
-    logs_left: u32,
-    /// Bytes of `log` text the strategy may still send this round (its notes on each move).
-    note_bytes_left: usize,
-}
-
-/// The `log` text a strategy may send per round: well within the protocol's 65,536 bytes.
-const NOTE_BYTES: usize = 32_768;
-
-struct LastTurn {
-    pos: Position,
-    /// The moves the arbiter listed (or the computed ones).
-    legal: u64,
-    turn_id: Option<u64>,
-    /// Squares already sent for this turn.
-    tried: u64,
-}
-
-/// Plays a match: reads the arbiter's lines from `input` and answers on `output`, flushing
-/// after every line, until `bye` or the end of the input. Only I/O errors are errors; a line
-/// the bot cannot use is skipped (with a `log` line when it should have been usable).
-pub fn serve<R: BufRead, W: Write>(bot: &mut Bot, mut input: R, mut output: W) -> io::Result<()> {
-    let mut session = Session {
-        players: 2,
-        last: None,
-        other: None,
-        game_bot: None,
-        logs_left: MAX_LOGS,
-        note_bytes_left: NOTE_BYTES,
-    };
-    let mut line = Vec::with_capacity(4096);
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return output.flush();
-        }
-        let text = line.trim_ascii();
-        if text.is_empty() {
-            continue;
-        }
-        let kind = match serde_json::from_slice::<Kind>(text) {
-            Ok(k) => k.kind,
-            Err(e) => {
-                session.log(
-                    &mut output,
-                    format_args!("ignored a line that is not a message: {e}"),
-                )?;
-                continue;
-            }
-        };
-        match &*kind {
-            "hello" => hello(bot, &mut session, text, &mut output)?,
-            "start" => start(bot, &mut session, text),
-            "turn" | "illegal" if session.other.is_some() => {
-                let listed = session.other.as_mut().expect("checked");
-                let answered = if kind == "turn" {
-                    let a = listed.turn(
-                        text,
-                        session.game_bot.as_deref_mut(),
-                        bot.options.noise,
-                        &mut bot.rng,
-                        &mut output,
-                    )?;
-                    if let Some(e) = &a.error {
-                        session.log(
-                            &mut output,
-                            format_args!("{}: {e}; played a listed move at random", bot.name),
-                        )?;
-                    }
-                    session.note(&mut output, &a.note)?;
-                    a.sent
-                } else {
-                    listed.next(&mut bot.rng, &mut output)?
-                };
-                if !answered {
-                    session.log(&mut output, format_args!("no listed move left to choose"))?;
-                }
-            }
-            "turn" => turn(bot, &mut session, text, &mut output)?,
-            "illegal" => illegal(bot, &mut session, text, &mut output)?,
-            "bye" => return output.flush(),
-            // `played`, `end` and types this bot does not know.
-            _ => {}
-        }
-    }
-}
-
-impl Session {
-    /// Sends a strategy's note on its move as a `log` line (nothing for an empty note, or
-    /// once the round's budget is spent).
-    fn note<W: Write>(&mut self, out: &mut W, text: &str) -> io::Result<()> {
-        if text.is_empty() || text.len() > self.note_bytes_left {
-            return Ok(());
-        }
-        self.note_bytes_left -= text.len();
-        let msg = FromBot::Log(Log {
-            text: text.to_string(),
-        });
-        serde_json::to_writer(&mut *out, &msg)?;
-        out.write_all(b"\n")
-    }
-
-    fn log<W: Write>(&mut self, out: &mut W, text: fmt::Arguments<'_>) -> io::Result<()> {
-        if self.logs_left == 0 {
-            return Ok(());
-        }
-        self.logs_left -= 1;
-        let msg = FromBot::Log(Log {
-            text: text.to_string(),
-        });
-        serde_json::to_writer(&mut *out, &msg)?;
-        out.write_all(b"\n")?;
-        out.flush()
-    }
-}
-
-fn hello<W: Write>(bot: &Bot, session: &mut Session, text: &[u8], out: &mut W) -> io::Result<()> {
-    // Always answer `ready`, whatever the other fields hold.
-    let hello: HelloIn = serde_json::from_slice(text).unwrap_or_default();
-    if let Some(p) = hello.options.and_then(|o| o.players) {
-        session.players = p;
-    } else if let Some(seats) = hello.seats {
-        session.players = seats.len();
-    }
-    let ready = FromBot::Ready(Ready {
-        name: bot.name().to_string(),
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        author: Some("rollarena".to_string()),
-    });
-    serde_json::to_writer(&mut *out, &ready)?;
-    out.write_all(b"\n")?;
-    out.flush()?;
-    session.game_bot = None;
-    let game = hello.game.unwrap_or_else(|| "rolit".to_string());
-    if game == "rolit" {
-        if !bot.plays_rolit {
-            session.log(
-                out,
-                format_args!(
-                    "{} does not play rolit: it plays a legal move at random",
-                    bot.name
-                ),
-            )?;
-        }
-        return Ok(());
-    }
-    session.other = Some(legal::Listed::for_seat(hello.seat.unwrap_or(0)));
-    if bot.name == RANDOM {
-        return Ok(());
-    }
-    let own = registry::find(&game)
-        .ok()
-        .and_then(|e| e.bots.iter().find(|b| b.name == bot.name));
-    match own.and_then(|b| b.build) {
-        Some(build) => match build(&bot.settings) {
-            Ok(game_bot) => session.game_bot = Some(game_bot),
-            Err(e) => session.log(
-                out,
-                format_args!("{}: {e}; it plays the listed moves at random", bot.name),
-            )?,
-        },
-        None => session.log(
-            out,
-            format_args!(
-                "{} does not play {game}: it chooses among the listed moves at random",
-                bot.name
-            ),
-        )?,
-    }
-    Ok(())
-}
-
-fn start(bot: &mut Bot, session: &mut Session, text: &[u8]) {
-    let start: StartIn = serde_json::from_slice(text).unwrap_or_default();
-    // Seats bidding at once must not all draw the same: the seat is mixed in.
-    let salt = session.other.as_ref().map_or(0, legal::Listed::salt);
-    bot.new_round(start.seed.unwrap_or(0) ^ salt);
-    if let Some(b) = session.game_bot.as_deref_mut() {
-        b.new_round();
-    }
-    if let Some(colours) = start.colours.filter(|c| !c.is_empty()) {
-        session.players = colours.len();
-    }
-    session.last = None;
-    session.note_bytes_left = NOTE_BYTES;
-}
-
-fn turn<W: Write>(
-    bot: &mut Bot,
-    session: &mut Session,
-    text: &[u8],
-    out: &mut W,
-) -> io::Result<()> {
-    session.last = None;
-    let turn = match serde_json::from_slice::<TurnIn>(text) {
-        Ok(t) => t,
-        Err(e) => {
-            // Answer from the arbiter's list if it can be read, so the seat plays on.
-            let loose: TurnLoose = serde_json::from_slice(text).unwrap_or_default();
-            session.log(out, format_args!("could not read the turn: {e}"))?;
-            let legal = loose.legal.map_or(0, |l| l.0);
-            if legal != 0 {
-                let sq = random_square(legal, &mut bot.rng);
-                write_move(out, sq, loose.turn_id)?;
-            }
-            return Ok(());
-        }
-    };
-    let pos = match turn.state.to_position(session.players) {
-        Ok(p) => p,
-        Err(e) => {
-            session.log(out, format_args!("could not read the state: {e}"))?;
-            let legal = turn.legal.map_or(0, |l| l.0);
-            if legal != 0 {
-                let sq = random_square(legal, &mut bot.rng);
-                write_move(out, sq, turn.turn_id)?;
-            }
-            return Ok(());
-        }
-    };
-    let listed = turn.legal.map_or(0, |l| l.0) & pos.empty();
-    let legal = if listed != 0 {
-        listed
-    } else {
-        pos.legal_moves()
-    };
-    if legal == 0 {
-        return session.log(out, format_args!("a move was asked for a full board"));
-    }
-    let mut note = String::new();
-    let sq = bot.choose_timed(&pos, legal, turn.time_ms, &mut note);
-    session.note(out, &note)?;
-    session.last = Some(LastTurn {
-        pos,
-        legal,
-        turn_id: turn.turn_id,
-        tried: sq.bit(),
-    });
-    write_move(out, sq, turn.turn_id)
-}
-
-fn illegal<W: Write>(
-    bot: &mut Bot,
-    session: &mut Session,
-    text: &[u8],
-    out: &mut W,
-) -> io::Result<()> {
-    let Some(last) = &mut session.last else {
-        return session.log(out, format_args!("`illegal` came before any `turn`"));
-    };
-    let refused: IllegalIn = serde_json::from_slice(text).unwrap_or_default();
-    // Another move, computed from the last state: untried legal moves first, then untried
-    // listed ones, then anything legal again (the arbiter and the engine disagree).
-    let computed = last.pos.legal_moves();
-    let mut candidates = computed & !last.tried;
-    if candidates == 0 {
-        candidates = last.legal & !last.tried;
-    }
-    if candidates == 0 {
-        candidates = computed;
-    }
-    let mut note = String::new();
-    let sq = bot.choose_timed(&last.pos, candidates, refused.time_ms, &mut note);
-    last.tried |= sq.bit();
-    let turn_id = refused.turn_id.or(last.turn_id);
-    write_move(out, sq, turn_id)
-}
-
-/// Writes `{"type":"move","move":"d3","turn_id":N}` and flushes, without allocating.
-fn write_move<W: Write>(out: &mut W, sq: Square, turn_id: Option<u64>) -> io::Result<()> {
-    match turn_id {
-        Some(id) => writeln!(out, r#"{{"type":"move","move":"{sq}","turn_id":{id}}}"#)?,
-        None => writeln!(out, r#"{{"type":"move","move":"{sq}"}}"#)?,
-    }
-    out.flush()
-}
-
-// The incoming messages, read as far as the bot needs them. Unknown fields are skipped
-// without being built; field types follow `crate::arbiter::protocol`.
-
-#[derive(Deserialize)]
-struct Kind<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct HelloIn {
-    game: Option<String>,
-    seat: Option<u64>,
-    options: Option<RolitOptions>,
-    seats: Option<Vec<IgnoredAny>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RolitOptions {
-    players: Option<usize>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct StartIn {
-    seed: Option<u64>,
-    colours: Option<Vec<IgnoredAny>>,
-}
-
-#[derive(Deserialize)]
-struct TurnIn {
-    #[serde(default)]
-    turn_id: Option<u64>,
-    #[serde(default)]
-    time_ms: Option<u64>,
-    state: State,
-    #[serde(default)]
-    legal: Option<SquareSet>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct TurnLoose {
-    turn_id: Option<u64>,
-    legal: Option<SquareSet>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct IllegalIn {
-    turn_id: Option<u64>,
-    time_ms: Option<u64>,
-}
-
-/// A list of square names read straight into a bitboard (names that are not squares are
-/// skipped; the caller masks the result with the board).
-struct SquareSet(u64);
-
-impl<'de> Deserialize<'de> for SquareSet {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct SetVisitor;
-        impl<'de> Visitor<'de> for SetVisitor {
-            type Value = SquareSet;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a list of squares")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SquareSet, A::Error> {
-                let mut bits = 0;
-                while let Some(name) = seq.next_element::<SquareName>()? {
-                    if let Some(sq) = name.0 {
-                        bits |= sq.bit();
-                    }
-                }
-                Ok(SquareSet(bits))
-            }
-        }
-        d.deserialize_seq(SetVisitor)
-    }
-}
-
-struct SquareName(Option<Square>);
-
-impl<'de> Deserialize<'de> for SquareName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct NameVisitor;
-        impl Visitor<'_> for NameVisitor {
-            type Value = SquareName;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a square name")
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<SquareName, E> {
-                Ok(SquareName(Square::parse(s, 8).ok()))
-            }
-        }
-        d.deserialize_str(NameVisitor)
+    /// The generator, for a random move when the position cannot be read.
+    pub(crate) fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
     }
 }
 
@@ -696,9 +323,10 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::arbiter::protocol::{
-        Bye, End, Hello, Illegal, Incoming, Move, Played, Start, ToBot, Turn, parse_line, to_line,
+        Bye, End, FromBot, Hello, Illegal, Incoming, Move, Played, Start, ToBot, Turn, parse_line,
+        to_line,
     };
-    use crate::game::rolit::{Colour, bitboard::Squares};
+    use crate::game::rolit::{Colour, State, bitboard::Squares};
 
     /// A position from rows (highest rank first), the colour to move and the colours in play.
     pub(crate) fn position(rows: &[&str], to_move: &str, colours: &[&str]) -> Position {

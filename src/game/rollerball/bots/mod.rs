@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::moves::Move;
 use super::view::View;
-use crate::game::bot::{BotFlag, BotRequest, BotSettings, BuiltinBot, GameBot};
+use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot};
 pub use heuristic::Heuristic;
 pub use ismcts::Ismcts;
 pub use rebuild::Seen;
@@ -27,7 +27,7 @@ pub const BOTS: &[BuiltinBot] = &[
                of the way), and cards in hand; a workman move is judged with the best build, \
                blow-up or replace after it. Answers in milliseconds.",
         flags: &[],
-        build: Some(build_heuristic),
+        build: Build::Request(build_heuristic),
     },
     BuiltinBot {
         name: "ismcts",
@@ -39,7 +39,7 @@ pub const BOTS: &[BuiltinBot] = &[
                --playouts N stops after N iterations (with a fixed --seed: the same moves \
                every time). The setup decisions are the heuristic's.",
         flags: &[BotFlag::Movetime, BotFlag::Playouts],
-        build: Some(build_ismcts),
+        build: Build::Request(build_ismcts),
     },
 ];
 

@@ -15,7 +15,7 @@ use crate::game::rollerball::Rollerball;
 /// Builds a registry bot by name.
 fn bot(name: &str, settings: BotSettings) -> Box<dyn GameBot> {
     let b = BOTS.iter().find(|b| b.name == name).expect("a bot");
-    (b.build.expect("buildable"))(&settings).expect("builds")
+    (b.build.request().expect("buildable"))(&settings).expect("builds")
 }
 
 /// Plays one game; `seats[i]` is `None` for a uniformly random seat. Checks every answer is
@@ -175,11 +175,11 @@ fn a_short_clock_is_kept_with_a_wide_margin() {
 #[test]
 fn every_registry_bot_builds_and_refuses_zero_playouts() {
     for b in BOTS {
-        (b.build.unwrap())(&BotSettings::default()).unwrap();
+        (b.build.request().unwrap())(&BotSettings::default()).unwrap();
     }
     let zero = BotSettings {
         playouts: Some(0),
         ..BotSettings::default()
     };
-    assert!((BOTS[1].build.unwrap())(&zero).is_err());
+    assert!((BOTS[1].build.request().unwrap())(&zero).is_err());
 }
