@@ -3,7 +3,8 @@
 //! built here from the settings) or is asked one request at a time (a [`GameBot`], built at
 //! `hello`) while this loop does the rest: `ready`, reseeding at `start`, `--noise`, answering
 //! `illegal` with another listed move, `log` lines. `random`, and a bot the game does not
-//! have, choose uniformly among the listed moves.
+//! have, choose uniformly among the listed moves, or are the game's own `random` when it lists
+//! one (see [`RANDOM`]).
 //!
 //! Lines before `hello` are read as the default game's (the first in the registry).
 
@@ -44,14 +45,27 @@ pub fn serve<R: BufRead, W: Write>(
         .game
         .filter(|_| hello.kind.as_deref() == Some("hello"))
         .map_or(registry::GAMES[0].name.to_string(), Cow::into_owned);
-    let own = registry::find(&game)
-        .ok()
-        .and_then(|e| e.bots.iter().find(|b| b.name == name));
-    let mut game_bot = None;
+    let entry = registry::find(&game).ok();
+    let find = |n: &str| entry.and_then(|e| e.bots.iter().find(|b| b.name == n));
     let mut why_random = None;
+    let own = match find(name) {
+        Some(b) => Some(b),
+        None if name == RANDOM => None,
+        None => {
+            why_random = Some(format!(
+                "{name} does not play {game}: it chooses among the legal moves at random"
+            ));
+            // The game's own `random`, if it has one, stands in.
+            find(RANDOM)
+        }
+    };
+    let mut game_bot = None;
     match own.map(|b| b.build) {
         Some(Build::Serve(build)) => match build(&settings, options) {
             Ok(mut bot) => {
+                if let Some(why) = why_random {
+                    bot.stand_in(name, why);
+                }
                 let mut whole = Cursor::new(first).chain(input);
                 return bot.serve(&mut whole, &mut output);
             }
@@ -59,18 +73,13 @@ pub fn serve<R: BufRead, W: Write>(
                 why_random = Some(format!("{name}: {e}; it plays the listed moves at random"))
             }
         },
-        Some(Build::Request(build)) => match build(&settings) {
+        Some(Build::Request(build)) if why_random.is_none() => match build(&settings) {
             Ok(bot) => game_bot = Some(bot),
             Err(e) => {
                 why_random = Some(format!("{name}: {e}; it plays the listed moves at random"))
             }
         },
-        None if name == RANDOM => {}
-        None => {
-            why_random = Some(format!(
-                "{name} does not play {game}: it chooses among the listed moves at random"
-            ))
-        }
+        Some(Build::Request(_)) | None => {}
     }
     let mut bot = Listing {
         name,

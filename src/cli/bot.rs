@@ -139,11 +139,11 @@ pub fn with_bot_list(command: clap::Command) -> clap::Command {
         "Bots, by game (random plays every game):\n\n  random      a legal move, uniformly at random: the baseline.\n",
     );
     for entry in registry::GAMES {
-        if entry.bots.is_empty() {
+        if entry.bots.iter().all(|b| b.name == RANDOM) {
             continue;
         }
         text.push_str(&format!("\n  --game {}:\n", entry.name));
-        for b in entry.bots {
+        for b in entry.bots.iter().filter(|b| b.name != RANDOM) {
             text.push_str(&format!("  {:<11} ", b.name));
             let mut col = 14;
             for (i, word) in b.help.split_whitespace().enumerate() {
@@ -172,7 +172,7 @@ pub fn with_bot_list(command: clap::Command) -> clap::Command {
     command
 }
 
-/// The bots taking `flag`, each with its game: `"positional (rolit)"`.
+/// The bots taking `flag`, each with its game: `"NAME (GAME)"`.
 fn takers(flag: BotFlag) -> Vec<String> {
     registry::GAMES
         .iter()

@@ -69,6 +69,13 @@ pub trait ServeBot {
     /// `hello`) and answers on `out`, flushing after every line, until `bye` or the end of the
     /// input. Only I/O errors are errors.
     fn serve(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()>;
+
+    /// This bot plays in place of the bot `name`, which the game does not have (only a game's
+    /// own `random` is asked to): it gives `name` in `ready` and sends `why` in a `log` line
+    /// after it. By default it keeps its own name and says nothing.
+    fn stand_in(&mut self, name: &'static str, why: String) {
+        let _ = (name, why);
+    }
 }
 
 /// The options a built-in bot may take beyond `--seed` and `--noise` (which every bot takes).
@@ -167,6 +174,8 @@ pub struct BuiltinBot {
     pub build: Build,
 }
 
-/// The bot every game has: a uniformly random move from `legal`. It is not listed in the
-/// entries; `rollarena bot random` plays every game.
+/// The bot every game has: a uniformly random move from `legal`; `rollarena bot random` plays
+/// every game. An entry may list its own `random` (as a [`Build::Serve`]) to replace the shared
+/// one, for example to play when the match hides `legal`: it then also stands in for the bots
+/// the game does not have. The help lists never show it.
 pub const RANDOM: &str = "random";

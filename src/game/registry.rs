@@ -36,7 +36,8 @@ pub struct Entry {
     /// A finished round in one line, the seats named by `names` (`match` prints one a round).
     pub summary: fn(&RoundRecord, &[String]) -> String,
     /// The game's own built-in bots (`rollarena bot NAME`), strongest last; `random` (a
-    /// uniform choice from `legal`) plays every game and is not listed.
+    /// uniform choice from `legal`) plays every game and is not listed, unless the game has
+    /// its own (see [`super::bot::RANDOM`]).
     pub bots: &'static [super::bot::BuiltinBot],
 }
 

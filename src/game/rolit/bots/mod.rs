@@ -20,6 +20,8 @@ pub mod arena;
 pub mod brs;
 pub mod eval;
 pub mod greedy;
+#[cfg(test)]
+mod loop_tests;
 pub mod mcts;
 pub mod positional;
 pub mod random;
@@ -33,7 +35,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::bots::round_rng;
 pub use crate::game::bot::Options;
-use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, ServeBot};
+use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, RANDOM, ServeBot};
 use crate::game::rolit::{Position, Square};
 
 pub use brs::Brs;
@@ -49,8 +51,16 @@ pub const NAMES: &[&str] = &["random", "greedy", "positional", "mcts", "brs"];
 /// The deepest search `positional` accepts (`--depth`).
 pub const MAX_DEPTH: u32 = 6;
 
-/// The bots of the registry entry, each served by [`serve()`].
+/// The bots of the registry entry, each served by [`serve()`]. Rolit's own `random` replaces
+/// the shared one: it computes the legal moves when the match hides them (`--hide-legal`), and
+/// stands in for the other games' bots.
 pub const BOTS: &[BuiltinBot] = &[
+    BuiltinBot {
+        name: RANDOM,
+        help: "a legal move, uniformly at random.",
+        flags: &[],
+        build: Build::Serve(build_random),
+    },
     BuiltinBot {
         name: "greedy",
         help: "the move that turns the most balls; ties broken at random.",
@@ -86,6 +96,10 @@ pub const BOTS: &[BuiltinBot] = &[
         build: Build::Serve(build_brs),
     },
 ];
+
+fn build_random(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    Ok(Box::new(Bot::new(Box::new(Random), options)))
+}
 
 fn build_greedy(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
     Ok(Box::new(Bot::new(Box::new(Greedy), options)))
@@ -168,6 +182,9 @@ pub struct Bot {
     strategy: Box<dyn Strategy>,
     options: Options,
     rng: ChaCha8Rng,
+    /// The name it gives in `ready` and the `log` line after it, when it stands in for a bot
+    /// Rolit does not have (see [`ServeBot::stand_in`]).
+    stand_in: Option<(&'static str, String)>,
 }
 
 impl fmt::Debug for Bot {
@@ -182,6 +199,10 @@ impl fmt::Debug for Bot {
 impl ServeBot for Bot {
     fn serve(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
         serve(self, input, out)
+    }
+
+    fn stand_in(&mut self, name: &'static str, why: String) {
+        self.stand_in = Some((name, why));
     }
 }
 
@@ -198,6 +219,7 @@ impl Bot {
             rng: round_rng(0, options.seed),
             strategy,
             options,
+            stand_in: None,
         }
     }
 
@@ -218,8 +240,14 @@ impl Bot {
         Some(Bot::new(strategy, options))
     }
 
+    /// The name it gives in `ready`.
     pub fn name(&self) -> &'static str {
-        self.strategy.name()
+        self.stand_in.as_ref().map_or(self.strategy.name(), |s| s.0)
+    }
+
+    /// The `log` line it sends after `ready`, if any.
+    pub(crate) fn greeting(&self) -> Option<&str> {
+        self.stand_in.as_ref().map(|s| s.1.as_str())
     }
 
     pub fn options(&self) -> Options {

@@ -89,7 +89,11 @@ fn hello<W: Write>(bot: &Bot, session: &mut Session, text: &[u8], out: &mut W) -
     });
     serde_json::to_writer(&mut *out, &ready)?;
     out.write_all(b"\n")?;
-    out.flush()
+    out.flush()?;
+    match bot.greeting() {
+        Some(why) => session.logs.log(out, format_args!("{why}")),
+        None => Ok(()),
+    }
 }
 
 fn start(bot: &mut Bot, session: &mut Session, text: &[u8]) {
