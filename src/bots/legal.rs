@@ -1,8 +1,9 @@
 //! A game's bots without a protocol loop of their own: each `turn` is answered with one of the
 //! moves the arbiter lists in `turn.legal`. A game's own bot (a [`GameBot`] from its registry
-//! entry) chooses which, from the request; without one (`random`, or a bot the game does not have) the choice is uniform.
-//! Either way the choice uses the bot's seeded generator, so a match replays, and after an
-//! `illegal` the bot sends a listed move it has not tried yet, at random.
+//! entry) chooses which, from the request; without one (`random`, or a bot the game does not
+//! have) the choice is uniform. Either way the choice uses the bot's seeded generator, so a
+//! match replays, and after an `illegal` the bot sends a listed move it has not tried yet, at
+//! random.
 
 use std::io::{self, Write};
 
