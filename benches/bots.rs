@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rollarena::bots::brs::{self, Brs};
-use rollarena::bots::{mcts, random_square};
+use rollarena::game::rolit::bots::brs::{self, Brs};
+use rollarena::game::rolit::bots::{mcts, random_square};
 use rollarena::game::rolit::{Colour, Position};
 
 const RUNS: usize = 3;

@@ -1,10 +1,12 @@
-//! The arbiter: bot processes, the wire protocol, clocks, faults, rounds and matches.
+//! The arbiter: bot processes, clocks, rounds and matches with live bots.
 //!
 //! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
 //! the protocol operations on it), [`driver`] (one round: process events in, the
-//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records, standings), [`names`] (the seats' names). [`protocol`] holds the wire types, [`fault`] a bot's misbehaviour as
-//! data, [`events`] the one event stream per match.
+//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records,
+//! standings), [`names`] (the seats' names). [`fault`] re-exports a bot's misbehaviour as data
+//! (from [`crate::record::fault`]), [`events`] is the one event stream per match; the wire
+//! types are [`crate::wire`]'s.
 pub mod bot;
 pub mod clock;
 pub mod driver;
@@ -14,8 +16,6 @@ pub mod io;
 pub mod matches;
 pub mod names;
 pub mod process;
-// Until every user says `crate::wire`.
-pub use crate::wire as protocol;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;

@@ -94,7 +94,8 @@ impl Cli {
             .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
             .mut_subcommand("check", check::with_game_checks)
             .mut_subcommand("replay", replay::with_game_replays)
-            .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of));
+            .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
+            .mut_subcommand("bot", bot::with_bot_list);
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         match (&mut cli.command, found.subcommand()) {

@@ -29,6 +29,7 @@
 //! Shared vocabulary lives here: seats, refusals, applied actions, outcomes with ties and
 //! forfeits. Everything is plain data; nothing here does I/O.
 
+pub mod bot;
 pub mod goofspiel;
 pub mod registry;
 pub mod robots;

@@ -50,6 +50,10 @@ pub struct Entry {
     /// The scenarios of `rollarena check --game NAME` (`src/game/<game>/check*.rs`): what a
     /// bot of this game must get right before a contest, on the game's own rules.
     pub check: &'static dyn crate::check::GameCheck,
+    /// The game's own built-in bots (`rollarena bot NAME`), strongest last; `random` (a
+    /// uniform choice from `legal`) plays every game and is not listed, unless the game has
+    /// its own (see [`super::bot::RANDOM`]).
+    pub bots: &'static [super::bot::BuiltinBot],
 }
 
 /// Counting a game's move sequences (perft) to check and time its move generator.
@@ -86,6 +90,14 @@ pub fn default_name() -> &'static str {
 /// The games' names, for help texts and errors.
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|e| e.name).collect()
+}
+
+/// The games whose built-in bots include `name`, each with that bot.
+pub fn bots_named(name: &str) -> Vec<(&'static Entry, &'static super::bot::BuiltinBot)> {
+    GAMES
+        .iter()
+        .filter_map(|e| e.bots.iter().find(|b| b.name == name).map(|b| (*e, b)))
+        .collect()
 }
 
 /// The entry of the game named `name`.

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use rollarena::bots::arena::{self, play};
-use rollarena::bots::{Bot, Brs, Mcts, Options, brs, mcts};
+use rollarena::game::rolit::bots::arena::{self, play};
+use rollarena::game::rolit::bots::{Bot, Brs, Mcts, Options, brs, mcts};
 
 use crate::check::{check, items_with};
 

@@ -28,6 +28,8 @@ pub static ENTRY: Entry = Entry {
         html: Some(super::show::HTML),
     },
     check: &super::check::CHECK,
+    // Only `random`, which plays every game.
+    bots: &[],
 };
 
 fn flags() -> Vec<Arg> {

@@ -30,6 +30,7 @@ pub static ENTRY: Entry = Entry {
         html: Some(super::show_html::HTML),
     },
     check: &super::check::CHECK,
+    bots: &[super::solver_bot::BOT],
 };
 
 fn flags() -> Vec<Arg> {

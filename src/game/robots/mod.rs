@@ -32,6 +32,7 @@ pub mod show_text;
 pub mod slide;
 pub mod solution;
 pub mod solver;
+pub mod solver_bot;
 pub mod state;
 mod table;
 pub mod text;

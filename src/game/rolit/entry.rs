@@ -31,6 +31,7 @@ pub static ENTRY: Entry = Entry {
         html: Some(super::show_html::HTML),
     },
     check: &super::check::CHECK,
+    bots: super::bots::BOTS,
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.

@@ -7,6 +7,7 @@
 //! drawn once per match.
 
 pub mod bitboard;
+pub mod bots;
 pub mod check;
 pub mod entry;
 pub mod perft;

@@ -33,16 +33,19 @@ pub static ENTRY: Entry = Entry {
         html: Some(super::show_html::HTML),
     },
     check: &super::check::CHECK,
+    bots: super::bots::BOTS,
 };
 
-/// Built-in bots choosing among the legal decisions, each with its own seed.
+/// The built-in bots, strongest first: the searching bot thinks 20 ms a decision (so a demo
+/// match takes seconds), then the one-turn heuristic, each twice with its own seed, then
+/// `random` for a fifth and sixth seat.
 const DEMO: &[&str] = &[
+    "rollarena bot ismcts --movetime 20",
+    "rollarena bot heuristic",
+    "rollarena bot ismcts --movetime 20 --seed 2",
+    "rollarena bot heuristic --seed 2",
     "rollarena bot random",
     "rollarena bot random --seed 2",
-    "rollarena bot random --seed 3",
-    "rollarena bot random --seed 4",
-    "rollarena bot random --seed 5",
-    "rollarena bot random --seed 6",
 ];
 
 fn flags() -> Vec<Arg> {

@@ -12,6 +12,7 @@ pub mod arena;
 pub mod ball;
 pub mod ball_phase;
 pub mod board;
+pub mod bots;
 pub mod card;
 pub mod chance;
 pub mod check;

@@ -162,8 +162,8 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::bots::tests::position;
-    use crate::bots::{Bot, Options};
+    use crate::game::rolit::bots::tests::position;
+    use crate::game::rolit::bots::{Bot, Options};
 
     /// a1 (a corner) turns b1 (1 ball); g5 turns 3 balls in the middle.
     fn corner_or_balls() -> Position {
@@ -191,7 +191,7 @@ mod tests {
         }
         // Greedy takes the balls.
         let mut rng = ChaCha8Rng::seed_from_u64(0);
-        let sq = crate::bots::Greedy.choose(&pos, pos.legal_moves(), &mut rng);
+        let sq = crate::game::rolit::bots::Greedy.choose(&pos, pos.legal_moves(), &mut rng);
         assert_eq!(sq.to_string(), "g5");
         // Now green threatens a1 (turning a2, with a3 green): every depth takes it at once.
         let pos = position(

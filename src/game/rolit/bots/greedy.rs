@@ -31,7 +31,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::bots::tests::position;
+    use crate::game::rolit::bots::tests::position;
 
     #[test]
     fn takes_the_most_balls() {

@@ -277,7 +277,7 @@ pub fn ordered(g: &Geometry, pos: &Position, moves: u64) -> impl Iterator<Item =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::tests::position;
+    use crate::game::rolit::bots::tests::position;
 
     #[test]
     fn stable_edges_from_corners_and_full_lines() {
@@ -316,9 +316,9 @@ mod tests {
     #[test]
     #[ignore = "tuning, minutes"]
     fn tune() {
-        use crate::bots::arena::play;
-        use crate::bots::brs::{self, Brs};
-        use crate::bots::{Bot, Options};
+        use crate::game::rolit::bots::arena::play;
+        use crate::game::rolit::bots::brs::{self, Brs};
+        use crate::game::rolit::bots::{Bot, Options};
         use rand::{Rng, SeedableRng};
 
         let env = |k: &str, d: u64| std::env::var(k).map_or(d, |v| v.parse().unwrap());
@@ -382,9 +382,9 @@ mod tests {
     #[test]
     #[ignore = "a measurement, minutes"]
     fn tuned_against_hand() {
-        use crate::bots::arena::play;
-        use crate::bots::brs::{self, Brs};
-        use crate::bots::{Bot, Options};
+        use crate::game::rolit::bots::arena::play;
+        use crate::game::rolit::bots::brs::{self, Brs};
+        use crate::game::rolit::bots::{Bot, Options};
 
         let env = |k: &str, d: u64| std::env::var(k).map_or(d, |v| v.parse().unwrap());
         let games = env("CMP_GAMES", 200) as u32;

@@ -655,7 +655,7 @@ pub fn speed(pos: &Position, playouts: u64) -> (u64, Duration) {
         reuse: false,
         ..Config::default()
     });
-    let mut rng = super::round_rng(0, 0);
+    let mut rng = crate::bots::round_rng(0, 0);
     let started = Instant::now();
     bot.search(pos, pos.legal_moves(), &mut rng, None);
     (bot.last.playouts, started.elapsed())

@@ -1,5 +1,7 @@
-//! The built-in Rock'n'Roll Robot bot (`rollarena bot solver`): the library's optimal solver
-//! behind the protocol, with a strength setting.
+//! The built-in Rock'n'Roll Robot bot (`rollarena bot solver`, listed in the registry entry as
+//! [`BOT`]): the library's optimal solver behind the protocol, with a strength setting. Its
+//! requests are `start`, `prove` and declarations, not `turn`s, so it runs its own protocol
+//! loop (a [`ServeBot`]).
 //!
 //! At each `start` it reads the board, the robots and the token from the state, declares the
 //! length of a quick (not always shortest) solution at once if it has one, then searches for
@@ -15,10 +17,47 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, Options, ServeBot};
 use crate::game::robots::{Board, Budget, Move, Positions, Solution, Token, quick_solution, solve};
 
 /// The strongest setting (and the default).
 pub const MAX_STRENGTH: u32 = 10;
+
+/// The bot of the registry entry.
+pub const BOT: BuiltinBot = BuiltinBot {
+    name: "solver",
+    help: "declares a quick solution's length at once, then the shortest it finds (the \
+           library's optimal solver), and proves it. --strength S from 1 to 10: below 10 it \
+           only looks for solutions of at most S + 2 moves.",
+    flags: &[BotFlag::Strength],
+    build: Build::Serve(build),
+};
+
+/// `--strength` from 1 to [`MAX_STRENGTH`]; `--noise` does not apply (the solver has no
+/// random choices to replace) and `--seed` changes nothing.
+fn build(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+    let strength = settings.strength.unwrap_or(MAX_STRENGTH);
+    if !(1..=MAX_STRENGTH).contains(&strength) {
+        return Err(format!(
+            "--strength {strength}: from 1 (solutions of at most 3 moves) to {MAX_STRENGTH}"
+        ));
+    }
+    if options.noise != 0.0 {
+        return Err("--noise: the solver makes no random choices to replace".into());
+    }
+    Ok(Box::new(Solver { strength }))
+}
+
+/// The solver bot at a strength.
+struct Solver {
+    strength: u32,
+}
+
+impl ServeBot for Solver {
+    fn serve(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<()> {
+        serve(self.strength, input, out)
+    }
+}
 
 /// The best moves found for the token in play.
 #[derive(Default)]

@@ -1,0 +1,74 @@
+//! Speed of the Rollerball search bot: `ismcts` iterations (determinization, tree descent,
+//! playout, evaluation) per second for 2, 4 and 6 players, in positions reached by playing
+//! heuristic moves for a few turns after a random setup. A plain printed report, no harness:
+//! `cargo bench --bench rollerball_bots` (release profile). `ISMCTS_PLAYOUTS` sets the
+//! iterations per search (2,000 by default); each player count searches 5 positions.
+
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rollarena::game::rollerball::Rollerball;
+use rollarena::game::rollerball::bots::{Heuristic, Ismcts, Seen, ismcts};
+
+/// A position of turn `turns` or so, `seat` asked a decision of the turn (not the setup).
+fn position(players: usize, seed: u64, turns: u32) -> Option<Rollerball> {
+    let mut g = Rollerball::new(players, 360, seed).ok()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let h = Heuristic::default();
+    while let Some(to_act) = g.to_act() {
+        let seat = to_act.seats[0];
+        let legal = g.legal(seat);
+        if g.turn() >= turns && legal.len() > 1 {
+            return Some(g);
+        }
+        let i = if g.turn() == 0 {
+            rng.random_range(0..legal.len())
+        } else {
+            h.choose(&g, seat, &legal, &mut rng)
+        };
+        g.apply(seat, &legal[i]).ok()?;
+    }
+    None
+}
+
+fn main() {
+    let playouts: u64 = std::env::var("ISMCTS_PLAYOUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    println!("rollerball ismcts, {playouts} iterations per search, 5 positions per player count");
+    println!(
+        "{:>7} {:>14} {:>14}",
+        "players", "iterations/s", "ms/search"
+    );
+    for players in [2, 4, 6] {
+        let bot = Ismcts::new(ismcts::Config {
+            playouts: Some(playouts),
+            movetime: Some(std::time::Duration::from_secs(600)),
+            ..ismcts::Config::default()
+        });
+        let (mut iterations, mut searches, mut secs) = (0u64, 0u32, 0.0f64);
+        let mut seed = 0;
+        while searches < 5 {
+            seed += 1;
+            let Some(g) = position(players, seed, 12) else {
+                continue;
+            };
+            let seat = g.to_act().expect("asked").seats[0];
+            let seen = Seen::new(&g.view(seat)).expect("a seat's view");
+            let legal = g.legal(seat);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let started = Instant::now();
+            let found = bot.search(&seen, &legal, None, &mut rng);
+            secs += started.elapsed().as_secs_f64();
+            iterations += found.iterations;
+            searches += 1;
+        }
+        println!(
+            "{players:>7} {:>14.0} {:>14.1}",
+            iterations as f64 / secs,
+            secs * 1000.0 / searches as f64
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! `ismcts`: single-observer information-set Monte-Carlo tree search (Cowling, Powley and
+//! Whitehouse 2012) for the hidden hands and deck.
+//!
+//! - **Determinization**: every iteration deals the cards this seat has not seen at random,
+//!   consistently with what it has seen ([`Seen::sample`]: the other hands by their sizes, a
+//!   reward card another seat is looking at, the deck; sealed bids as parts of those hands).
+//! - **One tree for the information set**: nodes are keyed by the moves that lead to them,
+//!   whoever makes them; a move that is legal in one determinization and not in another is
+//!   chosen by UCB1 with *availability* counts (how often it could have been chosen) instead of
+//!   the parent's visits. Each node keeps every seat's summed results, and the seat deciding
+//!   there maximises its own (max^n).
+//! - **Moves searched**: at the root, the best [`Config::root_width`] decisions by the
+//!   [`Heuristic`]'s ranking; below it, every reward, discard and use decision, and workman
+//!   moves that walk or stay (teleports are left to the root).
+//! - **Playouts**: [`Config::rollout_turns`] turns of a light policy (points rather than cards,
+//!   the cheapest card discarded, the workman mostly staying, mostly no use), then the
+//!   [`eval`] scores (points, the balls' coming rewards and hits, cards) turned into a result
+//!   in 0..1 per seat by a logistic of each seat's score against the others; a finished game
+//!   gives 1 to its winners.
+//! - **Time**: the search stops at a deadline set from the request's `time_ms` with a wide
+//!   safety margin ([`budget`]), at `--movetime`, or after `--playouts` iterations (then, with
+//!   a fixed `--seed`, the same answer every time). The setup decisions (bid, base, workman,
+//!   setup cards, the ball) are the heuristic's: there is nothing yet for a search to see.
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::eval::{self, PerSeat, SEATS, Weights};
+use super::heuristic::{Heuristic, SKIP, best_index, cheapest};
+use super::rebuild::Seen;
+use crate::game::rollerball::moves::{Keep, Move};
+use crate::game::rollerball::state::{Phase, Rollerball};
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Think at most this long per decision.
+    pub movetime: Option<Duration>,
+    /// At most this many iterations per decision.
+    pub playouts: Option<u64>,
+    /// UCB1's exploration constant.
+    pub exploration: f32,
+    /// Root decisions searched, the heuristic's best.
+    pub root_width: usize,
+    /// Turns of light play after the tree, before the evaluation.
+    pub rollout_turns: u32,
+    /// Scale of the logistic turning a score into a result.
+    pub temperature: f32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            movetime: None,
+            playouts: None,
+            exploration: 0.7,
+            root_width: 10,
+            rollout_turns: 2,
+            temperature: 1.0,
+        }
+    }
+}
+
+/// The time used when neither the request nor `--movetime` says anything.
+const DEFAULT_TIME_MS: u64 = 1000;
+
+/// The thinking time for a request allowing `time_ms`: half of it less 50 ms (the rest is the
+/// margin for reading, writing and a busy machine), at least 1 ms.
+pub fn budget(time_ms: u64) -> Duration {
+    Duration::from_millis((time_ms / 2).saturating_sub(50).max(1))
+}
+
+/// A node of the tree: the move that led here and who made it.
+struct Node {
+    mv: Option<Move>,
+    children: Vec<u32>,
+    visits: u32,
+    avail: u32,
+    sum: PerSeat,
+}
+
+impl Node {
+    fn new(mv: Option<Move>) -> Node {
+        Node {
+            mv,
+            children: Vec::new(),
+            visits: 0,
+            avail: 0,
+            sum: [0.0; SEATS],
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The index of the chosen move in the request's `legal`.
+    pub index: usize,
+    /// Iterations run.
+    pub iterations: u64,
+    /// The chosen move's mean result for the seat.
+    pub value: f32,
+}
+
+/// The search bot.
+#[derive(Clone, Debug, Default)]
+pub struct Ismcts {
+    pub config: Config,
+    pub heuristic: Heuristic,
+}
+
+impl Ismcts {
+    pub fn new(config: Config) -> Ismcts {
+        Ismcts {
+            config,
+            heuristic: Heuristic::default(),
+        }
+    }
+
+    /// Chooses one of `legal` for the seat of `seen`, within `time_ms` when given.
+    pub fn search(
+        &self,
+        seen: &Seen,
+        legal: &[Move],
+        time_ms: Option<u64>,
+        rng: &mut ChaCha8Rng,
+    ) -> Found {
+        let start = Instant::now();
+        let mut limit = time_ms.map(budget);
+        if let Some(m) = self.config.movetime {
+            limit = Some(limit.map_or(m, |l| l.min(m)));
+        }
+        if limit.is_none() && self.config.playouts.is_none() {
+            limit = Some(Duration::from_millis(DEFAULT_TIME_MS));
+        }
+        let deadline = limit.map(|l| start + l);
+        let seat = seen.seat;
+        let g0 = seen.sample(rng);
+        let ranks = self.heuristic.rank(&g0, seat, legal);
+        let setup = matches!(
+            g0.phase,
+            Phase::Bid | Phase::Base | Phase::Workman | Phase::Card | Phase::Ball
+        );
+        let mut order: Vec<usize> = (0..legal.len()).filter(|&i| ranks[i] > SKIP).collect();
+        order.sort_by(|&a, &b| ranks[b].total_cmp(&ranks[a]));
+        order.truncate(self.config.root_width.max(1));
+        if setup || order.len() <= 1 {
+            return Found {
+                index: best_index(&ranks, rng),
+                iterations: 0,
+                value: f32::NAN,
+            };
+        }
+        let mut tree = vec![Node::new(None)];
+        let root_moves: Vec<Move> = order.iter().map(|&i| legal[i].clone()).collect();
+        let mut iterations = 0u64;
+        loop {
+            if self.config.playouts.is_some_and(|n| iterations >= n) {
+                break;
+            }
+            // Checked every iteration: one is far shorter than the margin.
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.iterate(&mut tree, seen, &root_moves, rng);
+            iterations += 1;
+        }
+        let root = &tree[0];
+        let mut best = (0usize, 0u32, f32::NAN);
+        for &c in &root.children {
+            let n = &tree[c as usize];
+            if n.visits > best.1 {
+                let k = root_moves
+                    .iter()
+                    .position(|m| Some(m) == n.mv.as_ref())
+                    .expect("a root move");
+                best = (k, n.visits, n.sum[seat] / n.visits as f32);
+            }
+        }
+        let index = if best.1 == 0 { order[0] } else { order[best.0] };
+        Found {
+            index,
+            iterations,
+            value: best.2,
+        }
+    }
+
+    /// One iteration: a determinization, a descent that adds one node, a playout, the results
+    /// backed up.
+    fn iterate(
+        &self,
+        tree: &mut Vec<Node>,
+        seen: &Seen,
+        root_moves: &[Move],
+        rng: &mut ChaCha8Rng,
+    ) {
+        let mut g = seen.sample(rng);
+        let start_turn = g.turn;
+        let mut path = vec![0u32];
+        let mut node = 0u32;
+        while let Some(to_act) = g.to_act() {
+            let actor = to_act.seats[0];
+            let cands = if node == 0 {
+                root_moves.to_vec()
+            } else {
+                candidates(&g, actor)
+            };
+            if cands.is_empty() {
+                break;
+            }
+            let mut untried = Vec::new();
+            let mut pick: Option<(u32, f32)> = None;
+            let children = tree[node as usize].children.clone();
+            for m in &cands {
+                match children
+                    .iter()
+                    .find(|&&c| tree[c as usize].mv.as_ref() == Some(m))
+                {
+                    None => untried.push(m.clone()),
+                    Some(&c) => {
+                        let n = &mut tree[c as usize];
+                        n.avail += 1;
+                        let ucb = n.sum[actor] / n.visits as f32
+                            + self.config.exploration
+                                * ((n.avail as f32).ln() / n.visits as f32).sqrt();
+                        if pick.is_none_or(|(_, u)| ucb > u) {
+                            pick = Some((c, ucb));
+                        }
+                    }
+                }
+            }
+            if !untried.is_empty() {
+                let m = untried.choose(rng).expect("not empty").clone();
+                if g.apply(actor, &m).is_err() {
+                    break;
+                }
+                let id = tree.len() as u32;
+                let mut n = Node::new(Some(m));
+                n.avail = 1;
+                tree.push(n);
+                tree[node as usize].children.push(id);
+                path.push(id);
+                break;
+            }
+            let (c, _) = pick.expect("a child");
+            let m = tree[c as usize].mv.clone().expect("a move");
+            if g.apply(actor, &m).is_err() {
+                break;
+            }
+            path.push(c);
+            node = c;
+        }
+        self.playout(&mut g, start_turn, rng);
+        let results = self.results(&g);
+        for id in path {
+            let n = &mut tree[id as usize];
+            n.visits += 1;
+            for (sum, r) in n.sum.iter_mut().zip(results) {
+                *sum += r;
+            }
+        }
+    }
+
+    /// Light play for a few turns.
+    fn playout(&self, g: &mut Rollerball, start_turn: u32, rng: &mut ChaCha8Rng) {
+        let end = start_turn + self.config.rollout_turns;
+        let mut steps = 0;
+        while let Some(to_act) = g.to_act() {
+            if g.turn > end || steps > 200 {
+                break;
+            }
+            steps += 1;
+            let seat = to_act.seats[0];
+            let mv = light(g, seat, rng);
+            if g.apply(seat, &mv).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Every seat's result in 0..1.
+    fn results(&self, g: &Rollerball) -> PerSeat {
+        let w = Weights {
+            horizon: 10,
+            ..Weights::default()
+        };
+        let scores = eval::scores(g, &[], &w);
+        let mut out = [0.0; SEATS];
+        for (s, o) in out.iter_mut().enumerate().take(g.players) {
+            let r = eval::relative(&scores, g.players, s) / self.config.temperature;
+            *o = 1.0 / (1.0 + (-r).exp());
+        }
+        out
+    }
+}
+
+/// The decisions searched below the root.
+fn candidates(g: &Rollerball, seat: usize) -> Vec<Move> {
+    match g.phase {
+        Phase::Move | Phase::Extra => {
+            let from = g.board.workmen[seat].expect("placed");
+            std::iter::once(Move::Stay)
+                .chain(g.walk_targets(from).into_iter().map(Move::Walk))
+                .collect()
+        }
+        _ => g.legal(seat),
+    }
+}
+
+/// The playout policy.
+fn light(g: &Rollerball, seat: usize, rng: &mut ChaCha8Rng) -> Move {
+    match g.phase {
+        Phase::Reward => {
+            if g.pending.and_then(|p| p.card).is_some() {
+                Move::Vp
+            } else {
+                match g.board.cards.choose(rng) {
+                    Some(c) => Move::Take(c.s1, Keep::Vp),
+                    None => Move::Decline,
+                }
+            }
+        }
+        Phase::Discard => Move::Discard(cheapest(g, seat).expect("a card to discard")),
+        Phase::Move | Phase::Extra => {
+            if rng.random_bool(0.5) {
+                return Move::Stay;
+            }
+            let from = g.board.workmen[seat].expect("placed");
+            g.walk_targets(from)
+                .choose(rng)
+                .map_or(Move::Stay, |&s| Move::Walk(s))
+        }
+        Phase::Use => {
+            if rng.random_bool(0.6) {
+                return Move::NoUse;
+            }
+            let legal = g.legal(seat);
+            legal.choose(rng).cloned().unwrap_or(Move::NoUse)
+        }
+        _ => {
+            let legal = g.legal(seat);
+            legal.choose(rng).cloned().expect("a legal move")
+        }
+    }
+}

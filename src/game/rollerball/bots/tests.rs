@@ -1,0 +1,185 @@
+//! The Rollerball bots played on the engine directly: every state a seat sees rebuilds into an
+//! engine that shows that seat exactly the same view; every answer is in `legal`; a fixed seed
+//! and playout count give the same game; a short clock is kept with a wide margin.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use super::{BOTS, Seen};
+use crate::game::bot::{BotRequest, BotSettings, GameBot};
+use crate::game::rollerball::Rollerball;
+
+/// Builds a registry bot by name.
+fn bot(name: &str, settings: BotSettings) -> Box<dyn GameBot> {
+    let b = BOTS.iter().find(|b| b.name == name).expect("a bot");
+    (b.build.request().expect("buildable"))(&settings).expect("builds")
+}
+
+/// Plays one game; `seats[i]` is `None` for a uniformly random seat. Checks every answer is
+/// legal and every view rebuilds faithfully; returns the moves played.
+fn play(
+    players: usize,
+    turn_limit: u32,
+    seed: u64,
+    seats: &mut [Option<Box<dyn GameBot>>],
+    time_ms: Option<u64>,
+) -> Vec<String> {
+    let mut g = Rollerball::new(players, turn_limit, seed).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut moves = Vec::new();
+    while let Some(to_act) = g.to_act() {
+        let seat = to_act.seats[0];
+        let view = g.view(seat);
+        // The rebuilt engine shows the seat the very view it was rebuilt from.
+        let seen = Seen::new(&view).unwrap_or_else(|e| panic!("{e}: {view:?}"));
+        assert_eq!(seen.sample(&mut rng).view(seat), view);
+        let legal: Vec<Value> = g
+            .legal(seat)
+            .iter()
+            .map(|m| Value::String(m.to_string()))
+            .collect();
+        assert!(!legal.is_empty());
+        let state = serde_json::to_value(&view).unwrap();
+        let index = match &mut seats[seat] {
+            None => rng.random_range(0..legal.len()),
+            Some(b) => {
+                let req = BotRequest {
+                    seat,
+                    state: &state,
+                    legal: &legal,
+                    time_ms,
+                };
+                let mut note = String::new();
+                b.choose(&req, &mut rng, &mut note).unwrap()
+            }
+        };
+        assert!(index < legal.len(), "index {index} of {}", legal.len());
+        let text = legal[index].as_str().unwrap().to_string();
+        g.apply_text(seat, &text)
+            .unwrap_or_else(|e| panic!("{text} refused: {e}"));
+        moves.push(text);
+    }
+    moves
+}
+
+fn quick_ismcts() -> Box<dyn GameBot> {
+    bot(
+        "ismcts",
+        BotSettings {
+            playouts: Some(30),
+            ..BotSettings::default()
+        },
+    )
+}
+
+#[test]
+fn every_answer_is_legal_and_every_view_rebuilds_for_2_to_6_players() {
+    for players in 2..=6 {
+        for game in 0..3u64 {
+            let mut seats: Vec<Option<Box<dyn GameBot>>> = (0..players)
+                .map(|s| match (s + game as usize) % 3 {
+                    0 => Some(bot("heuristic", BotSettings::default())),
+                    1 => Some(quick_ismcts()),
+                    _ => None,
+                })
+                .collect();
+            let moves = play(players, 24, 100 * players as u64 + game, &mut seats, None);
+            assert!(moves.len() > 4 * players, "{players} players: {moves:?}");
+        }
+    }
+}
+
+#[test]
+fn random_games_rebuild_at_every_decision() {
+    // Longer games between random seats reach empty decks, reshuffles, takes and discards.
+    for players in 2..=6 {
+        let mut seats: Vec<Option<Box<dyn GameBot>>> = (0..players).map(|_| None).collect();
+        play(players, 360, 7 + players as u64, &mut seats, None);
+    }
+}
+
+#[test]
+fn same_seed_and_playouts_same_game() {
+    let run = || {
+        let mut seats: Vec<Option<Box<dyn GameBot>>> = vec![
+            Some(quick_ismcts()),
+            Some(bot("heuristic", BotSettings::default())),
+        ];
+        play(2, 30, 99, &mut seats, None)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn the_heuristic_beats_random() {
+    let mut wins = 0;
+    for seed in 0..6 {
+        let mut seats: Vec<Option<Box<dyn GameBot>>> =
+            vec![Some(bot("heuristic", BotSettings::default())), None];
+        let moves = play(2, 360, seed, &mut seats, None);
+        // Replay to read the result.
+        let mut g = Rollerball::new(2, 360, seed).unwrap();
+        for m in &moves {
+            let seat = g.to_act().unwrap().seats[0];
+            g.apply_text(seat, m).unwrap();
+        }
+        if g.result().unwrap().winners == vec![0] {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 5, "the heuristic won {wins} of 6 against random");
+}
+
+#[test]
+fn a_short_clock_is_kept_with_a_wide_margin() {
+    // 300 ms a decision: the search thinks about 100 ms; allow 250 ms on a busy machine.
+    let mut b = bot("ismcts", BotSettings::default());
+    let mut g = Rollerball::new(4, 360, 5).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut timed = 0;
+    while let Some(to_act) = g.to_act() {
+        if timed >= 12 {
+            break;
+        }
+        let seat = to_act.seats[0];
+        let legal: Vec<Value> = g
+            .legal(seat)
+            .iter()
+            .map(|m| Value::String(m.to_string()))
+            .collect();
+        let index = if g.turn() == 0 {
+            rng.random_range(0..legal.len())
+        } else {
+            let state = serde_json::to_value(g.view(seat)).unwrap();
+            let req = BotRequest {
+                seat,
+                state: &state,
+                legal: &legal,
+                time_ms: Some(300),
+            };
+            let started = Instant::now();
+            let i = b.choose(&req, &mut rng, &mut String::new()).unwrap();
+            let took = started.elapsed();
+            assert!(took < Duration::from_millis(250), "took {took:?}");
+            timed += 1;
+            i
+        };
+        g.apply_text(seat, legal[index].as_str().unwrap()).unwrap();
+    }
+    assert_eq!(timed, 12);
+}
+
+#[test]
+fn every_registry_bot_builds_and_refuses_zero_playouts() {
+    for b in BOTS {
+        (b.build.request().unwrap())(&BotSettings::default()).unwrap();
+    }
+    let zero = BotSettings {
+        playouts: Some(0),
+        ..BotSettings::default()
+    };
+    assert!((BOTS[1].build.request().unwrap())(&zero).is_err());
+}
