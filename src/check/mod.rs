@@ -141,6 +141,22 @@ impl CheckConfig {
         options.insert("players".into(), players.into());
         options
     }
+
+    /// The check's settings for the report (`--json`), with the game's name and canonical
+    /// options.
+    pub fn report(&self, game: &str, options: Option<Value>) -> Value {
+        serde_json::json!({
+            "game": game,
+            "options": options,
+            "players": self.players,
+            "startup_ms": self.time.startup.as_millis() as u64,
+            "move_ms": self.time.per_move.as_millis() as u64,
+            "legal": !self.hide_legal,
+            "seed": self.seed,
+            "freeze": self.freeze,
+            "sandbox": self.isolation.level.name(),
+        })
+    }
 }
 
 /// Numbers in words: "2, 3 and 4".

@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use super::conversation::{self, Seen, Verdict};
 use super::talk::{Cause, Problem, Talk, is_junk};
 use super::{CheckConfig, hints};
 use crate::arbiter::bot::Heard;
@@ -25,6 +26,7 @@ use crate::game::{Game, Round, RoundSetup, Seat};
 use crate::record::ForfeitKind;
 use crate::referee::{Input, Output, Referee, Settings};
 use crate::seed::{chance_seed, mix, round_seed, start_seed};
+use crate::wire::Hello;
 
 /// How the check chooses for its own seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -425,4 +427,22 @@ impl Table {
             None => Ok(()),
         }
     }
+}
+
+/// The `bye` scenario of a game played on a [`Table`]: a whole round (seeded by `seed`) with
+/// the bot in seat 0, `end`, then `bye` and the bot's exit.
+pub async fn round_then_bye(
+    config: &CheckConfig,
+    game: &dyn Game,
+    hello: Hello,
+    seed: u64,
+    seen: &mut Seen,
+) -> Verdict {
+    let mut talk = conversation::open(config, hello, config.freeze, seen).await?;
+    let mut table = Table::new(config, game, 0, seed, 0, 0);
+    if let Err(p) = table.play(&mut talk, &|_| false).await {
+        conversation::close(talk, seen).await;
+        return Err(p);
+    }
+    conversation::bye(talk, seen).await
 }

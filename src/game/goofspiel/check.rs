@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::check::conversation::{self, Seen, Verdict};
 use crate::check::table::Table;
@@ -100,18 +100,8 @@ impl GameCheck for GoofspielCheck {
     }
 
     fn options(&self, config: &CheckConfig) -> Value {
-        let game = build(config, config.players[0]).ok();
-        json!({
-            "game": "goofspiel",
-            "options": game.map(|g| g.options()),
-            "players": config.players,
-            "startup_ms": config.time.startup.as_millis() as u64,
-            "move_ms": config.time.per_move.as_millis() as u64,
-            "legal": !config.hide_legal,
-            "seed": config.seed,
-            "freeze": config.freeze,
-            "sandbox": config.isolation.level.name(),
-        })
+        let options = build(config, config.players[0]).ok().map(|g| g.options());
+        config.report("goofspiel", options)
     }
 
     fn setup(&self, config: &CheckConfig) -> String {
@@ -250,15 +240,8 @@ fn hand_context(round: u32, table: &Table) -> String {
 
 async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
-    let mut talk =
-        conversation::open(config, hello(config, players, 0, 1), config.freeze, seen).await?;
-    let mut table = Table::new(config, &*g, 0, 24, 0, 0);
-    if let Err(p) = table.play(&mut talk, &|_| false).await {
-        conversation::close(talk, seen).await;
-        return Err(p);
-    }
-    conversation::bye(talk, seen).await
+    let hello = hello(config, players, 0, 1);
+    crate::check::table::round_then_bye(config, &*game(config, players), hello, 24, seen).await
 }
 
 const HINT_SEALED: &str = "Every seat bids at once: the arbiter sends every seat a turn, and \

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::check::conversation::{self, Seen, Verdict};
 use crate::check::table::{Choice, Table};
@@ -104,17 +104,8 @@ impl GameCheck for RollerballCheck {
     }
 
     fn options(&self, config: &CheckConfig) -> Value {
-        json!({
-            "game": "rollerball",
-            "options": build(config, config.players[0]).ok().map(|g| g.options()),
-            "players": config.players,
-            "startup_ms": config.time.startup.as_millis() as u64,
-            "move_ms": config.time.per_move.as_millis() as u64,
-            "legal": !config.hide_legal,
-            "seed": config.seed,
-            "freeze": config.freeze,
-            "sandbox": config.isolation.level.name(),
-        })
+        let options = build(config, config.players[0]).ok().map(|g| g.options());
+        config.report("rollerball", options)
     }
 
     fn setup(&self, config: &CheckConfig) -> String {
@@ -274,15 +265,8 @@ async fn hand(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 
 async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
     let hello = hello(config, players, 0, 1);
-    let mut talk = conversation::open(config, hello, config.freeze, seen).await?;
-    let mut table = Table::new(config, &*g, 0, 34, 0, 0);
-    if let Err(p) = table.play(&mut talk, &|_| false).await {
-        conversation::close(talk, seen).await;
-        return Err(p);
-    }
-    conversation::bye(talk, seen).await
+    crate::check::table::round_then_bye(config, &*game(config, players), hello, 34, seen).await
 }
 
 const HINT_ORDER: &str = "Requests do not come in seat order: the setup starts from the bid \
