@@ -3,7 +3,7 @@
 //! Layers, lowest first: [`process`] (process groups, signals, CPU time), [`io`] (the pipes:
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
 //! the protocol operations on it), [`driver`] (one round: process events in, the
-//! [`crate::referee`]'s outputs carried out), [`matches`] (rounds, restarts, records,
+//! [`crate::referee`]'s outputs carried out), [`matches`](mod@matches) (rounds, restarts, records,
 //! standings), [`names`] (the seats' names). [`fault`] re-exports a bot's misbehaviour as data
 //! (from [`crate::record::fault`]), [`events`] is the one event stream per match; the wire
 //! types are [`crate::wire`]'s.

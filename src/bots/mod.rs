@@ -6,7 +6,7 @@
 //! The bots themselves live in their games' folders and are listed in the registry entries
 //! ([`crate::game::bot`]); `random` plays every game. This module owns what they share:
 //!
-//! - [`serve`]: the protocol loop. It reads the match's first line (`hello`) to learn the game,
+//! - [`serve`](mod@serve): the protocol loop. It reads the match's first line (`hello`) to learn the game,
 //!   then either hands the whole match to the game's bot of that name when it runs its own
 //!   loop (a [`ServeBot`](crate::game::bot::ServeBot)), or answers every `turn` itself from
 //!   the listed moves ([`legal`]), asking the game's [`GameBot`](crate::game::bot::GameBot)

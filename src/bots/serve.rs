@@ -1,5 +1,5 @@
 //! The protocol loop of every built-in bot. The match's first line (`hello`) names the game;
-//! the game's bot of the requested name then either takes the whole match (a [`ServeBot`],
+//! the game's bot of the requested name then either takes the whole match (a [`ServeBot`](crate::game::bot::ServeBot),
 //! built here from the settings) or is asked one request at a time (a [`GameBot`], built at
 //! `hello`) while this loop does the rest: `ready`, reseeding at `start`, `--noise`, answering
 //! `illegal` with another listed move, `log` lines. `random`, and a bot the game does not

@@ -1,6 +1,6 @@
 //! The terminal replay of a game that has no drawing of its own: each recorded move played
 //! again through the game's rules (so what is shown is what the rules make of the moves), the
-//! move, who made it and its time, then the game's own text rendering ([`Round::render`]) of
+//! move, who made it and its time, then the game's own text rendering ([`Round::render`](crate::game::Round::render)) of
 //! the state it leads to, as a spectator sees it.
 
 use std::io;

@@ -1,7 +1,7 @@
-//! Verification of a record, for every game: each round fed to the same [`Referee`] that
+//! Verification of a record, for every game: each round fed to the same [`Referee`](crate::referee::Referee) that
 //! played it live, and everything the referee produces compared with what the record says.
 //!
-//! Per round ([`round`]): the format, game, rules version and options; the round seed (derived
+//! Per round (`round.rs`): the format, game, rules version and options; the round seed (derived
 //! from the match seed, table and round); the colours and the first seat; then the round is
 //! re-played from the record's stamped inputs: every bot's line at its time (its refused
 //! attempts, re-judged with the arbiter's own parser and rules, then its answer), every failure

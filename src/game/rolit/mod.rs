@@ -1,7 +1,7 @@
 //! Rolit, as documented in `protocol/games/rolit.md` (where the rule sheets are silent, its
 //! "Decisions").
 //!
-//! The fast engine ([`Position`], bitboards, [`perft`]) is plain and synchronous; [`Rolit`] and
+//! The fast engine ([`Position`], bitboards, [`perft()`]) is plain and synchronous; [`Rolit`] and
 //! its rounds wrap it behind the [`Game`]/[`Round`] traits for the arbiter, adding what belongs
 //! to a match rather than a position: the colour rotation between rounds and the first colour
 //! drawn once per match.

@@ -8,7 +8,7 @@
 //! balls it turns, the square it fills, the next mover's balls) without making the position,
 //! in straight-line bit operations with everything inlined. On x86-64 CPUs with AVX2 (checked
 //! at run time) the same code runs with the AVX2 move generation of
-//! [`bitboard::avx2`](super::bitboard::avx2); the results are the same.
+//! [`super::bitboard::avx2`]; the results are the same.
 
 use super::bitboard::{self, Squares, flips, neighbours};
 use super::position::{Position, Square};

@@ -6,7 +6,7 @@
 //! the searching player: a MIN layer is the set of every opponent's moves, the best reply
 //! against the player is searched and the others pass. Rolit has no passes, so this is BRS+:
 //! the opponents who do not reply play their move-ordering move (the best tier of squares,
-//! see [`eval::tiers`], then the most balls turned) in turn order, which keeps every searched
+//! see [`eval::tiers`](super::eval::tiers), then the most balls turned) in turn order, which keeps every searched
 //! position a real one. The search alternates MAX and MIN layers, one layer per unit of depth,
 //! with alpha-beta pruning, moves ordered by tier (and the previous iteration's best move at
 //! the root).

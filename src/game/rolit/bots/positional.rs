@@ -28,7 +28,7 @@ use crate::game::rolit::{Colour, Position, Square};
 /// The worth of a ball, whatever its square.
 pub const BALL: i32 = 8;
 
-/// Extra worth of a ball by the level of its square, [`Level`] as index (very weak first).
+/// Extra worth of a ball by the level of its square, [`Level`](crate::game::rolit::values::Level) as index (very weak first).
 pub const WEIGHTS: [i32; 5] = [-20, -8, 0, 8, 64];
 
 /// Outside every evaluation.
@@ -40,7 +40,7 @@ pub struct Positional {
     depth: u32,
     /// The board size `levels` is for (0 before the first move).
     size: u8,
-    /// The squares of each level, [`Level`] as index.
+    /// The squares of each level, [`Level`](crate::game::rolit::values::Level) as index.
     levels: [u64; 5],
 }
 
@@ -117,7 +117,7 @@ impl Positional {
     }
 }
 
-/// The squares of an `n`x`n` board by level, [`Level`] as index.
+/// The squares of an `n`x`n` board by level, [`Level`](crate::game::rolit::values::Level) as index.
 pub fn level_masks(size: u8) -> [u64; 5] {
     let mut masks = [0u64; 5];
     for rank in 0..size {
