@@ -15,10 +15,11 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, Options, ServeBot};
-use crate::game::robots::{Board, Budget, Move, Positions, Solution, Token, quick_solution, solve};
+use crate::game::robots::{Board, Budget, Move, Solution, StateView, quick_solution, solve};
 
 /// The strongest setting (and the default).
 pub const MAX_STRENGTH: u32 = 10;
@@ -118,11 +119,9 @@ fn think(
     current: &mut Plan,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let board = Board::from_json(&state["board"])?;
-    let robots: Positions = serde_json::from_value(state["robots"].clone())
-        .map_err(|e| format!("cannot read the robots: {e}"))?;
-    let token: Token = serde_json::from_value(state["token"].clone())
-        .map_err(|e| format!("cannot read the token: {e}"))?;
+    let view = StateView::deserialize(state).map_err(|e| format!("cannot read the state: {e}"))?;
+    let board = Board::from_view(&view.board)?;
+    let (robots, token) = (view.robots, view.token);
     let cap = if strength >= MAX_STRENGTH {
         Budget::default().max_moves
     } else {
