@@ -24,6 +24,7 @@
 mod arbiter;
 mod bots_strength;
 mod check;
+mod chromium;
 mod fuzz;
 mod hostile;
 mod kits;

@@ -8,9 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Instant;
 
-use serde_json::Value;
-
-use super::{PYTHON, check, items_with, rollarena, shared_tempdir};
+use super::{PYTHON, Verdict, check, items_with, judge, rollarena, shared_tempdir};
 
 /// One mistake in one game and what the check must say about it.
 struct Case {
@@ -123,50 +121,15 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// What is wrong with the check's verdict on one case, if anything.
-fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
-    if code != 1 {
-        return Some(format!("exit code {code}, not 1"));
+impl Case {
+    fn verdict(&self) -> Verdict {
+        Verdict {
+            item: self.item,
+            causes: self.causes,
+            says: self.says,
+            also: self.also,
+        }
     }
-    let Some(item) = report["items"]
-        .as_array()
-        .and_then(|items| items.iter().find(|i| i["item"] == case.item))
-    else {
-        return Some(format!("no item {} in the report", case.item));
-    };
-    if item["status"] != "fail" {
-        return Some(format!("{} is {}, not fail", case.item, item["status"]));
-    }
-    let problem = &item["problem"];
-    let cause = problem["cause"].as_str().unwrap_or("");
-    if !case.causes.contains(&cause) {
-        return Some(format!(
-            "{}: cause {cause}, not {:?}",
-            case.item, case.causes
-        ));
-    }
-    let text: Vec<&str> = ["what", "hint", "stderr"]
-        .iter()
-        .filter_map(|k| problem[*k].as_str())
-        .collect();
-    let text = text.join("\n");
-    if !text.contains(case.says) {
-        return Some(format!(
-            "{}: {:?} not found in {text}",
-            case.item, case.says
-        ));
-    }
-    if problem["exchange"].as_array().is_none_or(|e| e.is_empty()) {
-        return Some(format!("{}: no exchange shown", case.item));
-    }
-    let mut failed = items_with(report, "fail");
-    failed.sort();
-    let mut expected: Vec<String> = std::iter::once(case.item)
-        .chain(case.also.iter().copied())
-        .map(String::from)
-        .collect();
-    expected.sort();
-    (failed != expected).then(|| format!("failed items {failed:?}, expected {expected:?}"))
 }
 
 #[test]
@@ -189,7 +152,7 @@ fn the_check_names_each_mistake_of_the_broken_card_bots() {
             started.elapsed().as_secs_f64(),
             items_with(&report, "fail")
         );
-        if let Some(why) = judge(case, code, &report) {
+        if let Some(why) = judge(&case.verdict(), code, &report) {
             wrong.push(format!(
                 "{} {}: {why}\n--- stdout\n{}\n--- stderr\n{}",
                 case.game,

@@ -245,8 +245,18 @@ fn broken_bots() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// What is wrong with the check's verdict on one case, if anything.
-fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
+/// What a broken bot's mistake must make the check say: the item that fails, its cause (any
+/// of these; a race may decide which way a mistake shows), words of its what, hint or stderr,
+/// and the other items it fails too (every other item passes or is skipped).
+pub struct Verdict {
+    pub item: &'static str,
+    pub causes: &'static [&'static str],
+    pub says: &'static str,
+    pub also: &'static [&'static str],
+}
+
+/// What is wrong with the check's exit `code` and `report` on one broken bot, if anything.
+pub fn judge(case: &Verdict, code: i32, report: &Value) -> Option<String> {
     if code != 1 {
         return Some(format!("exit code {code}, not 1"));
     }
@@ -294,6 +304,17 @@ fn judge(case: &Case, code: i32, report: &Value) -> Option<String> {
     None
 }
 
+impl Case {
+    fn verdict(&self) -> Verdict {
+        Verdict {
+            item: self.item,
+            causes: self.causes,
+            says: self.says,
+            also: self.also,
+        }
+    }
+}
+
 #[test]
 fn the_check_names_each_mistake_of_the_broken_bots() {
     let (_dir, path) = broken_bots();
@@ -308,7 +329,7 @@ fn the_check_names_each_mistake_of_the_broken_bots() {
             case.bot,
             items_with(&report, "fail")
         );
-        if let Some(why) = judge(case, code, &report) {
+        if let Some(why) = judge(&case.verdict(), code, &report) {
             wrong.push(format!(
                 "{}: {why}\n--- stdout\n{}\n--- stderr\n{}",
                 case.bot,

@@ -15,57 +15,15 @@
 //! Without Chromium or playwright-core the test prints a loud SKIP, unless `CI` is set: then
 //! it fails (README, "Development").
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::{HOSTILE, lines, records, rollarena, text};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-/// How long the browser script may take before it is killed.
-const LIMIT: Duration = Duration::from_secs(180);
-
-fn browser_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
-}
-
-/// Whether the browser test can run here. Prints a loud SKIP when it cannot, and panics
-/// instead in CI.
+/// Whether the viewer's browser tests can run here (see [`crate::chromium::ready`]).
 pub(super) fn ready() -> bool {
-    let mut missing = Vec::new();
-    if !Path::new(CHROMIUM).exists() {
-        missing.push(format!("{CHROMIUM} (apt-get install chromium)"));
-    }
-    if !browser_dir().join("node_modules/playwright-core").is_dir() {
-        missing.push("tests/browser/node_modules/playwright-core (npm ci in tests/browser)".into());
-    }
-    let node = Command::new("node")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !node.is_ok_and(|s| s.success()) {
-        missing.push("node".into());
-    }
-    if missing.is_empty() {
-        return true;
-    }
-    let what = missing.join(", ");
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
-        panic!("CI is set but the browser test cannot run: missing {what}; .ci/run installs them");
-    }
-    // Straight to the process's stderr: libtest hides what a passing test prints with
-    // eprintln!, and this must be seen.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n{bar}\nSKIP: the HTML viewer's browser test did not run: missing {what}.\n\
-         .ci/run installs them (as root); in CI this test fails instead.\n{bar}\n",
-        bar = "*".repeat(78)
-    );
-    false
+    crate::chromium::ready("the HTML viewer's browser test")
 }
 
 /// What the script checks for each round of a record: moves, final board, scores, names.
@@ -166,38 +124,10 @@ pub(super) fn viewer(record: &Path, out: PathBuf) -> PathBuf {
     out
 }
 
-/// Runs the browser script on the expectations, written to `path`; panics with its output on
-/// failure.
+/// Runs the viewer's browser script on the expectations, written to `path`; panics with its
+/// output on failure.
 pub(super) fn run_script(expect: &Value, path: &Path) {
-    std::fs::write(path, serde_json::to_vec_pretty(expect).unwrap()).unwrap();
-    let mut child = Command::new("node")
-        .arg(browser_dir().join("viewer.mjs"))
-        .arg(path)
-        .current_dir(browser_dir())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node runs");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the browser script took more than {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
-    println!("{stdout}");
-    assert!(
-        status.success(),
-        "the browser test failed:\n{stdout}\n{stderr}"
-    );
+    crate::chromium::run_script("viewer.mjs", expect, path);
 }
 
 #[test]
