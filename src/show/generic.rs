@@ -6,7 +6,7 @@
 use std::io;
 
 use super::Screen;
-use super::text::{Paced, clean, forfeit_line, format_ms, paced, round_notes};
+use super::text::{clean, forfeit_line, format_ms, paced, round_notes};
 use crate::record::RoundRecord;
 use crate::replay::{Discrepancy, replay_states};
 
@@ -42,12 +42,7 @@ pub fn play(
         clean(&record.options.to_string()),
         names.join(", "),
     );
-    let io = Paced {
-        out: &mut *screen.out,
-        input: &mut *screen.input,
-        prompt: &mut *screen.prompt,
-        prompt_text: "[Enter: next move, q Enter: quit] ",
-    };
+    let io = screen.io("[Enter: next move, q Enter: quit] ");
     let last = record.moves.len();
     let go_on = paced(last, &head, style, pace, io, |ply, _start, frame| {
         if ply == 0 {

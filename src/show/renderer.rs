@@ -64,3 +64,15 @@ pub struct Screen<'a> {
     pub input: &'a mut dyn BufRead,
     pub prompt: &'a mut dyn Write,
 }
+
+impl Screen<'_> {
+    /// The screen's streams for [`super::text::paced`], with `prompt_text` asked between steps.
+    pub fn io<'s>(&'s mut self, prompt_text: &'s str) -> super::text::Paced<'s> {
+        super::text::Paced {
+            out: &mut *self.out,
+            input: &mut *self.input,
+            prompt: &mut *self.prompt,
+            prompt_text,
+        }
+    }
+}

@@ -19,7 +19,7 @@ use super::{Cell, Colour, Positions, Robot, Token};
 use crate::record::RoundRecord;
 use crate::replay::Discrepancy;
 use crate::show::Screen;
-use crate::show::text::{Paced, Style, clean, forfeit_line, format_ms, paced, round_notes};
+use crate::show::text::{Style, clean, forfeit_line, format_ms, paced, round_notes};
 
 /// What the drawing shows, once per game.
 const LEGEND: &str = "  on the board: (R) a robot (R G B Y, K black), r the cells it passed; >Ys the \
@@ -539,13 +539,9 @@ pub fn play(
     let style = screen.style;
     let last = record.moves.len();
     let head = header(screen.index, screen.total, record, rp);
-    let io = Paced {
-        out: &mut *screen.out,
-        input: &mut *screen.input,
-        prompt: &mut *screen.prompt,
-        prompt_text: "[Enter: next action, q Enter: quit] ",
-    };
-    paced(last, &head, style, screen.pace, io, |ply, start, frame| {
+    let pace = screen.pace;
+    let io = screen.io("[Enter: next action, q Enter: quit] ");
+    paced(last, &head, style, pace, io, |ply, start, frame| {
         if style.clear || ply == start {
             frame.push_str(&format!("token {}\n", token_text(rp)));
             frame.push_str(&format!("robots: {}\n", robots_text(&rp.start)));

@@ -10,7 +10,7 @@ use crate::game::ToAct;
 use crate::record::RoundRecord;
 use crate::replay::{Discrepancy, new_round, rows};
 use crate::show::Screen;
-use crate::show::text::{Paced, Style, clean, forfeit_line, format_ms, paced, result, seat_label};
+use crate::show::text::{Style, clean, forfeit_line, format_ms, paced, result, seat_label};
 
 const NAMES: [&str; 4] = ["red", "yellow", "green", "blue"];
 
@@ -263,13 +263,9 @@ pub fn play(
     let style = screen.style;
     let last = record.moves.len();
     let head = header(screen.index, screen.total, record, replayed);
-    let io = Paced {
-        out: &mut *screen.out,
-        input: &mut *screen.input,
-        prompt: &mut *screen.prompt,
-        prompt_text: "[Enter: next move, q Enter: quit] ",
-    };
-    paced(last, &head, style, screen.pace, io, |ply, _start, frame| {
+    let pace = screen.pace;
+    let io = screen.io("[Enter: next move, q Enter: quit] ");
+    paced(last, &head, style, pace, io, |ply, _start, frame| {
         if ply == 0 {
             for f in record.forfeits.iter().filter(|f| f.ply == 0) {
                 frame.push_str(&forfeit_line(record, f));

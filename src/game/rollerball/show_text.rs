@@ -18,7 +18,7 @@ use super::view::{BallView, BidView, CardView, PendingView, View};
 use crate::record::RoundRecord;
 use crate::replay::Discrepancy;
 use crate::show::Screen;
-use crate::show::text::{Pace, Paced, Style, clean, format_ms, paced, result};
+use crate::show::text::{Pace, Style, clean, format_ms, paced, result};
 
 /// What the drawing shows, once per round.
 const LEGEND: &str = "  on the board: #r a base (seat's initial), R a workman, 2 ball 2 (* energised, ^ \
@@ -340,12 +340,7 @@ pub fn play(
         step: screen.pace.step,
         delay: screen.pace.delay,
     };
-    let io = Paced {
-        out: &mut *screen.out,
-        input: &mut *screen.input,
-        prompt: &mut *screen.prompt,
-        prompt_text: "[Enter: next decision or ball step, q Enter: quit] ",
-    };
+    let io = screen.io("[Enter: next decision or ball step, q Enter: quit] ");
     let last = steps.len() - 1;
     paced(last, &head, style, &pace, io, |i, _start, frame| {
         let (ply, sub) = steps[i];
