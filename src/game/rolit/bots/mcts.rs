@@ -373,21 +373,20 @@ impl Mcts {
         for i in first..first + self.nodes[n].children as usize {
             let mut next = *pos;
             next.play_unchecked(Square(self.nodes[i].sq));
-            let node = &mut self.nodes[i];
-            let v = if next.is_over() {
-                let r = self.result(&next);
-                let node = &mut self.nodes[i];
-                node.solved = true;
-                node.sum = r;
-                r
+            let over = next.is_over();
+            let v = if over {
+                self.result(&next)
             } else {
-                let v = self.estimator.shares(&next);
-                node.visits = k;
-                for (s, e) in node.sum.iter_mut().zip(v) {
-                    *s = e * k as f32;
-                }
-                v
+                self.estimator.shares(&next)
             };
+            let node = &mut self.nodes[i];
+            if over {
+                node.solved = true;
+                node.sum = v;
+            } else {
+                node.visits = k;
+                node.sum = v.map(|e| e * k as f32);
+            }
             if v[c] > best[c] {
                 best = v;
             }
