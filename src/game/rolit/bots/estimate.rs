@@ -7,9 +7,18 @@
 //! logistic function of the evaluation, and the shares always add up to one, as a round's win
 //! shares do. The scale was fitted to self-play (see `calibrate` in this module's tests): the
 //! one that predicts the winners of `brs --depth 2` rounds best, by log-loss.
+//!
+//! With two players the estimate can also look a few plies ahead ([`Estimator::searched`]):
+//! an alpha-beta search of the evaluation, read through the same logistic. This is the
+//! minimax-informed prior of Baier & Winands ("MCTS-Minimax Hybrids", 2015), which `mcts` uses
+//! at depth 1: a new child's prior is the evaluation after the opponent's best reply.
 
-use super::eval::{Evaluator, Weights};
-use crate::game::rolit::Position;
+use super::eval::{Evaluator, Weights, ordered};
+use crate::game::rolit::{Position, Square};
+
+/// A decided round in [`Estimator::searched`]'s units: far beyond any evaluation, so that its
+/// logistic is 0 or 1 exactly.
+const DECIDED: f32 = 1.0e7;
 
 /// The fitted scales, in the evaluation's units (see the module's documentation).
 pub const SCALE: f32 = 6000.0;
@@ -54,13 +63,63 @@ impl Estimator {
         }
         out
     }
+
+    /// Like [`shares`](Self::shares), after an alpha-beta search of `depth` plies with two
+    /// players: the mover's share is the logistic of the best evaluation difference it can
+    /// force, a decided round counting as a sure win, loss or half (a draw). With depth 0 or
+    /// more than two players, the plain shares.
+    pub fn searched(&self, pos: &Position, depth: u32) -> [f32; 4] {
+        let colours = pos.colours();
+        if depth == 0 || colours.len() != 2 {
+            return self.shares(pos);
+        }
+        let me = pos.to_move();
+        let v = self.negamax(pos, depth, f32::NEG_INFINITY, f32::INFINITY);
+        let p = 1.0 / (1.0 + (-v / self.scale).exp());
+        let mut out = [0f32; 4];
+        for &c in colours {
+            out[c as usize] = if c == me { p } else { 1.0 - p };
+        }
+        out
+    }
+
+    /// The mover's evaluation difference after `depth` plies of best play by both sides.
+    fn negamax(&self, pos: &Position, depth: u32, mut alpha: f32, beta: f32) -> f32 {
+        let me = pos.to_move();
+        let other = *pos
+            .colours()
+            .iter()
+            .find(|&&c| c != me)
+            .expect("two players");
+        if pos.is_over() {
+            let margin = pos.balls(me).count_ones() as i32 - pos.balls(other).count_ones() as i32;
+            return DECIDED * margin.signum() as f32;
+        }
+        if depth == 0 {
+            return (self.eval.worth(pos, me) - self.eval.worth(pos, other)) as f32;
+        }
+        let mut best = f32::NEG_INFINITY;
+        for sq in ordered(&self.eval.geometry, pos, pos.legal_moves()) {
+            let mut next = *pos;
+            next.play_unchecked(Square(sq));
+            let v = -self.negamax(&next, depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rolit::Colour;
     use crate::game::rolit::bots::eval::{WEIGHTS, WEIGHTS_MULTI};
+    use crate::game::rolit::{Colour, Square};
 
     #[test]
     fn shares_add_up_and_follow_the_evaluation() {
@@ -97,6 +156,86 @@ mod tests {
         }
     }
 
+    /// Plain minimax of the same leaves, without pruning or ordering.
+    fn minimax(est: &Estimator, pos: &Position, depth: u32) -> f32 {
+        let me = pos.to_move();
+        let other = *pos.colours().iter().find(|&&c| c != me).unwrap();
+        if pos.is_over() {
+            let m = pos.balls(me).count_ones() as i32 - pos.balls(other).count_ones() as i32;
+            return DECIDED * m.signum() as f32;
+        }
+        if depth == 0 {
+            return (est.eval.worth(pos, me) - est.eval.worth(pos, other)) as f32;
+        }
+        crate::game::rolit::bitboard::Squares(pos.legal_moves())
+            .map(|sq| {
+                let mut next = *pos;
+                next.play_unchecked(Square(sq));
+                -minimax(est, &next, depth - 1)
+            })
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    #[test]
+    fn searched_shares_are_the_minimax_of_the_evaluation() {
+        use rand::{Rng, SeedableRng};
+        let est = Estimator::new(6, WEIGHTS, SCALE);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for _ in 0..12 {
+            let mut pos = Position::start(6, 2, Colour::Red).unwrap();
+            // Random positions through the whole round, the end included.
+            let plies = rng.random_range(0..40);
+            for _ in 0..plies {
+                if pos.is_over() {
+                    break;
+                }
+                let moves: Vec<u8> =
+                    crate::game::rolit::bitboard::Squares(pos.legal_moves()).collect();
+                pos.play_unchecked(Square(moves[rng.random_range(0..moves.len())]));
+            }
+            if pos.is_over() {
+                continue;
+            }
+            let me = pos.to_move() as usize;
+            assert_eq!(est.searched(&pos, 0), est.shares(&pos));
+            for depth in 1..=3 {
+                let s = est.searched(&pos, depth);
+                let v = minimax(&est, &pos, depth);
+                let p = 1.0 / (1.0 + (-v / SCALE).exp());
+                assert!((s[me] - p).abs() < 1e-6, "depth {depth}: {s:?} against {p}");
+                let sum: f32 = pos.colours().iter().map(|&c| s[c as usize]).sum();
+                assert!((sum - 1.0).abs() < 1e-6, "{s:?}");
+            }
+            // Depth 1 is the mover's best child as the child's own shares see it.
+            let best = crate::game::rolit::bitboard::Squares(pos.legal_moves())
+                .map(|sq| {
+                    let mut next = pos;
+                    next.play_unchecked(Square(sq));
+                    if next.is_over() {
+                        let shares = next.colours().iter().map(|&c| next.balls(c).count_ones());
+                        let top = shares.clone().max().unwrap();
+                        let mine = next.balls(pos.to_move()).count_ones();
+                        match (mine == top, shares.filter(|&b| b == top).count()) {
+                            (false, _) => 0.0,
+                            (true, 1) => 1.0,
+                            (true, _) => 0.5,
+                        }
+                    } else {
+                        est.shares(&next)[me]
+                    }
+                })
+                .fold(f32::NEG_INFINITY, f32::max);
+            let s = est.searched(&pos, 1)[me];
+            assert!(
+                (s - best).abs() < 1e-5,
+                "{s} against the best child's {best}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 6, "only {checked} positions checked");
+    }
+
     /// Fits [`SCALE`] and [`SCALE_MULTI`]: plays `CAL_GAMES` rounds of `brs --depth 2`
     /// self-play on 8x8 (4 random opening plies), with 2 and with 4 players, and prints the
     /// log-loss of the predicted win shares against the rounds' real ones for a range of
@@ -106,7 +245,6 @@ mod tests {
     #[test]
     #[ignore = "a measurement, a minute"]
     fn calibrate() {
-        use crate::game::rolit::Square;
         use crate::game::rolit::bots::arena::play;
         use crate::game::rolit::bots::brs::{self, Brs};
         use crate::game::rolit::bots::{Bot, Options};
