@@ -11,10 +11,12 @@
 //!   [`Config::margin`], so that a bigger win or a smaller loss is still preferred).
 //! - **Leaves with two players** ([`Leaf::Estimate`]): no playout. The node reached is
 //!   expanded, each new child starts with the [`Estimator`]'s expected shares of its position
-//!   (the tuned evaluation of `brs` through a fitted logistic) as 3 virtual visits, and the
-//!   simulation's result is the best of them for the colour to move. Against `brs` at 250 ms
-//!   a move this took `mcts` from 5% of the rounds to about half; playouts cut after 8 plies
-//!   and then evaluated won 10%.
+//!   after a one-ply search, i.e. the opponent's best reply (the tuned evaluation of `brs`
+//!   through a fitted logistic; minimax-informed priors after Baier & Winands), as 3 virtual
+//!   visits, and the simulation's result is the best of them for the colour to move. Against
+//!   `brs` at 250 ms a move the plain evaluation took `mcts` from 5% of the rounds to about
+//!   44%, the one-ply search to about 63% (a two-ply one, ten times slower, 48%); playouts
+//!   cut after 8 plies and then evaluated won 10%.
 //! - **Playouts** with three or four players ([`Leaf::Playout`]), better than uniform: with probability [`Config::epsilon`] a uniformly random
 //!   legal move, otherwise a random one among the best tier of the legal moves (corners; edge
 //!   squares (those of a taken corner included); the middle; C and X squares next to an empty
@@ -83,9 +85,10 @@ pub enum Leaf {
     /// A playout to the end of the round; the round's result.
     Playout,
     /// No playout: the node reached is expanded, each new child gets the [`Estimator`]'s
-    /// shares of its position as `priors` virtual visits (at least 1), and the simulation's
-    /// result is the child best for the colour to move (a one-ply max^n look-ahead).
-    Estimate { priors: u32 },
+    /// shares of its position after a `depth`-ply search ([`Estimator::searched`]) as
+    /// `priors` virtual visits (at least 1), and the simulation's result is the child best
+    /// for the colour to move (a one-ply max^n look-ahead above that search).
+    Estimate { priors: u32, depth: u32 },
 }
 
 impl Default for Config {
@@ -99,7 +102,10 @@ impl Default for Config {
             margin: 0.15,
             reuse: true,
             max_nodes: 8_000_000,
-            leaf: Leaf::Estimate { priors: 3 },
+            leaf: Leaf::Estimate {
+                priors: 3,
+                depth: 1,
+            },
             leaf_multi: Leaf::Playout,
         }
     }
@@ -364,10 +370,10 @@ impl Mcts {
         true
     }
 
-    /// Gives the new children of `n` (position `pos`, `c` to move) their estimates as `k`
-    /// virtual visits (exact values for final positions, solved); returns the estimate of the
+    /// Gives the new children of `n` (position `pos`, `c` to move) their estimates after a
+    /// `depth`-ply search as `k` virtual visits (exact values for final positions, solved); returns the estimate of the
     /// child best for `c` ([`Leaf::Estimate`]).
-    fn priors(&mut self, n: usize, pos: &Position, c: usize, k: u32) -> [f32; 4] {
+    fn priors(&mut self, n: usize, pos: &Position, c: usize, k: u32, depth: u32) -> [f32; 4] {
         let first = self.nodes[n].first as usize;
         let mut best = [f32::NEG_INFINITY; 4];
         for i in first..first + self.nodes[n].children as usize {
@@ -377,7 +383,7 @@ impl Mcts {
             let v = if over {
                 self.result(&next)
             } else {
-                self.estimator.shares(&next)
+                self.estimator.searched(&next, depth)
             };
             let node = &mut self.nodes[i];
             if over {
@@ -449,10 +455,10 @@ impl Mcts {
                 node.sum = r;
                 break r;
             }
-            if let (0, Leaf::Estimate { priors }) = (self.nodes[n].children, self.leaf) {
+            if let (0, Leaf::Estimate { priors, depth }) = (self.nodes[n].children, self.leaf) {
                 if self.expand(n, &pos) {
                     let c = pos.to_move() as usize;
-                    break self.priors(n, &pos, c, priors.max(1));
+                    break self.priors(n, &pos, c, priors.max(1), depth);
                 }
                 self.full = true;
                 break self.estimator.shares(&pos);
@@ -780,7 +786,8 @@ mod tests {
     /// `mcts` against `brs` in-process, both with `VS_TIME` ms a move (default 100), over
     /// `VS_GAMES` 8x8 rounds of `VS_PLAYERS` players (2; with more, one mcts against brs
     /// bots), seats rotated, 2 random opening plies per rotation from seed `VS_SEED` on;
-    /// prints mcts's win share with a 95% interval:
+    /// prints mcts's win share with a 95% interval. `VS_PRIORS` and `VS_DEPTH` change the
+    /// two-player [`Leaf::Estimate`] (defaults: [`Config::default`]'s):
     ///
     /// `VS_GAMES=40 cargo test --release --lib bots::mcts::tests::against_brs -- --ignored --nocapture`
     #[test]
@@ -791,6 +798,16 @@ mod tests {
         let time = env("VS_TIME", 100);
         let players = env("VS_PLAYERS", 2) as usize;
         let first = env("VS_SEED", 0);
+        let Leaf::Estimate { priors, depth } = Config::default().leaf else {
+            panic!("the two-player default is an estimate");
+        };
+        let config = Config {
+            leaf: Leaf::Estimate {
+                priors: env("VS_PRIORS", priors.into()) as u32,
+                depth: env("VS_DEPTH", depth.into()) as u32,
+            },
+            ..Config::default()
+        };
         let mut shares = Vec::new();
         let mut balls = 0i64;
         for g in 0..games {
@@ -798,7 +815,7 @@ mod tests {
             let mut bots: Vec<Bot> = (0..players)
                 .map(|i| {
                     if i == seat {
-                        Bot::new(Box::new(Mcts::new(Config::default())), Options::default())
+                        Bot::new(Box::new(Mcts::new(config)), Options::default())
                     } else {
                         Bot::new(
                             Box::new(Brs::new(brs::Config::default())),
