@@ -3,7 +3,8 @@
 //! - `mcts`: simulations (playouts) per second on 8x8 with 4 players, from the start and from
 //!   move 30 (a position reached by 29 moves of a fixed seeded game), with a fresh tree of
 //!   a fixed number of simulations; best of a few runs. Then the same with 2 players, where a
-//!   simulation evaluates the children of the node it reaches instead of playing out.
+//!   simulation evaluates the children of the node it reaches, each after a one-ply search,
+//!   instead of playing out.
 //! - `brs`: nodes per second of a fixed-depth Best-Reply Search from the same positions.
 //!
 //! Rates are per second of the thread's CPU time (the machine may be shared: wall-clock time
