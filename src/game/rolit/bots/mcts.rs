@@ -371,8 +371,8 @@ impl Mcts {
     }
 
     /// Gives the new children of `n` (position `pos`, `c` to move) their estimates after a
-    /// `depth`-ply search as `k` virtual visits (exact values for final positions, solved); returns the estimate of the
-    /// child best for `c` ([`Leaf::Estimate`]).
+    /// `depth`-ply search as `k` virtual visits (exact values for final positions, solved);
+    /// returns the estimate of the child best for `c` ([`Leaf::Estimate`]).
     fn priors(&mut self, n: usize, pos: &Position, c: usize, k: u32, depth: u32) -> [f32; 4] {
         let first = self.nodes[n].first as usize;
         let mut best = [f32::NEG_INFINITY; 4];
