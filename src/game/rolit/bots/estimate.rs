@@ -92,7 +92,8 @@ impl Estimator {
             .find(|&&c| c != me)
             .expect("two players");
         if pos.is_over() {
-            let margin = pos.balls(me).count_ones() as i32 - pos.balls(other).count_ones() as i32;
+            let counts = pos.counts();
+            let margin = counts[me as usize] as i32 - counts[other as usize] as i32;
             return DECIDED * margin.signum() as f32;
         }
         if depth == 0 {
@@ -161,7 +162,8 @@ mod tests {
         let me = pos.to_move();
         let other = *pos.colours().iter().find(|&&c| c != me).unwrap();
         if pos.is_over() {
-            let m = pos.balls(me).count_ones() as i32 - pos.balls(other).count_ones() as i32;
+            let counts = pos.counts();
+            let m = counts[me as usize] as i32 - counts[other as usize] as i32;
             return DECIDED * m.signum() as f32;
         }
         if depth == 0 {
@@ -213,13 +215,13 @@ mod tests {
                     let mut next = pos;
                     next.play_unchecked(Square(sq));
                     if next.is_over() {
-                        let shares = next.colours().iter().map(|&c| next.balls(c).count_ones());
-                        let top = shares.clone().max().unwrap();
-                        let mine = next.balls(pos.to_move()).count_ones();
-                        match (mine == top, shares.filter(|&b| b == top).count()) {
-                            (false, _) => 0.0,
-                            (true, 1) => 1.0,
-                            (true, _) => 0.5,
+                        // The mover's win share: a win, a loss or a draw.
+                        let counts = next.counts();
+                        let theirs = counts[next.to_move() as usize];
+                        match counts[me].cmp(&theirs) {
+                            std::cmp::Ordering::Greater => 1.0,
+                            std::cmp::Ordering::Less => 0.0,
+                            std::cmp::Ordering::Equal => 0.5,
                         }
                     } else {
                         est.shares(&next)[me]
