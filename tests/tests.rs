@@ -17,6 +17,7 @@
 //!   built-in bots of every game passing it;
 //! - `tournament`: schedules, the file's errors, statistics, and runs resumed, sharded, merged;
 //! - `kits`: the starter kits of `examples/`, built and played;
+//! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster.
 //!
@@ -25,6 +26,7 @@ mod arbiter;
 mod bots_strength;
 mod check;
 mod chromium;
+mod edges;
 mod fuzz;
 mod hostile;
 mod kits;

@@ -12,6 +12,7 @@ use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::names::default_name;
 use crate::arbiter::process::{kill_all, resolve_program};
+use crate::arbiter::settings;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
 use crate::duration::parse_duration;
 use crate::game::Game;
@@ -264,15 +265,18 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     let rounds = args
         .rounds
         .or(game.default_rounds())
-        .unwrap_or(players as u32)
-        .max(1);
+        .unwrap_or(players as u32);
+    let rounds = settings::rounds(rounds).map_err(|e| UsageError(format!("--rounds: {e}")))?;
+    let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
+    let startup =
+        settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
     Ok(MatchConfig {
         rounds,
         game,
         bots,
         time: TimeControl {
-            startup: args.startup,
-            per_move: args.time,
+            startup,
+            per_move,
             margin: args.margin,
         },
         retries: args.retries,

@@ -173,6 +173,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     // Bots of a simultaneous game race in wall time: one table at a time unless told.
     let simultaneous = t.game().is_ok_and(|g| g.simultaneous());
+    if let Some(j) = args.jobs {
+        crate::arbiter::settings::jobs(j).map_err(|e| UsageError(format!("--jobs 0: {e}")))?;
+    }
     let jobs = args
         .jobs
         .or(loaded.run.jobs)
@@ -181,8 +184,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
-        })
-        .max(1);
+        });
     let opts = RunOptions {
         output: output.clone(),
         jobs,

@@ -166,9 +166,13 @@ fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String>
         program
     };
     let mut argv = vec![program.display().to_string()];
+    // This binary's own arguments (`rollarena bot greedy`) are words, never files, whatever
+    // the current directory holds: a file named `bot` there must not become the subcommand.
+    let own_binary = spec.argv[0] == "rollarena";
     for arg in &spec.argv[1..] {
         let path = std::path::Path::new(arg);
-        if spec.cwd.is_none()
+        if !own_binary
+            && spec.cwd.is_none()
             && path.is_relative()
             && !arg.starts_with('-')
             && base.join(path).exists()

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use super::raw::{Checker, RawFile, RawLimits};
 use super::{BotConfig, ConfigError, Overrides, SandboxConfig, ScheduleSpec, Tournament};
+use crate::arbiter::settings;
 use crate::duration::parse_duration;
 use crate::sandbox::{Level, ResourceLimits};
 
@@ -115,7 +116,36 @@ pub(super) fn game(
         .as_ref()
         .map(|o| o.span())
         .or(raw.players.as_ref().map(|p| p.span()));
-    let built = (entry.build)(&given).map_err(|e| at.err(span, format!("options: {e}")))?;
+    let built = (entry.build)(&given).map_err(|e| {
+        // A value from the command line is blamed on its flag when the file's own build.
+        let flags: Vec<String> = [
+            overrides.players.map(|p| format!("--players {p}")),
+            overrides.size.map(|s| format!("--size {s}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let file_alone = || -> Option<()> {
+            let mut own = given.clone();
+            own.insert(
+                "players".into(),
+                at.int(&raw.players, "players", 1, 64)
+                    .ok()?
+                    .unwrap_or(2)
+                    .into(),
+            );
+            match raw.options.as_ref().and_then(|o| o.get_ref().get("size")) {
+                Some(size) => own.insert("size".into(), serde_json::to_value(size).ok()?),
+                None => own.remove("size"),
+            };
+            (entry.build)(&own).ok().map(|_| ())
+        };
+        if !flags.is_empty() && file_alone().is_some() {
+            at.flag_err(&flags.join(" "), e)
+        } else {
+            at.err(span, format!("options: {e}"))
+        }
+    })?;
     Ok(GameChoice {
         name: game,
         options: built.options(),
@@ -136,42 +166,48 @@ pub(super) fn play(
     // own cap.
     let capped = game.built.default_rounds();
     let rounds = match overrides.rounds {
-        Some(r) => r,
-        None if capped.is_some() => at
-            .int(&raw.rounds, "rounds", 1, 1_000_000)?
-            .unwrap_or(i64::from(capped.unwrap_or(1))) as u32,
-        None => at
-            .int(&raw.rounds, "rounds", 1, 1_000_000)?
-            .unwrap_or(players as i64) as u32,
+        Some(r) => settings::rounds(r).map_err(|e| at.flag_err(&format!("--rounds {r}"), e))?,
+        None => {
+            let given = at.int(&raw.rounds, "rounds", 0, i64::from(u32::MAX))?;
+            let span = raw.rounds.as_ref().map(|r| r.span());
+            let r = given.unwrap_or(i64::from(capped.unwrap_or(players as u32))) as u32;
+            settings::rounds(r).map_err(|e| at.err(span, format!("rounds: {e}")))?
+        }
     };
-    if capped.is_none() && (rounds == 0 || !rounds.is_multiple_of(players as u32)) {
-        return Err(at.err(
-            raw.rounds.as_ref().map(|r| r.span()),
-            format!(
-                "rounds: {rounds} rounds per table is not a multiple of {players} (the players \
-                 per table), so seats and the first move would not rotate fully; use {}",
-                (rounds / players as u32).max(1) * players as u32
+    if capped.is_none() && !rounds.is_multiple_of(players as u32) {
+        let message = format!(
+            "{rounds} rounds per table is not a multiple of {players} (the players per table), \
+             so seats and the first move would not rotate fully; use {}",
+            (rounds / players as u32).max(1) * players as u32
+        );
+        return Err(match overrides.rounds {
+            Some(r) => at.flag_err(&format!("--rounds {r}"), message),
+            None => at.err(
+                raw.rounds.as_ref().map(|r| r.span()),
+                format!("rounds: {message}"),
             ),
-        ));
+        });
     }
     let time = match overrides.time {
-        Some(t) => t,
-        None => at.duration(&raw.time, "time", Duration::from_secs(60))?,
+        Some(t) => settings::per_move(t).map_err(|e| at.flag_err("--time", e))?,
+        None => {
+            let t = at.duration(&raw.time, "time", Duration::from_secs(60))?;
+            let span = raw.time.as_ref().map(|t| t.span());
+            settings::per_move(t).map_err(|e| at.err(span, format!("time: {e}")))?
+        }
     };
     let startup = match overrides.startup {
-        Some(t) => t,
-        None => at.duration(&raw.startup, "startup", Duration::from_secs(10))?,
+        Some(t) => settings::startup(t).map_err(|e| at.flag_err("--startup", e))?,
+        None => {
+            let t = at.duration(&raw.startup, "startup", Duration::from_secs(10))?;
+            let span = raw.startup.as_ref().map(|t| t.span());
+            settings::startup(t).map_err(|e| at.err(span, format!("startup: {e}")))?
+        }
     };
     let margin = match overrides.margin {
         Some(t) => t,
         None => at.duration(&raw.margin, "margin", Duration::from_millis(200))?,
     };
-    if time.is_zero() {
-        return Err(at.err(
-            raw.time.as_ref().map(|t| t.span()),
-            "time: the time per move must be more than 0".into(),
-        ));
-    }
     let retries = match overrides.retries {
         Some(r) => r,
         None => at.int(&raw.retries, "retries", 0, 100)?.unwrap_or(2) as u32,
@@ -183,25 +219,25 @@ pub(super) fn play(
             .unwrap_or(0) as u32,
     };
     if opening_plies > 0 {
-        let span = raw.opening_plies.as_ref().map(|p| p.span());
+        let blame = |message: String| match overrides.opening_plies {
+            Some(p) => at.flag_err(&format!("--opening-plies {p}"), message),
+            None => at.err(
+                raw.opening_plies.as_ref().map(|p| p.span()),
+                format!("opening_plies: {message}"),
+            ),
+        };
         let Some(moves) = crate::tournament::openings::round_length(&*game.built) else {
-            return Err(at.err(
-                span,
-                format!(
-                    "opening_plies: {} has no opening moves (its rounds are not played a move at \
-                     a time from one start)",
-                    game.name
-                ),
-            ));
+            return Err(blame(format!(
+                "{} has no opening moves (its rounds are not played a move at a time from one \
+                 start)",
+                game.name
+            )));
         };
         if opening_plies as usize > moves / 2 {
-            return Err(at.err(
-                span,
-                format!(
-                    "opening_plies: {opening_plies} plies is more than half of a round ({moves} \
-                     moves); an opening is a few plies"
-                ),
-            ));
+            return Err(blame(format!(
+                "{opening_plies} plies is more than half of a round ({moves} moves); an opening \
+                 is a few plies"
+            )));
         }
     }
     Ok(Play {
@@ -220,22 +256,19 @@ pub(super) fn repeat(
     raw: &RawFile,
     overrides: &Overrides,
 ) -> Result<u32, ConfigError> {
-    let repeat = match overrides.repeat {
-        Some(r) => r,
-        None => at.int(&raw.repeat, "repeat", 1, 100_000)?.unwrap_or(1) as u32,
-    };
-    if repeat == 0 {
-        return Err(at.err(None, "repeat: must be at least 1".into()));
+    match overrides.repeat {
+        Some(0) => Err(at.flag_err("--repeat 0", "must be at least 1".into())),
+        Some(r) => Ok(r),
+        None => Ok(at.int(&raw.repeat, "repeat", 1, 100_000)?.unwrap_or(1) as u32),
     }
-    Ok(repeat)
 }
 
 /// Tables at once (`None`: the number of cores).
 pub(super) fn jobs(at: &Checker, raw: &RawFile) -> Result<Option<usize>, ConfigError> {
-    Ok(at
-        .int(&raw.jobs, "jobs", 0, 4096)?
-        .filter(|&j| j > 0)
-        .map(|j| j as usize))
+    let span = raw.jobs.as_ref().map(|j| j.span());
+    at.int(&raw.jobs, "jobs", 0, 4096)?
+        .map(|j| settings::jobs(j as usize).map_err(|e| at.err(span, format!("jobs: {e}"))))
+        .transpose()
 }
 
 /// The tournament seed: the command line's, the file's, or one derived from the file.
@@ -246,6 +279,12 @@ pub(super) fn seed(
     file_sha256: &str,
 ) -> Result<u64, ConfigError> {
     Ok(match overrides.seed {
+        Some(s) if s > crate::seed::SEED_MASK => {
+            return Err(at.flag_err(
+                &format!("--seed {s}"),
+                "out of range (0 to 2^53 - 1)".into(),
+            ));
+        }
         Some(s) => s,
         None => match &raw.seed {
             Some(s) if *s.get_ref() < 0 || *s.get_ref() as u64 > crate::seed::SEED_MASK => {

@@ -173,6 +173,7 @@ pub struct RunSettings {
 /// A file that failed to parse or validate: where and what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigError {
+    /// The file, or empty for a value given on the command line.
     pub file: String,
     /// Line and column, from 1, where known.
     pub at: Option<(usize, usize)>,
@@ -182,6 +183,8 @@ pub struct ConfigError {
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.at {
+            // About a command-line flag, not the file.
+            None if self.file.is_empty() => f.write_str(&self.message),
             Some((line, col)) => write!(
                 f,
                 "{}: line {line}, column {col}: {}",

@@ -25,6 +25,18 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// An error about a value given on the command line (`flag` and the value as typed), which
+    /// overrides the file's: the flag is to blame, not the file.
+    pub(super) fn flag_err(&self, flag: &str, message: String) -> ConfigError {
+        ConfigError {
+            file: String::new(),
+            at: None,
+            message: format!("{flag}: {message}"),
+        }
+    }
+}
+
 /// Line and column (from 1) of a byte offset.
 pub(super) fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());

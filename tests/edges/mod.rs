@@ -1,0 +1,48 @@
+//! Issue 27's rough edges, each shown as a user meets it: the real binary run as the README
+//! runs it, the wrong input or the misleading message before, the plain answer after.
+//!
+//! - `inputs`: the values `match` and `tournament` share, checked alike; a value from the
+//!   command line blamed on its flag; the first word `rollarena` meaning this binary whatever
+//!   the current directory holds; relative bot paths in a tournament file;
+//! - `words`: what the terminal says (forfeit causes, warnings, plurals);
+//! - `readme`: the README's smallest bot passes `check`.
+
+mod inputs;
+mod readme;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+pub use crate::arbiter::{PYTHON, rollarena};
+
+/// Runs the binary with `args` in `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(rollarena())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run rollarena")
+}
+
+/// The output's stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The output's stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts exit 2 with `expected` in stderr, and returns stderr.
+pub fn refused(out: &Output, expected: &str) -> String {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "exit 2 expected; stderr: {err}");
+    assert!(err.contains(expected), "expected {expected:?} in: {err}");
+    err
+}
+
+/// A world-readable temporary directory (bots run as the unprivileged bot user).
+pub fn shared_dir() -> tempfile::TempDir {
+    crate::check::shared_tempdir("rollarena-edges-")
+}
