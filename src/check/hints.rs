@@ -16,6 +16,17 @@ pub const NO_ANSWER: &str = "Nothing arrived, though the bot's earlier answers d
 output is flushed). It is stuck (waiting for something the arbiter will not send, or reading \
 more than one line), thinking longer than the limit, or it ignored this request.";
 
+/// Lines arrived after the request, but none was the answer.
+pub fn not_the_answer(asked: &str) -> String {
+    format!(
+        "Lines arrived (the exchange shows them), so the output is flushed; but none was a \
+         {asked} message. Every answer is one JSON object on one line with \"type\": \"{asked}\" \
+         (protocol/SPEC.md §5). In a match, a line that is not a protocol message while a move \
+         is asked is a refused attempt, answered with illegal; a move naming another turn_id is \
+         ignored."
+    )
+}
+
 /// Bytes arrived without the newline that ends a message.
 pub const NO_NEWLINE: &str = "The answer arrived without a newline after it: the arbiter reads \
 whole lines, so it never saw a complete message. End every message with \"\\n\" (println, \

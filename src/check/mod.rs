@@ -342,11 +342,24 @@ fn flush(items: &[ItemResult], handshake_ok: bool) -> ItemResult {
             "not judged: the bot never got past the handshake".to_string(),
             None,
         ),
-        None => (
-            Status::Pass,
-            "every answer arrived in time as a whole line".to_string(),
-            None,
-        ),
+        None => {
+            let failed: Vec<&str> = items
+                .iter()
+                .filter(|i| i.status == Status::Fail)
+                .map(|i| i.item.id())
+                .collect();
+            let detail = if failed.is_empty() {
+                "every answer arrived in time as a whole line".to_string()
+            } else {
+                // Not "in time": a late answer is a problem of its own item, not of flushing.
+                format!(
+                    "nothing was held back in a buffer: every line that arrived came whole (see \
+                     {} for what else went wrong)",
+                    failed.join(", ")
+                )
+            };
+            (Status::Pass, detail, None)
+        }
     };
     ItemResult {
         item: Item::FLUSH,

@@ -74,6 +74,9 @@ pub enum Cause {
     /// Nothing arrived, even after a grace period, though earlier answers did: stuck, or
     /// ignoring the request.
     NoAnswer,
+    /// Lines arrived after the request, but none was the answer (nor, as the arbiter judges
+    /// it, an attempt at one).
+    NotTheAnswer,
     /// A line arrived without its newline.
     NoNewline,
     /// The answer arrived after the limit.
@@ -169,6 +172,9 @@ pub struct Talk {
     pub junk: Junk,
     /// Lines received from the bot so far.
     pub received: u32,
+    /// Lines received when the last request (`hello`, `turn`, `illegal`) went out: a silence
+    /// after lines that did arrive is not a flushing problem.
+    received_at_request: u32,
     /// Moves received so far.
     moves: u32,
     /// The type of the last message sent.
@@ -204,6 +210,7 @@ impl Talk {
             turn_id: 0,
             junk: Junk::default(),
             received: 0,
+            received_at_request: 0,
             moves: 0,
             last_sent: "nothing",
             freeze,
@@ -250,6 +257,9 @@ impl Talk {
             ToBot::End(_) => "end",
             ToBot::Bye(_) => "bye",
         };
+        if matches!(msg, ToBot::Hello(_) | ToBot::Turn(_) | ToBot::Illegal(_)) {
+            self.received_at_request = self.received;
+        }
         let line = to_line(msg);
         self.note(Dir::Sent, &line[..line.len() - 1]);
         self.bot.send(Arc::from(line));
@@ -765,6 +775,27 @@ impl Talk {
                             hints::NO_ANSWER.into(),
                         )
                     }
+                    None if self.received > self.received_at_request => {
+                        // Lines did arrive (the exchange shows them): the output is flushed,
+                        // but none of them was the answer.
+                        self.note_text(format!(
+                            "(no {asked} within {waited:.0} ms; limit {} ms: killed)",
+                            limit.as_millis()
+                        ));
+                        self.problem(
+                            Cause::NotTheAnswer,
+                            format!(
+                                "no {asked} within {} ms: {} arrived, but none was the {asked}",
+                                limit.as_millis(),
+                                if self.received - self.received_at_request == 1 {
+                                    "a line".to_string()
+                                } else {
+                                    format!("{} lines", self.received - self.received_at_request)
+                                }
+                            ),
+                            hints::not_the_answer(asked),
+                        )
+                    }
                     None => {
                         self.note_text(format!(
                             "(nothing within {waited:.0} ms; limit {} ms: killed)",
@@ -958,6 +989,11 @@ pub fn is_junk(line: &[u8]) -> bool {
     let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(line) else {
         return true;
     };
+    // A move without its "type" is a malformed move, as the arbiter judges it (the object has
+    // no "type" field), not a debug print.
+    if map.get("type").is_none() && map.contains_key("move") {
+        return false;
+    }
     !matches!(
         map.get("type").and_then(Value::as_str),
         Some("ready" | "move" | "log")
@@ -976,6 +1012,9 @@ mod tests {
         assert!(is_junk(b""));
         assert!(!is_junk(br#"{"type":"move","square":"d3"}"#));
         assert!(!is_junk(br#"{"type":"ready"}"#));
+        // Before: a move without its type was junk, waited past, and the turn ended with
+        // "nothing arrived. Did you flush?".
+        assert!(!is_junk(br#"{"move":"d3","turn_id":1}"#));
     }
 
     #[test]

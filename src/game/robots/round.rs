@@ -161,6 +161,25 @@ impl RobotsRound {
         };
     }
 
+    /// Why declarations are closed, in the words of what happened: alone at the table the
+    /// first declaration is verified at once (there is no hourglass to lower it in); with
+    /// others, the hourglass ran out (or every seat passed).
+    fn closed_because(&self) -> String {
+        match (&self.phase, self.proving()) {
+            (Phase::Verifying { .. }, Some((seat, moves))) if self.solo() => format!(
+                "declarations are closed: playing alone (solo), a declaration is verified at \
+                 once, and seat {seat}'s {moves} moves are being verified now; it cannot be \
+                 lowered or passed: answer prove with a solution"
+            ),
+            (Phase::Verifying { .. }, _) => {
+                "declarations are closed: the hourglass has ended (it ran out, or every seat \
+                 passed) and the declarations are being verified"
+                    .to_string()
+            }
+            _ => "declarations are closed: this token is over".to_string(),
+        }
+    }
+
     fn proving(&self) -> Option<(Seat, u32)> {
         match &self.phase {
             Phase::Verifying { queue, .. } => {
@@ -173,9 +192,7 @@ impl RobotsRound {
 
     fn declare(&mut self, seat: Seat, message: &Value, at: Stamp) -> Result<Applied, Refusal> {
         let Phase::Thinking { hourglass } = self.phase else {
-            return Err(Refusal::new(
-                "declarations are closed: the hourglass has run out",
-            ));
+            return Err(Refusal::new(self.closed_because()));
         };
         let moves = match message.get("moves") {
             Some(v) => v.as_u64().ok_or_else(|| {
@@ -251,9 +268,10 @@ impl RobotsRound {
     /// the round is over.
     fn pass(&mut self, seat: Seat, at: f64) -> Result<Applied, Refusal> {
         if !matches!(self.phase, Phase::Thinking { .. }) {
-            return Err(Refusal::new(
-                "declarations are closed: there is nothing to pass now",
-            ));
+            return Err(Refusal::new(format!(
+                "there is nothing to pass now: {}",
+                self.closed_because()
+            )));
         }
         if self.passed[seat] {
             return Err(Refusal::new("you passed already for this token"));

@@ -33,3 +33,35 @@ fn the_hourglass_ends_at_a_time_a_record_holds_exactly() {
     assert_eq!(round.deadline_ms(), Some(2068.019));
     assert_eq!(round.public_view()["hourglass_ends_ms"], json!(2068.019));
 }
+
+/// Before: alone at the table, lowering a declaration a second after making it was refused with
+/// "declarations are closed: the hourglass has run out" (a 5 s hourglass), and a pass with
+/// "there is nothing to pass now": the true reason is that solo verifies at once.
+#[test]
+fn a_solo_refusal_gives_the_true_reason() {
+    let mut game = Robots::new(1).unwrap();
+    game.hourglass_ms = 5000;
+    let mut round = game.new_round(RoundSetup {
+        round: 0,
+        match_seed: 2,
+        round_seed: 7,
+        chance_seed: 7,
+    });
+    let at = |ms: f64| Stamp { ms, cpu_ms: None };
+    round
+        .act(0, "declare", &json!({"moves": 9}), at(1000.0))
+        .unwrap();
+    let lower = round
+        .act(0, "declare", &json!({"moves": 7}), at(1500.0))
+        .unwrap_err()
+        .to_string();
+    assert!(!lower.contains("hourglass"), "{lower}");
+    assert!(lower.contains("solo"), "{lower}");
+    assert!(lower.contains("verified at once"), "{lower}");
+    assert!(lower.contains("9 moves are being verified now"), "{lower}");
+    let pass = round
+        .act(0, "pass", &json!({}), at(1600.0))
+        .unwrap_err()
+        .to_string();
+    assert!(pass.contains("verified at once"), "{pass}");
+}
