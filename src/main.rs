@@ -1,9 +1,15 @@
 //! The `rollarena` binary: parses the command line, sets up tracing (to stderr, so stdout stays
-//! clean for tables, JSON and the built-in bots' protocol), runs the subcommand and maps errors
+//! clean for tables, JSON and the built-in bots' protocol; a user's warning as one plain line,
+//! a developer's log lines with `-v`), runs the subcommand and maps errors
 //! to the exit codes that `rollarena --help` and the README give (0 done, 1 a verdict against
 //! the input, 2 bad usage or input, 3 the arbiter failed: [`rollarena::cli::exit_code`]).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+
+use tracing_subscriber::fmt::FmtContext;
+use tracing_subscriber::fmt::format::{FormatEvent, FormatFields, Writer};
+use tracing_subscriber::registry::LookupSpan;
 
 use rollarena::cli::{Cli, exit_code};
 
@@ -16,13 +22,26 @@ fn main() -> ExitCode {
     }
     quiet_on_broken_stdout();
     let cli = Cli::from_env();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ROLLARENA_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log_filter())),
-        )
-        .init();
+    let developer = std::env::var_os("ROLLARENA_LOG").is_some() || cli.log_filter() != "warn";
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ROLLARENA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(cli.log_filter()));
+    if developer {
+        // -v, -vv or ROLLARENA_LOG: a developer's log lines, with times and targets.
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::stderr().is_terminal())
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .event_format(PlainWarning {
+                colour: std::io::stderr().is_terminal(),
+            })
+            .with_env_filter(filter)
+            .init();
+    }
     let code = match cli.run() {
         Ok(code) => code,
         Err(err) => {
@@ -54,4 +73,37 @@ fn quiet_on_broken_stdout() {
         }
         default(info);
     }));
+}
+
+/// A warning or an error for the user: one plain line (`warning: ...`), its label coloured only
+/// when stderr is a terminal; no time, level column or module path, which are a developer's
+/// (`-v` shows them).
+struct PlainWarning {
+    colour: bool,
+}
+
+impl<S, N> FormatEvent<S, N> for PlainWarning
+where
+    S: tracing::Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let (label, colour) = match *event.metadata().level() {
+            tracing::Level::ERROR => ("error", "1;31"),
+            tracing::Level::WARN => ("warning", "1;33"),
+            _ => ("note", "1"),
+        };
+        if self.colour {
+            write!(writer, "\x1b[{colour}m{label}:\x1b[0m ")?;
+        } else {
+            write!(writer, "{label}: ")?;
+        }
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
 }

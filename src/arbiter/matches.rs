@@ -3,8 +3,10 @@
 //! Bots start together (every `hello` is sent before any `ready` is awaited, so start-up
 //! budgets run in parallel) and live for the whole match. A bot that forfeits a round is killed
 //! and started afresh for the next one; a bot found dead between rounds is restarted too, and
-//! that is recorded as a fault. Each finished round becomes one [`RoundRecord`] on the event
-//! stream, where the record writer syncs it to disk before the next round starts.
+//! that is recorded as a fault. A bot that lost `withdraw_after` rounds in a row by a crash or
+//! at start-up is withdrawn: not started again, its remaining rounds forfeited at once. Each
+//! finished round becomes one [`RoundRecord`] on the event stream, where the record writer
+//! syncs it to disk before the next round starts.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -51,6 +53,11 @@ pub struct MatchConfig {
     /// use them so that deterministic bots do not replay the same rounds forever. A round
     /// past the end of the list has no opening.
     pub openings: Vec<Vec<serde_json::Value>>,
+    /// Withdraw a seat's bot after it forfeited this many rounds in a row by a crash or at
+    /// start-up: it is not started again, and its remaining rounds are forfeits at start-up
+    /// whose detail says `withdrawn` (the arbiter plays its moves). `None` keeps restarting it
+    /// (fastchess's and cutechess's `-recover`).
+    pub withdraw_after: Option<u32>,
 }
 
 impl MatchConfig {
@@ -86,6 +93,12 @@ pub async fn run_match(
     let mut turn_id = 0u64;
     // What the previous round left to the next (games whose rounds are not independent).
     let mut carry: Option<serde_json::Value> = None;
+    // Rounds in a row each seat lost by a crash or at start-up, and the seats withdrawn.
+    let mut streak = vec![0u32; seats];
+    // How each seat's bot is started: the config's, with its log file renamed after the seat's
+    // name once the first `ready`s are in.
+    let mut specs = config.bots.clone();
+    let mut withdrawn = vec![false; seats];
     for r in 0..config.rounds {
         let round_no = r + 1;
         observer.on_event(&Event::RoundStarted {
@@ -94,7 +107,8 @@ pub async fn run_match(
         })?;
         let started = now();
         let seed = round_seed(config.seed, config.table.unwrap_or(0), r);
-        let (startup_failures, restarts) = start_bots(config, &names, &mut bots).await;
+        let (startup_failures, restarts) =
+            start_bots(config, &specs, &names, &mut bots, &withdrawn, &streak).await;
         if r == 0 {
             let ready: Vec<Option<String>> = bots
                 .iter()
@@ -105,6 +119,9 @@ pub async fn run_match(
                 })
                 .collect();
             names = super::names::after_ready(&config.bots, &ready);
+            for (seat, spec) in specs.iter_mut().enumerate() {
+                super::names::rename_log(spec, seat, &config.bots[seat].name, &names[seat]);
+            }
             for (record, name) in seat_records.iter_mut().zip(&names) {
                 record.name = name.clone();
             }
@@ -187,6 +204,18 @@ pub async fn run_match(
             ended: now(),
         };
         standings.add(&record);
+        for seat in 0..seats {
+            let lost = record.forfeits.iter().any(|f| {
+                f.seat == seat && matches!(f.kind, ForfeitKind::Crash | ForfeitKind::Startup)
+            });
+            streak[seat] = if lost { streak[seat] + 1 } else { 0 };
+            if config
+                .withdraw_after
+                .is_some_and(|n| n > 0 && streak[seat] >= n)
+            {
+                withdrawn[seat] = true;
+            }
+        }
         observer.on_event(&Event::RoundEnded { record: &record })?;
         if match_over {
             break;
@@ -203,11 +232,34 @@ pub async fn run_match(
 /// faults of bots found dead between rounds.
 async fn start_bots(
     config: &MatchConfig,
+    specs: &[BotSpec],
     names: &[String],
     bots: &mut [Option<Bot>],
+    withdrawn: &[bool],
+    streak: &[u32],
 ) -> (Vec<(usize, Failure)>, Vec<Fault>) {
     let mut failures = Vec::new();
     let mut restarts = Vec::new();
+    // A withdrawn seat's bot is not started again: the round is its forfeit at once.
+    for (seat, slot) in bots.iter_mut().enumerate() {
+        if !withdrawn[seat] {
+            continue;
+        }
+        if let Some(mut bot) = slot.take() {
+            bot.kill().await;
+        }
+        failures.push((
+            seat,
+            Failure::new(
+                ForfeitKind::Startup,
+                format!(
+                    "withdrawn: the bot lost {} rounds in a row by a crash or at start-up, so \
+                     it is not started again in this match (the arbiter plays its moves)",
+                    streak[seat]
+                ),
+            ),
+        ));
+    }
     for (seat, slot) in bots.iter_mut().enumerate() {
         if let Some(bot) = slot.as_mut()
             && let Err(f) = bot.drain().await
@@ -228,10 +280,10 @@ async fn start_bots(
     }
     let mut fresh = Vec::new();
     for (seat, slot) in bots.iter_mut().enumerate() {
-        if slot.is_some() {
+        if slot.is_some() || withdrawn[seat] {
             continue;
         }
-        match Bot::spawn_isolated(&config.bots[seat], config.limits, &config.isolation) {
+        match Bot::spawn_isolated(&specs[seat], config.limits, &config.isolation) {
             Ok(bot) => {
                 let hello = ToBot::Hello(Hello {
                     protocol: PROTOCOL_VERSION,

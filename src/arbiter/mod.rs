@@ -4,7 +4,8 @@
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
 //! the protocol operations on it), [`driver`] (one round: process events in, the
 //! [`crate::referee`]'s outputs carried out), [`matches`](mod@matches) (rounds, restarts, records,
-//! standings), [`names`] (the seats' names), [`settings`] (one check of a match's rounds and
+//! standings), [`names`] (the seats' names), [`preflight`] (every bot started once before
+//! anything is played), [`settings`] (one check of a match's rounds and
 //! clock for `match` and tournaments alike). [`fault`] re-exports a bot's misbehaviour as data
 //! (from [`crate::record::fault`]), [`events`] is the one event stream per match; the wire
 //! types are [`crate::wire`]'s.
@@ -16,6 +17,7 @@ pub mod fault;
 pub mod io;
 pub mod matches;
 pub mod names;
+pub mod preflight;
 pub mod process;
 pub mod settings;
 

@@ -39,6 +39,33 @@ fn built_in(argv: &[String]) -> bool {
     argv.len() >= 3 && base(&argv[0]) == "rollarena" && argv[1] == "bot"
 }
 
+/// The file a seat's stderr goes to under `--bot-logs`: `seat-<SEAT>-<name>.log`, the name as
+/// the tables show it, with every character but letters and digits made `_`.
+pub fn log_file_name(seat: usize, name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("seat-{seat}-{safe}.log")
+}
+
+/// Once a seat is named after its bot's `ready`, its log file (named after the command's name,
+/// `before`, when the bot started) takes the seat's name (`after`), as the tables show it. The
+/// open file is renamed in place (the bot goes on writing to it), and the bot's restarts
+/// append to the new name. A log path the organiser chose otherwise is left alone.
+pub fn rename_log(spec: &mut BotSpec, seat: usize, before: &str, after: &str) {
+    let Some(old) = spec.log.clone() else {
+        return;
+    };
+    if old.file_name().and_then(|n| n.to_str()) != Some(log_file_name(seat, before).as_str()) {
+        return;
+    }
+    let new = old.with_file_name(log_file_name(seat, after));
+    if new != old && std::fs::rename(&old, &new).is_ok() {
+        spec.log = Some(new);
+    }
+}
+
 /// Makes names unique by numbering repeats in seat order ("greedy", "greedy#2", "greedy#3"),
 /// never making a name another seat already has.
 pub fn numbered(names: &[String]) -> Vec<String> {

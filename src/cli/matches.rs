@@ -1,6 +1,7 @@
 //! `rollarena match`: plays one multi-round match and prints a line per round and the final
 //! standings (or JSON with `--json`).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -12,8 +13,8 @@ use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::names::default_name;
 use crate::arbiter::process::{kill_all, resolve_program};
-use crate::arbiter::settings;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
+use crate::arbiter::{preflight, settings};
 use crate::duration::parse_duration;
 use crate::game::Game;
 use crate::game::registry;
@@ -31,6 +32,10 @@ use crate::wire::Standing;
 /// illegal moves beyond the retries, ...) is killed, the arbiter plays its remaining moves, and
 /// it is started afresh for the next round. Seats rotate colours so that over k rounds every
 /// seat plays every colour and moves first once.
+///
+/// Before the first round every bot is started once (the pre-flight: hello, ready within
+/// --startup, bye): a bot that cannot start is named with its stderr and nothing is played
+/// (--no-preflight skips it).
 ///
 /// Exit codes: 0 the match was played (bot faults are results, not errors); 2 bad usage;
 /// 3 the arbiter failed (a record that cannot be written); 130 interrupted.
@@ -67,7 +72,8 @@ pub struct MatchArgs {
     /// Random when not given; the record keeps it.
     #[arg(long)]
     seed: Option<u64>,
-    /// Append every finished round to this JSON Lines record file.
+    /// Append every finished round to this JSON Lines record file (`-`: standard output, with
+    /// the round lines and the table on stderr; a pipe or a FIFO works too).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Do not freeze idle bots between their turns (they may then think on others' time).
@@ -92,6 +98,18 @@ pub struct MatchArgs {
     /// Print the result as one JSON object instead of tables.
     #[arg(long)]
     json: bool,
+    /// Withdraw a bot after it lost N rounds in a row by a crash or at start-up: it is not
+    /// started again, and the arbiter plays its remaining rounds (each a forfeit marked
+    /// "withdrawn"). 0 keeps restarting it (as --recover does in fastchess and cutechess).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    withdraw_after: u32,
+    /// Keep restarting a bot that crashes, however often (the default; --withdraw-after 0).
+    #[arg(long, conflicts_with = "withdraw_after")]
+    recover: bool,
+    /// Skip the pre-flight (every bot started once, hello to ready, before anything is played
+    /// or written; a bot that fails it stops the match with exit 2).
+    #[arg(long)]
+    no_preflight: bool,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
     /// The game flags given (read by [`super::Cli::from_env`]).
@@ -100,9 +118,31 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    if args.json && args.record.as_deref() == Some(std::path::Path::new("-")) {
+        return usage(
+            "--record - writes the record to standard output, where --json would write too: \
+             give --record a file, or leave out --json",
+        );
+    }
     let config = build_config(&args)?;
     if let Some(w) = config.game.schedule_warning(config.rounds) {
         tracing::warn!("{w}");
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    if !args.no_preflight {
+        let failed = runtime.block_on(preflight::run(
+            &config.bots,
+            &*config.game,
+            config.rounds,
+            config.time,
+            config.limits,
+            &config.isolation,
+        ));
+        if !failed.is_empty() {
+            return usage(preflight::message(&failed, config.bots.len()));
+        }
     }
     let mut observers: Vec<Box<dyn Observer>> = Vec::new();
     if let Some(path) = &args.record {
@@ -114,12 +154,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         })?;
         observers.push(Box::new(writer));
     }
+    let faults = SeatFaults::default();
+    // `--record -`: the record is standard output, so what people read goes to stderr.
+    let record_on_stdout = args.record.as_deref() == Some(std::path::Path::new("-"));
     if !args.json {
-        observers.push(Box::new(RoundLines));
+        observers.push(Box::new(RoundLines {
+            to_stderr: record_on_stdout,
+            faults: faults.clone(),
+        }));
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
     let outcome = runtime.block_on(async {
         tokio::select! {
             result = run_match(&config, &mut observers) => Some(result),
@@ -151,7 +194,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("\n{}", standings_table(&standings));
+        let faults = faults.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let table = standings_with_faults(&standings, &faults);
+        if record_on_stdout {
+            eprintln!("\n{table}");
+        } else {
+            println!("\n{table}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -238,12 +287,9 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             ))
         })?;
         for (seat, spec) in bots.iter_mut().enumerate() {
-            let safe: String = spec
-                .name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            spec.log = Some(dir.join(format!("seat-{seat}-{safe}.log")));
+            // Renamed after the seat's name once the bot has said `ready` (as the tables
+            // name it).
+            spec.log = Some(dir.join(crate::arbiter::names::log_file_name(seat, &spec.name)));
         }
     }
     let seed = args.seed.unwrap_or_else(random_seed);
@@ -292,6 +338,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         match_id: new_match_id(seed),
         table: None,
         openings: Vec::new(),
+        withdraw_after: Some(args.withdraw_after).filter(|&n| n > 0),
     })
 }
 
@@ -303,8 +350,16 @@ fn players_help() -> String {
     )
 }
 
-/// Prints one line per finished round, the seats named as the record names them.
-struct RoundLines;
+/// Faults by seat and kind over the match (unasked lines, restarts, ...), for the table.
+type SeatFaults = Arc<std::sync::Mutex<BTreeMap<usize, BTreeMap<String, usize>>>>;
+
+/// Prints one line per finished round, the seats named as the record names them, with each
+/// forfeit's cause and the round's other faults; counts the faults for the table.
+struct RoundLines {
+    /// Write to stderr (the record is on stdout).
+    to_stderr: bool,
+    faults: SeatFaults,
+}
 
 impl Observer for RoundLines {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
@@ -316,11 +371,33 @@ impl Observer for RoundLines {
             };
             for f in &record.forfeits {
                 line.push_str(&format!(
-                    "  [{} forfeited: {} at move {}]",
-                    names[f.seat], f.kind, f.ply
+                    "  {}",
+                    super::faults::forfeit_note(&names[f.seat], f, &record.faults)
                 ));
             }
-            println!("{line}");
+            // Unasked lines of a seat that forfeited are told with its forfeit.
+            let others: Vec<_> = record
+                .faults
+                .iter()
+                .filter(|x| !record.forfeits.iter().any(|f| f.seat == x.seat))
+                .cloned()
+                .collect();
+            for note in super::faults::fault_notes(&names, &others) {
+                line.push_str(&format!("  {note}"));
+            }
+            let mut counts = self.faults.lock().unwrap_or_else(|p| p.into_inner());
+            for x in &record.faults {
+                *counts
+                    .entry(x.seat)
+                    .or_default()
+                    .entry(x.kind.name().to_string())
+                    .or_default() += 1;
+            }
+            if self.to_stderr {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
         }
         Ok(())
     }
@@ -328,11 +405,32 @@ impl Observer for RoundLines {
 
 /// The standings as a table for people.
 pub fn standings_table(standings: &[Standing]) -> comfy_table::Table {
+    standings_with_faults(standings, &BTreeMap::new())
+}
+
+/// The standings as a table for people, with the faults counted by seat (unasked lines,
+/// restarts, ...: what `check` would name) where there were any.
+pub fn standings_with_faults(
+    standings: &[Standing],
+    faults: &BTreeMap<usize, BTreeMap<String, usize>>,
+) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
-    table.set_header(vec![
+    let mut header = vec![
         "rank", "seat", "bot", "wins", "points", "outright", "rounds", "forfeits",
-    ]);
+    ];
+    if !faults.is_empty() {
+        header.push("faults");
+    }
+    table.set_header(header);
+    let list = |m: Option<&BTreeMap<String, usize>>| match m {
+        Some(m) if !m.is_empty() => m
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "-".to_string(),
+    };
     for s in standings {
         let forfeits = if s.forfeits.is_empty() {
             "-".to_string()
@@ -343,7 +441,7 @@ pub fn standings_table(standings: &[Standing]) -> comfy_table::Table {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        table.add_row(vec![
+        let mut row = vec![
             s.rank.to_string(),
             s.seat.to_string(),
             s.name.clone(),
@@ -352,7 +450,11 @@ pub fn standings_table(standings: &[Standing]) -> comfy_table::Table {
             s.outright.to_string(),
             s.rounds.to_string(),
             forfeits,
-        ]);
+        ];
+        if !faults.is_empty() {
+            row.push(list(faults.get(&s.seat)));
+        }
+        table.add_row(row);
     }
     table
 }

@@ -38,9 +38,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             println!("\nhead to head (row against column, wins-draws-losses):\n{h2h}");
         }
         println!(
-            "\n{} shards, {} rounds merged into {}",
-            merged.shards,
-            merged.rounds,
+            "\n{}, {} merged into {}",
+            super::faults::plural(merged.shards as usize, "shard", "shards"),
+            super::faults::plural(merged.rounds as usize, "round", "rounds"),
             output::shown(&args.output).display()
         );
     }

@@ -5,6 +5,7 @@
 
 mod bot;
 mod check;
+mod faults;
 pub mod game_flags;
 mod isolation;
 mod matches;

@@ -25,6 +25,10 @@ use crate::tournament::sprt::{EloModel, Sprt};
 /// records in schedule order, so an interrupted run continued with --resume, or shards merged
 /// with `rollarena merge`, give the same results as one uninterrupted run.
 ///
+/// Before the first table every bot of the field is started once (the pre-flight: hello, ready
+/// within the start-up time, bye): a bot that cannot start is named with its stderr and nothing
+/// is played or written (--no-preflight skips it).
+///
 /// Exit codes: 0 the tournament was played; 2 bad file or usage; 3 the arbiter failed;
 /// 130 interrupted (finished rounds are kept: continue with --resume).
 #[derive(Args, Debug)]
@@ -102,6 +106,17 @@ pub struct TournamentArgs {
     /// Print the standings as JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Withdraw a bot from a table after it lost N rounds of it in a row by a crash or at
+    /// start-up (overrides the file's `withdraw_after`, default 3).
+    #[arg(long, value_name = "N", conflicts_with = "recover")]
+    withdraw_after: Option<u32>,
+    /// Keep restarting a bot that crashes, however often (the file's `recover = true`).
+    #[arg(long)]
+    recover: bool,
+    /// Skip the pre-flight (every bot of the field started once, hello to ready, before
+    /// anything is played or written; a bot that fails it stops the run with exit 2).
+    #[arg(long)]
+    no_preflight: bool,
     /// Keep DIR/index.html showing the standings while the tournament runs (rewritten as each
     /// table ends; the page reloads itself); the full report replaces it at the end.
     #[arg(long, value_name = "DIR")]
@@ -126,6 +141,11 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         opening_plies: args.opening_plies,
         repeat: args.repeat,
         size: args.size,
+        withdraw_after: if args.recover {
+            Some(0)
+        } else {
+            args.withdraw_after
+        },
         sprt,
     };
     let loaded = config::load(&args.file, &overrides).map_err(|e| UsageError(e.to_string()))?;
@@ -149,7 +169,26 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         }
         resolve_program(&argv[0])
             .and_then(|_| super::isolation::check_reachable(&isolation, &argv))
-            .map_err(|e| UsageError(format!("bot {:?} ({}): {e}", b.name, b.command)))?;
+            .map_err(|e| {
+                let from = b.cwd.clone().or_else(|| {
+                    args.file
+                        .parent()
+                        .and_then(|d| std::fs::canonicalize(d).ok())
+                });
+                let said = match from {
+                    Some(dir) if std::path::Path::new(&argv[0]).starts_with(&dir) => format!(
+                        " (a relative path in the file is taken from {}: the {} directory)",
+                        dir.display(),
+                        if b.cwd.is_some() {
+                            "bot's cwd"
+                        } else {
+                            "file's"
+                        }
+                    ),
+                    _ => String::new(),
+                };
+                UsageError(format!("bot {:?} ({}): {e}{said}", b.name, b.command))
+            })?;
     }
     let output = args
         .output
@@ -185,6 +224,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
                 .map(|n| n.get())
                 .unwrap_or(1)
         });
+    if !args.no_preflight {
+        preflight(&t, &isolation)?;
+    }
     let opts = RunOptions {
         output: output.clone(),
         jobs,
@@ -204,17 +246,19 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
     if !args.json {
+        let plural = super::faults::plural;
         eprintln!(
-            "{}: {} bots, {} schedule, {tables} tables of {} players x {} rounds{}, {jobs} at \
-             once -> {}",
+            "{}: {}, {} schedule, {} of {} x {}{}, {} at once -> {}",
             t.name,
-            t.bots.len(),
+            plural(t.bots.len(), "bot", "bots"),
             t.schedule.name(),
-            t.players,
-            t.rounds,
+            plural(tables as usize, "table", "tables"),
+            plural(t.players, "player", "players"),
+            plural(t.rounds as usize, "round", "rounds"),
             args.shard
                 .map(|s| format!(" (shard {s})"))
                 .unwrap_or_default(),
+            jobs.min(tables.max(1) as usize),
             output.display()
         );
     }
@@ -288,8 +332,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         );
     }
     println!(
-        "\n{} rounds played in {:.1}s ({:.1} rounds/s){}; results in {}",
-        summary.rounds_played,
+        "\n{} played in {:.1}s ({:.1} rounds/s){}; results in {}",
+        super::faults::plural(summary.rounds_played as usize, "round", "rounds"),
         secs,
         summary.rounds_played as f64 / secs,
         if summary.rounds_kept > 0 {
@@ -303,6 +347,37 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Starts every bot of the field once before anything is written (see
+/// [`crate::arbiter::preflight`]); a bot that fails stops the run.
+fn preflight(
+    t: &crate::tournament::config::Tournament,
+    isolation: &Isolation,
+) -> anyhow::Result<()> {
+    let specs = t
+        .bots
+        .iter()
+        .map(runner::spec_of)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(UsageError)?;
+    let game = t.game().map_err(UsageError)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let failed = runtime.block_on(crate::arbiter::preflight::run(
+        &specs,
+        &*game,
+        t.rounds,
+        t.time(),
+        crate::arbiter::Limits::default(),
+        isolation,
+    ));
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(UsageError(crate::arbiter::preflight::message(&failed, specs.len())).into())
+    }
 }
 
 /// The command line that resumes this run: the same words, plus `--resume`.

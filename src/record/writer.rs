@@ -1,5 +1,7 @@
 //! Appends rounds to a record file: each line written whole with one `write` on a file opened
-//! for appending, then synced, so a killed arbiter leaves every finished round complete.
+//! for appending, then synced, so a killed arbiter leaves every finished round complete. The
+//! path `-` is standard output; a pipe or a terminal (`/dev/stdout`, a FIFO) is written to the
+//! same way, without the sync, which only a file on disk has.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -12,12 +14,32 @@ use super::RoundRecord;
 pub struct RecordWriter {
     file: File,
     path: PathBuf,
+    /// A file on disk, which is synced after each round (a pipe cannot be).
+    regular: bool,
 }
 
 impl RecordWriter {
     /// Opens (creating it if needed) a record file for appending. A torn last line left by a
     /// killed writer is completed with a newline first, so it stays one ignorable line.
     pub fn append(path: &Path) -> io::Result<RecordWriter> {
+        if path == Path::new("-") {
+            use std::os::fd::AsFd;
+            let file = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+            return Ok(RecordWriter {
+                file,
+                path: path.to_path_buf(),
+                regular: false,
+            });
+        }
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            // A pipe, a terminal, /dev/stdout: written, never read back or synced.
+            let file = OpenOptions::new().append(true).open(path)?;
+            return Ok(RecordWriter {
+                file,
+                path: path.to_path_buf(),
+                regular: false,
+            });
+        }
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -35,6 +57,7 @@ impl RecordWriter {
         Ok(RecordWriter {
             file,
             path: path.to_path_buf(),
+            regular: true,
         })
     }
 
@@ -47,6 +70,9 @@ impl RecordWriter {
         let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
         line.push(b'\n');
         self.file.write_all(&line)?;
-        self.file.sync_data()
+        if self.regular {
+            self.file.sync_data()?;
+        }
+        Ok(())
     }
 }

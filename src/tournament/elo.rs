@@ -3,6 +3,14 @@
 //! comes from the trinomial variance of one round's score, mapped through the same curve; the
 //! likelihood of superiority is LOS = Φ((W - L) / sqrt(W + L)).
 //!
+//! A run with one kind of result only (no loss, no win, or draws only) has a score of 1 or 0 or
+//! a variance of 0: the curve gives ±∞ and the interval no width, a sentinel that would read as
+//! a precise figure ("+2000 ±0, LOS 100%"). There the estimate adds one virtual draw, counted
+//! as half a win and half a loss, as the Bradley-Terry fit of `bench/ladder` does between every
+//! pair: the figures stay finite and honest about how little a short unbeaten run shows, and
+//! more rounds wash the prior out. Runs with two kinds of result or more are left as fastchess
+//! computes them.
+//!
 //! Order does not matter for these (they are functions of the counts), unlike the Weng-Lin
 //! ratings, which are updated round by round in schedule order.
 
@@ -79,39 +87,86 @@ pub fn elo_to_score(elo: f64) -> f64 {
 
 /// The variance of one round's score.
 pub fn variance(wdl: &Wdl) -> f64 {
-    let n = wdl.games() as f64;
-    let s = wdl.score();
-    (wdl.wins as f64 * (1.0 - s).powi(2)
-        + wdl.draws as f64 * (0.5 - s).powi(2)
-        + wdl.losses as f64 * s.powi(2))
-        / n
+    Counts::of(wdl).variance()
 }
 
-/// Elo, 95% interval and LOS from counts; `None` before any game.
+/// Counts as reals: the estimate's, with the virtual draw where one is needed.
+#[derive(Clone, Copy)]
+struct Counts {
+    wins: f64,
+    draws: f64,
+    losses: f64,
+}
+
+impl Counts {
+    fn of(wdl: &Wdl) -> Counts {
+        Counts {
+            wins: wdl.wins as f64,
+            draws: wdl.draws as f64,
+            losses: wdl.losses as f64,
+        }
+    }
+
+    /// With one virtual draw (half a win, half a loss) when the run holds one kind of result
+    /// only, whose score or variance would be degenerate.
+    fn with_prior(wdl: &Wdl) -> Counts {
+        let mut c = Counts::of(wdl);
+        let kinds = [wdl.wins, wdl.draws, wdl.losses]
+            .iter()
+            .filter(|&&n| n > 0)
+            .count();
+        if kinds == 1 {
+            c.wins += 0.5;
+            c.losses += 0.5;
+        }
+        c
+    }
+
+    fn n(&self) -> f64 {
+        self.wins + self.draws + self.losses
+    }
+
+    fn score(&self) -> f64 {
+        (self.wins + self.draws / 2.0) / self.n()
+    }
+
+    fn variance(&self) -> f64 {
+        let s = self.score();
+        (self.wins * (1.0 - s).powi(2) + self.draws * (0.5 - s).powi(2) + self.losses * s.powi(2))
+            / self.n()
+    }
+
+    fn los(&self) -> f64 {
+        let decisive = self.wins + self.losses;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        let x = (self.wins - self.losses) / (2.0 * decisive).sqrt();
+        0.5 * (1.0 + erf(x))
+    }
+}
+
+/// Elo, 95% interval and LOS from counts (with the virtual draw of a one-sided run, see the
+/// module's header); `None` before any game.
 pub fn estimate(wdl: &Wdl) -> Option<EloEstimate> {
     if wdl.games() == 0 {
         return None;
     }
-    let n = wdl.games() as f64;
-    let s = wdl.score();
-    let se = (variance(wdl) / n).sqrt();
+    let c = Counts::with_prior(wdl);
+    let s = c.score();
+    let se = (c.variance() / c.n()).sqrt();
     let upper = score_to_elo(s + Z95 * se);
     let lower = score_to_elo(s - Z95 * se);
     Some(EloEstimate {
         elo: score_to_elo(s),
         error: (upper - lower) / 2.0,
-        los: los(wdl),
+        los: c.los(),
     })
 }
 
 /// Likelihood of superiority: Φ((W - L) / sqrt(W + L)), 0.5 when there are only draws.
 pub fn los(wdl: &Wdl) -> f64 {
-    let decisive = (wdl.wins + wdl.losses) as f64;
-    if decisive == 0.0 {
-        return 0.5;
-    }
-    let x = (wdl.wins as f64 - wdl.losses as f64) / (2.0 * decisive).sqrt();
-    0.5 * (1.0 + erf(x))
+    Counts::of(wdl).los()
 }
 
 unsafe extern "C" {
@@ -129,6 +184,39 @@ pub fn erf(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before: 12 wins and nothing else gave +2000 ±0 with LOS 100%.
+    #[test]
+    fn a_one_sided_run_has_a_finite_estimate_and_a_real_interval() {
+        let unbeaten = Wdl {
+            wins: 12,
+            draws: 0,
+            losses: 0,
+        };
+        let e = estimate(&unbeaten).unwrap();
+        // 12.5 wins, 0.5 losses of 13: s = 0.9615, 400 log10(25) = 559.2.
+        assert!((e.elo - 559.18).abs() < 0.05, "{e:?}");
+        assert!(e.error > 100.0 && e.error.is_finite(), "{e:?}");
+        assert!(e.los < 0.9999 && e.los > 0.99, "{e:?}");
+        let winless = estimate(&unbeaten.flipped()).unwrap();
+        assert!((winless.elo + e.elo).abs() < 1e-9, "symmetric: {winless:?}");
+        let draws = estimate(&Wdl {
+            wins: 0,
+            draws: 9,
+            losses: 0,
+        })
+        .unwrap();
+        assert_eq!(draws.elo, 0.0);
+        assert!(draws.error > 0.0, "{draws:?}");
+        assert_eq!(draws.los, 0.5);
+        // Two kinds of result: as fastchess computes it, no prior.
+        let mixed = Wdl {
+            wins: 0,
+            draws: 14,
+            losses: 36,
+        };
+        assert!((estimate(&mixed).unwrap().elo + 315.34).abs() < 3.2);
+    }
 
     #[test]
     fn erf_values() {

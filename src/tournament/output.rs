@@ -143,12 +143,10 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
     }
     if old.id != meta.id {
         return Err(format!(
-            "cannot resume: {} holds the same file run with other settings (command-line \
-             overrides differ: the resolved configurations hash to {} there and {} now); resume \
-             with the same options",
+            "cannot resume: {} holds the same file run with other settings: {}; resume with the \
+             same command-line options",
             dir.display(),
-            &old.id[..12],
-            &meta.id[..12]
+            differences(&old.tournament, &meta.tournament).join("; ")
         ));
     }
     if old.shard != meta.shard {
@@ -160,6 +158,36 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
         ));
     }
     Ok(true)
+}
+
+/// The settings in which two resolved tournaments differ, each as "key: VALUE there, VALUE
+/// now" (values cut short), in the order of the configuration.
+pub fn differences(there: &Tournament, now: &Tournament) -> Vec<String> {
+    let as_map = |t: &Tournament| match serde_json::to_value(t) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (as_map(there), as_map(now));
+    let shown = |v: Option<&serde_json::Value>| {
+        let text = v.map_or("(none)".to_string(), |v| v.to_string());
+        if text.chars().count() > 60 {
+            format!("{}...", text.chars().take(60).collect::<String>())
+        } else {
+            text
+        }
+    };
+    let mut keys: Vec<&String> = b.keys().collect();
+    keys.extend(a.keys().filter(|k| !b.contains_key(*k)));
+    let out: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| format!("{k}: {} there, {} now", shown(a.get(k)), shown(b.get(k))))
+        .collect();
+    if out.is_empty() {
+        vec!["the resolved configurations differ".into()]
+    } else {
+        out
+    }
 }
 
 /// Writes `standings.json` and `standings.csv`.

@@ -25,19 +25,25 @@ impl Progress {
         };
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} rounds  {rate}  ETA {eta}  {msg}",
+                "{elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} rounds  {rate}  ETA {left}  {msg}",
             )
             .expect("a valid template")
             .with_key(
                 "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.1} rounds/s", state.per_sec());
+                move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&rate_text(done, state.pos(), state.elapsed()));
+                },
+            )
+            .with_key(
+                "left",
+                move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let left = state.len().unwrap_or(0).saturating_sub(state.pos());
+                    let _ = w.write_str(&eta_text(done, state.pos(), left, state.elapsed()));
                 },
             )
             .progress_chars("=> "),
         );
         bar.set_position(done);
-        bar.reset_eta();
         if visible {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
@@ -62,7 +68,8 @@ impl Progress {
 
     /// How many tables are playing now.
     pub fn running(&self, tables: usize) {
-        self.bar.set_message(format!("{tables} tables playing"));
+        let noun = if tables == 1 { "table" } else { "tables" };
+        self.bar.set_message(format!("{tables} {noun} playing"));
     }
 
     /// A line above the bar (or on stderr when the bar is hidden).
@@ -86,9 +93,48 @@ impl Progress {
     }
 }
 
+/// The rate of this run: rounds played since it started (not those kept from before a resume,
+/// which took no time in it) over the time it has run; "-" before its first round.
+fn rate_text(done_before: u64, pos: u64, elapsed: Duration) -> String {
+    let played = pos.saturating_sub(done_before);
+    let secs = elapsed.as_secs_f64();
+    if played == 0 || secs <= 0.0 {
+        return "- rounds/s".into();
+    }
+    format!("{:.1} rounds/s", played as f64 / secs)
+}
+
+/// The time left at this run's rate, as H:MM:SS; "-" before the rate is known.
+fn eta_text(done_before: u64, pos: u64, left: u64, elapsed: Duration) -> String {
+    let played = pos.saturating_sub(done_before);
+    if played == 0 || elapsed.is_zero() {
+        return "-".into();
+    }
+    let secs = (left as f64 * elapsed.as_secs_f64() / played as f64).round() as u64;
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Before: the first frame after resuming 2,355 rounds read `2355272.0 rounds/s`.
+    #[test]
+    fn the_rate_after_a_resume_counts_this_run_only() {
+        let ms = Duration::from_millis;
+        assert_eq!(rate_text(2355, 2355, ms(1)), "- rounds/s");
+        assert_eq!(
+            rate_text(2355, 2375, Duration::from_secs(10)),
+            "2.0 rounds/s"
+        );
+        assert_eq!(rate_text(0, 0, Duration::ZERO), "- rounds/s");
+        assert_eq!(eta_text(2355, 2355, 100, ms(1)), "-");
+        // 20 rounds in 10 s, 7200 left: an hour.
+        assert_eq!(
+            eta_text(2355, 2375, 7200, Duration::from_secs(10)),
+            "1:00:00"
+        );
+    }
 
     #[test]
     fn rounds_a_table_will_never_play_leave_the_total() {

@@ -595,6 +595,7 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
         match_id: match_id(&ctx.id, table.index),
         table: Some(table.index),
         openings: table_openings(&*ctx.game, t.seed, table.index, t.rounds, t.opening_plies),
+        withdraw_after: Some(t.withdraw_after).filter(|&n| n > 0),
     };
     let mut observer = TableObserver {
         ctx,
@@ -610,9 +611,9 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
     Ok((table.index, observer.rounds))
 }
 
-/// The command of a bot at a seat of a table.
-fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, String> {
-    let b = &ctx.tournament.bots[bot];
+/// How a bot of the field is started (its command, directory and limits), as every table and
+/// the pre-flight start it.
+pub fn spec_of(b: &crate::tournament::config::BotConfig) -> Result<BotSpec, String> {
     let mut spec = BotSpec::parse(&b.name, &b.command)?;
     if let Some(cwd) = &b.cwd {
         // A relative program is relative to the bot's own directory.
@@ -622,6 +623,13 @@ fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, S
         spec.cwd = Some(cwd.clone());
     }
     spec.resources = b.limits;
+    Ok(spec)
+}
+
+/// The command of a bot at a seat of a table.
+fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, String> {
+    let b = &ctx.tournament.bots[bot];
+    let mut spec = spec_of(b)?;
     if ctx.opts.bot_logs {
         let safe: String = b
             .name

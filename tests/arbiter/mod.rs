@@ -160,7 +160,9 @@ impl Arena {
     /// The full argument list of `rollarena`.
     fn argv(&self, record: &Path) -> Vec<String> {
         let has = |flag: &str| self.flags.iter().any(|f| f == flag);
-        let mut argv = vec!["match".to_string()];
+        // These tests are about what happens during a match (and count the bots' starts):
+        // no pre-flight, which starts every bot once before it.
+        let mut argv = vec!["match".to_string(), "--no-preflight".to_string()];
         if !has("--size") {
             argv.extend(["--size".into(), "4".into()]);
         }

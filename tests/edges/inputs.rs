@@ -127,3 +127,125 @@ fn rollarena_is_this_binary_whatever_the_directory_holds() {
         assert_eq!(s["forfeits"], serde_json::json!({}), "no forfeit: {s}");
     }
 }
+
+/// Before: `command = "python3 bots/mine.py"` was looked for in the shell's directory, while
+/// `output` and `cwd` were the file's.
+#[test]
+fn relative_bot_paths_are_the_files_directory() {
+    let dir = shared_dir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("league/bots")).unwrap();
+    std::fs::set_permissions(
+        d.join("league"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        d.join("league/bots"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let readme = include_str!("../../README.md");
+    let start = readme.find("```python\n").unwrap() + "```python\n".len();
+    let end = readme[start..].find("```").unwrap();
+    std::fs::write(d.join("league/bots/first.py"), &readme[start..start + end]).unwrap();
+    let file = format!(
+        "players = 2\nrounds = 2\ntime = \"5s\"\n[options]\nsize = 4\n[[bot]]\nname = \"first\"\n\
+         command = \"{PYTHON} bots/first.py\"\n[[bot]]\nname = \"g\"\ncommand = \"rollarena bot greedy\"\n",
+        PYTHON = super::PYTHON
+    );
+    std::fs::write(d.join("league/t.toml"), &file).unwrap();
+    // Run from elsewhere: the file's directory decides.
+    let out = run_in(d, &["tournament", "league/t.toml", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let standings: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let text = standings.to_string();
+    assert!(!text.contains("\"crash\""), "no forfeit: {text}");
+    // A script that is not there is named with the directory it was looked for in.
+    std::fs::write(
+        d.join("league/t.toml"),
+        file.replace("bots/first.py", "bots/missing.py"),
+    )
+    .unwrap();
+    let err = refused(
+        &run_in(d, &["tournament", "league/t.toml"]),
+        "bots/missing.py is not in",
+    );
+    assert!(
+        err.contains(
+            "league (a relative path in a tournament file is taken from the file's directory"
+        ),
+        "{err}"
+    );
+}
+
+/// Before: `--record -` made a file named `-`, and a pipe failed after one round with
+/// `Invalid argument (os error 22)` (a pipe cannot be synced).
+#[test]
+fn the_record_goes_to_standard_output_or_a_pipe() {
+    let dir = shared_dir();
+    let d = dir.path();
+    let bots = ["rollarena bot greedy", "rollarena bot random"];
+    let out = run_in(
+        d,
+        &[
+            "match", bots[0], bots[1], "--size", "4", "--rounds", "2", "--record", "-",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!d.join("-").exists(), "no file named -");
+    let records: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("stdout holds only the record"))
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert!(stderr(&out).contains("round 2/2"), "the rounds on stderr");
+    // A pipe given as a path.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} match '{}' '{}' --size 4 --rounds 2 --record /dev/stdout | grep -c '\"round\"'",
+            super::rollarena().display(),
+            bots[0],
+            bots[1]
+        ))
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out).trim(), "2", "{}", stderr(&out));
+    refused(
+        &run_in(d, &["match", bots[0], bots[1], "--record", "-", "--json"]),
+        "--record - writes the record to standard output",
+    );
+}
+
+/// Before: "the resolved configurations hash to 3f2a9c... there and 8b01de... now".
+#[test]
+fn a_refused_resume_names_the_settings_that_differ() {
+    let dir = shared_dir();
+    let d = dir.path();
+    std::fs::write(
+        d.join("t.toml"),
+        FILE.replace("time = \"5s\"", "time = \"5s\"\n[options]\nsize = 4"),
+    )
+    .unwrap();
+    let first = run_in(d, &["tournament", "t.toml"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let err = refused(
+        &run_in(
+            d,
+            &[
+                "tournament",
+                "t.toml",
+                "--resume",
+                "--time",
+                "2s",
+                "--retries",
+                "1",
+            ],
+        ),
+        "cannot resume",
+    );
+    assert!(err.contains("time_ms: 5000 there, 2000 now"), "{err}");
+    assert!(err.contains("retries: 2 there, 1 now"), "{err}");
+}

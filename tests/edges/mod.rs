@@ -4,11 +4,16 @@
 //! - `inputs`: the values `match` and `tournament` share, checked alike; a value from the
 //!   command line blamed on its flag; the first word `rollarena` meaning this binary whatever
 //!   the current directory holds; relative bot paths in a tournament file;
+//! - `preflight`: a bot that cannot start stops the run before anything is written;
 //! - `words`: what the terminal says (forfeit causes, warnings, plurals);
+//! - `check`: `check` judging a line as the referee does, and claiming nothing it did not see;
 //! - `readme`: the README's smallest bot passes `check`.
 
+mod check;
 mod inputs;
+mod preflight;
 mod readme;
+mod words;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -107,7 +107,13 @@ impl Table {
 
     fn argv(&self, record: &Path) -> Vec<String> {
         let has = |flag: &str| self.flags.iter().any(|f| f == flag);
-        let mut argv: Vec<String> = vec!["match".into(), "--game".into(), "robots".into()];
+        // About what happens during a match, with bots that may fail at start: no pre-flight.
+        let mut argv: Vec<String> = vec![
+            "match".into(),
+            "--no-preflight".into(),
+            "--game".into(),
+            "robots".into(),
+        ];
         if !has("--seed") {
             argv.extend(["--seed".into(), "2".into()]);
         }

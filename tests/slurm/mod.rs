@@ -326,6 +326,8 @@ fn submit(work: &Path, array: &[&str], root: &Path) {
         s(&shard),
         "t.toml",
         s(root),
+        // The crashing bot is there to be played: past the pre-flight, which would stop it.
+        "--no-preflight",
     ]);
     let shards = sbatch(work, &args);
     let after = format!("--dependency=afterok:{shards}");
@@ -354,6 +356,7 @@ fn shards_as_a_slurm_job_array_merge_into_one_run() {
         s(&single),
         "--jobs",
         "2",
+        "--no-preflight",
     ]);
     assert!(
         run.status.success(),

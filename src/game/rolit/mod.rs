@@ -88,8 +88,9 @@ impl Game for Rolit {
         let k = self.players as u32;
         (!rounds.is_multiple_of(k)).then(|| {
             format!(
-                "{rounds} rounds is not a multiple of {k}: seats will not play every colour \
-                 and start equally often, so the seating is not balanced"
+                "{rounds} {} not a multiple of {k}: seats will not play every colour \
+                 and start equally often, so the seating is not balanced",
+                if rounds == 1 { "round is" } else { "rounds is" }
             )
         })
     }

@@ -263,6 +263,31 @@ pub(super) fn repeat(
     }
 }
 
+/// Rounds in a row lost by a crash or at start-up after which a bot is withdrawn from its table
+/// (0: never, `recover = true`). Default 3.
+pub(super) fn withdraw_after(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+) -> Result<u32, ConfigError> {
+    if let Some(n) = overrides.withdraw_after {
+        return Ok(n);
+    }
+    let given = at.int(&raw.withdraw_after, "withdraw_after", 0, 1_000_000)?;
+    match (&raw.recover, given) {
+        (Some(r), Some(n)) if *r.get_ref() && n > 0 => Err(at.err(
+            Some(r.span()),
+            format!(
+                "recover = true keeps restarting a crashed bot, but withdraw_after = {n} \
+                 withdraws it: choose one"
+            ),
+        )),
+        (Some(r), _) if *r.get_ref() => Ok(0),
+        (_, Some(n)) => Ok(n as u32),
+        _ => Ok(3),
+    }
+}
+
 /// Tables at once (`None`: the number of cores).
 pub(super) fn jobs(at: &Checker, raw: &RawFile) -> Result<Option<usize>, ConfigError> {
     let span = raw.jobs.as_ref().map(|j| j.span());
@@ -379,9 +404,20 @@ pub(super) fn bots(
         {
             return Err(at.err(
                 Some(c.span()),
-                format!("bot {name:?}: cwd {} is not a directory", dir.display()),
+                format!(
+                    "bot {name:?}: cwd {} is not a directory (a relative cwd is taken from the \
+                     file's directory)",
+                    dir.display()
+                ),
             ));
         }
+        // Relative paths in the command are the file's directory's, like `output` and `cwd`
+        // (with a `cwd`, they are that directory's, where the bot runs).
+        let command = match &cwd {
+            None if argv[0] != "rollarena" => from_file_dir(&argv, base)
+                .map_err(|e| at.err(Some(b.command.span()), format!("bot {name:?}: {e}")))?,
+            _ => command,
+        };
         let own = limits_from(
             &b.limits,
             limits,
@@ -397,6 +433,42 @@ pub(super) fn bots(
         });
     }
     Ok(bots)
+}
+
+/// Scripts a bot command may name after its interpreter, by extension: one of these that is
+/// not in the file's directory is a mistake worth saying before any bot starts.
+const SCRIPTS: &[&str] = &[
+    "py", "js", "mjs", "cjs", "rb", "pl", "sh", "jar", "php", "lua", "ts",
+];
+
+/// The command with its relative paths taken from the file's directory `base`: the program
+/// when it is a path (`./bot`, `bots/a`), and every argument that names something there. A
+/// script argument that is not there is an error that says where it was looked for.
+fn from_file_dir(argv: &[String], base: &Path) -> Result<String, String> {
+    let mut out = argv.to_vec();
+    let relative = |a: &str| !a.starts_with('-') && Path::new(a).is_relative();
+    if out[0].contains('/') && relative(&out[0]) {
+        out[0] = base.join(&out[0]).display().to_string();
+    }
+    for arg in out.iter_mut().skip(1) {
+        if !relative(arg) {
+            continue;
+        }
+        let there = base.join(&*arg);
+        let script = Path::new(arg.as_str())
+            .extension()
+            .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()));
+        if there.exists() {
+            *arg = there.display().to_string();
+        } else if script {
+            return Err(format!(
+                "{arg} is not in {} (a relative path in a tournament file is taken from the \
+                 file's directory; give the path from there, an absolute one, or a cwd)",
+                base.display()
+            ));
+        }
+    }
+    Ok(shell_words::join(out))
 }
 
 /// The schedule and its own keys, and whether the bots can fill its tables.

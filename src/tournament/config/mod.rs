@@ -99,6 +99,10 @@ pub struct Tournament {
     pub opening_plies: u32,
     pub freeze: bool,
     pub hide_legal: bool,
+    /// Withdraw a bot from a table after it lost this many rounds of it in a row by a crash or
+    /// at start-up (0: keep restarting it, `recover`).
+    #[serde(default)]
+    pub withdraw_after: u32,
     pub sandbox: SandboxConfig,
     pub bots: Vec<BotConfig>,
     /// A sequential test that stops a two-bot event when it decides.
@@ -158,6 +162,8 @@ pub struct Overrides {
     pub opening_plies: Option<u32>,
     pub repeat: Option<u32>,
     pub size: Option<u8>,
+    /// `--withdraw-after N` (`--recover`: 0).
+    pub withdraw_after: Option<u32>,
     pub sprt: Option<super::sprt::Sprt>,
 }
 
@@ -235,8 +241,10 @@ pub fn parse(
     overrides: &Overrides,
 ) -> Result<Loaded, ConfigError> {
     let at = Checker { src, file };
-    let raw: RawFile =
-        toml::from_str(src).map_err(|e| at.err(e.span(), e.message().to_string()))?;
+    let raw: RawFile = toml::from_str(src).map_err(|e| {
+        let key = e.span().map(|s| key_at(src, s.start)).unwrap_or_default();
+        at.err(e.span(), in_user_terms(e.message(), &key))
+    })?;
     let file_sha256 = sha256_hex(src.as_bytes());
 
     let game = checks::game(&at, &raw, overrides)?;
@@ -264,6 +272,7 @@ pub fn parse(
         opening_plies: play.opening_plies,
         freeze: raw.freeze.unwrap_or(true),
         hide_legal: raw.hide_legal.unwrap_or(false),
+        withdraw_after: checks::withdraw_after(&at, &raw, overrides)?,
         sandbox,
         bots,
         sprt: overrides.sprt,
@@ -279,9 +288,61 @@ pub fn parse(
     })
 }
 
+/// The key on the line of byte `offset` (`time` for `time = 1`), or empty.
+fn key_at(src: &str, offset: usize) -> String {
+    let start = src[..offset.min(src.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = src[start..].lines().next().unwrap_or("");
+    match line.split_once('=') {
+        Some((key, _)) => key.trim().trim_matches('"').to_string(),
+        None => String::new(),
+    }
+}
+
+/// A parser's message in the words of the file's reader: what was expected, with an example
+/// of the key written right, instead of Rust's type names ("expected i64").
+fn in_user_terms(message: &str, key: &str) -> String {
+    let Some((found, expected)) = message.split_once(", expected ") else {
+        return message.to_string();
+    };
+    let found = found.trim_start_matches("invalid type: ");
+    let key = if key.is_empty() { "key" } else { key };
+    let wanted = match expected.trim() {
+        "i64" | "u64" | "u32" | "usize" | "i32" => format!("a whole number, e.g. {key} = 4"),
+        "a string" if ["time", "startup", "margin", "cpu_limit"].contains(&key) => {
+            format!("a duration in quotes, e.g. {key} = \"1s\"")
+        }
+        "a string" if ["memory", "max_file_size"].contains(&key) => {
+            format!("a size in quotes, e.g. {key} = \"2G\"")
+        }
+        "a string" => format!("text in quotes, e.g. {key} = \"...\""),
+        "a boolean" => format!("true or false, e.g. {key} = true"),
+        other => return format!("{key}: {found}, expected {other}"),
+    };
+    format!("{key}: {found} is not {wanted}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::raw::line_col;
+    use super::{in_user_terms, key_at};
+
+    /// Before: "invalid type: string \"4\", expected i64".
+    #[test]
+    fn type_errors_say_what_was_expected_in_the_files_words() {
+        assert_eq!(
+            in_user_terms("invalid type: string \"4\", expected i64", "rounds"),
+            "rounds: string \"4\" is not a whole number, e.g. rounds = 4"
+        );
+        assert_eq!(
+            in_user_terms("invalid type: integer `1`, expected a string", "time"),
+            "time: integer `1` is not a duration in quotes, e.g. time = \"1s\""
+        );
+        assert_eq!(in_user_terms("expected `=`", "x"), "expected `=`");
+        let src = "a = 1\ntime = 1\n";
+        assert_eq!(key_at(src, 13), "time");
+    }
 
     #[test]
     fn line_and_column() {

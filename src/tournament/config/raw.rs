@@ -69,6 +69,8 @@ pub(super) struct RawFile {
     pub(super) output: Option<String>,
     pub(super) freeze: Option<bool>,
     pub(super) hide_legal: Option<bool>,
+    pub(super) withdraw_after: Option<Spanned<i64>>,
+    pub(super) recover: Option<Spanned<bool>>,
     pub(super) sandbox: Option<Spanned<RawSandbox>>,
     #[serde(default)]
     pub(super) bot: Vec<Spanned<RawBot>>,
