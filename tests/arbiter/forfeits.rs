@@ -41,9 +41,12 @@ fn forfeit_then_restart(name: &str, flags: &[&str], zoo: &str, kind: ForfeitKind
     assert_eq!(end["forfeits"], serde_json::json!([1]));
     assert_eq!(end["points"][1], 0);
     // The people's summary names it.
+    let at = match f.ply {
+        0 => "before its first move".to_string(),
+        ply => format!("at move {ply}"),
+    };
     assert!(
-        run.stdout
-            .contains(&format!("forfeited: {} at move {}", kind, f.ply)),
+        run.stdout.contains(&format!("forfeited {at}: {kind}: ")),
         "{}",
         run.stdout
     );

@@ -155,6 +155,14 @@ const CASES: &[Case] = &[
         flags: EASY,
     },
     Case {
+        bot: "move_without_type",
+        item: "turn",
+        causes: &["bad_message"],
+        says: "the object has no \"type\" field",
+        also: &[],
+        flags: EASY,
+    },
+    Case {
         bot: "wrong_turn_id",
         item: "turn",
         causes: &["wrong_turn_id"],
