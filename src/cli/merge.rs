@@ -40,7 +40,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         println!(
             "\n{}, {} merged into {}",
             super::faults::plural(merged.shards as usize, "shard", "shards"),
-            super::faults::plural(merged.rounds as usize, "round", "rounds"),
+            super::faults::plural(merged.rounds, "round", "rounds"),
             output::shown(&args.output).display()
         );
     }
