@@ -145,10 +145,11 @@ fn relative_bot_paths_are_the_files_directory() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let readme = include_str!("../../README.md");
-    let start = readme.find("```python\n").unwrap() + "```python\n".len();
-    let end = readme[start..].find("```").unwrap();
-    std::fs::write(d.join("league/bots/first.py"), &readme[start..start + end]).unwrap();
+    std::fs::write(
+        d.join("league/bots/first.py"),
+        super::readme::smallest_bot(),
+    )
+    .unwrap();
     let file = format!(
         "players = 2\nrounds = 2\ntime = \"5s\"\n[options]\nsize = 4\n[[bot]]\nname = \"first\"\n\
          command = \"{PYTHON} bots/first.py\"\n[[bot]]\nname = \"g\"\ncommand = \"rollarena bot greedy\"\n",

@@ -3,7 +3,7 @@
 use super::{PYTHON, shared_dir, stdout};
 
 /// The README's block of Python after "The smallest useful bot:".
-fn smallest_bot() -> String {
+pub fn smallest_bot() -> String {
     let readme = include_str!("../../README.md");
     let from = readme
         .find("The smallest useful bot:")

@@ -119,10 +119,7 @@ command = "rollarena bot greedy"
 fn bot_logs_are_named_as_the_tables_name_the_seats() {
     let dir = shared_dir();
     let d = dir.path();
-    let readme = include_str!("../../README.md");
-    let start = readme.find("```python\n").unwrap() + "```python\n".len();
-    let end = readme[start..].find("```").unwrap();
-    std::fs::write(d.join("rolit_bot.py"), &readme[start..start + end]).unwrap();
+    std::fs::write(d.join("rolit_bot.py"), super::readme::smallest_bot()).unwrap();
     std::fs::set_permissions(d, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
     let bot = format!("{PYTHON} {}", d.join("rolit_bot.py").display());
     let out = run_in(
