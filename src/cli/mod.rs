@@ -91,7 +91,10 @@ impl Cli {
     /// registry of games, grouped under a heading per game in `match --help`); exits with
     /// clap's message on bad usage.
     pub fn from_env() -> Cli {
+        // Named `rollarena` in usage lines whatever the path it was started by: a built-in bot
+        // runs as /proc/self/exe, and "Usage: exe bot ..." would name nothing a user can type.
         let command = Cli::command()
+            .bin_name("rollarena")
             .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
             .mut_subcommand("check", check::with_game_checks)
             .mut_subcommand("replay", replay::with_game_replays)
