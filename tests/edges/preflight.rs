@@ -43,6 +43,10 @@ command = "rollarena bot greedy"
         !err.contains("fine ("),
         "the bot that started is not named: {err}"
     );
+    assert!(
+        err.contains("Usage: rollarena bot") && !err.contains("Usage: exe"),
+        "a usage line a user can type: {err}"
+    );
     assert!(!d.join("t-out").exists(), "nothing was written");
     // Skipped: the run goes ahead and the bots forfeit.
     let out = run_in(
