@@ -147,3 +147,47 @@ fn bot_logs_are_named_as_the_tables_name_the_seats() {
     files.sort();
     assert_eq!(files, ["seat-0-first.log", "seat-1-greedy.log"]);
 }
+
+/// Before: a timeout after a move naming another turn said only "timeout"; the line the
+/// arbiter ignored is now named on the round's line.
+#[test]
+fn a_timeout_names_the_lines_it_ignored() {
+    let dir = shared_dir();
+    let d = dir.path();
+    std::fs::write(
+        d.join("wrongid.py"),
+        "import json, sys\n\
+         for line in sys.stdin:\n\
+         \x20   m = json.loads(line)\n\
+         \x20   if m['type'] == 'hello':\n\
+         \x20       print(json.dumps({'type': 'ready', 'name': 'wrongid', 'version': '1'}), flush=True)\n\
+         \x20   elif m['type'] == 'turn':\n\
+         \x20       print(json.dumps({'type': 'move', 'move': m['legal'][0], 'turn_id': m['turn_id'] + 1}), flush=True)\n",
+    )
+    .unwrap();
+    let bot = format!("{PYTHON} {}", d.join("wrongid.py").display());
+    let out = run_in(
+        d,
+        &[
+            "match",
+            &bot,
+            "rollarena bot greedy",
+            "--rounds",
+            "1",
+            "--size",
+            "4",
+            "--time",
+            "1s",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("timeout: no answer within 1000 ms; 1 line ignored before it: turn_id"),
+        "{text}"
+    );
+    assert!(
+        text.contains("is not the turn asked (answers another turn)"),
+        "{text}"
+    );
+}
