@@ -132,9 +132,14 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
     }
     let old = read_meta(dir)?;
     if old.file_sha256 != meta.file_sha256 {
+        let changed = if old.id == meta.id {
+            "the same settings, so only its text changed".to_string()
+        } else {
+            differences(&old.tournament, &meta.tournament).join("; ")
+        };
         return Err(format!(
             "cannot resume: {} holds a tournament from a different file (SHA-256 {} there, {} \
-             for {} now); use another --output",
+             for {} now; {changed}); use another --output",
             dir.display(),
             &old.file_sha256[..12],
             &meta.file_sha256[..12],

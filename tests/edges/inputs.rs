@@ -250,3 +250,20 @@ fn a_refused_resume_names_the_settings_that_differ() {
     assert!(err.contains("time_ms: 5000 there, 2000 now"), "{err}");
     assert!(err.contains("retries: 2 there, 1 now"), "{err}");
 }
+
+/// A file edited between the run and its resume: the refusal says which settings changed.
+#[test]
+fn a_resume_of_an_edited_file_names_what_changed() {
+    let dir = shared_dir();
+    let d = dir.path();
+    let file = FILE.replace("time = \"5s\"", "time = \"5s\"\n[options]\nsize = 4");
+    std::fs::write(d.join("t.toml"), &file).unwrap();
+    let first = run_in(d, &["tournament", "t.toml"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    std::fs::write(d.join("t.toml"), file.replace("rounds = 2", "rounds = 4")).unwrap();
+    let err = refused(
+        &run_in(d, &["tournament", "t.toml", "--resume"]),
+        "from a different file",
+    );
+    assert!(err.contains("rounds: 2 there, 4 now"), "{err}");
+}
