@@ -267,6 +267,38 @@ pub fn resolve_program(word: &str) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("{word} is not a program found in PATH"))
 }
 
+/// Scripts a bot command may name after its interpreter, by extension: one of these that is
+/// not where the command says is a mistake worth saying before any bot starts.
+const SCRIPTS: &[&str] = &[
+    "py", "js", "mjs", "cjs", "rb", "pl", "sh", "jar", "php", "lua", "ts",
+];
+
+/// The command with its relative paths taken from `base`: the program when it is a path
+/// (`./bot`, `bots/a`), and every argument that names something there. A script argument
+/// (`mine.py`) that is not there is the error, as the argument was written.
+pub fn paths_from(argv: &[String], base: &Path) -> Result<Vec<String>, String> {
+    let mut out = argv.to_vec();
+    let relative = |a: &str| !a.starts_with('-') && Path::new(a).is_relative();
+    if out[0].contains('/') && relative(&out[0]) {
+        out[0] = base.join(&out[0]).display().to_string();
+    }
+    for arg in out.iter_mut().skip(1) {
+        if !relative(arg) {
+            continue;
+        }
+        let there = base.join(&*arg);
+        let script = Path::new(arg.as_str())
+            .extension()
+            .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()));
+        if there.exists() {
+            *arg = there.display().to_string();
+        } else if script {
+            return Err(arg.clone());
+        }
+    }
+    Ok(out)
+}
+
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata()

@@ -259,6 +259,16 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     let mut bots = Vec::new();
     for (seat, command) in commands.iter().enumerate() {
         let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
+        if spec.argv[0] != "rollarena"
+            && let Ok(here) = std::env::current_dir()
+            && let Err(missing) = crate::arbiter::process::paths_from(&spec.argv, &here)
+        {
+            return usage(format!(
+                "bot at seat {seat} ({command}): {missing} is not in the current directory, {} \
+                 (give its path from there, or an absolute one)",
+                here.display()
+            ));
+        }
         resolve_program(&spec.argv[0])
             .and_then(|_| super::isolation::check_reachable(&isolation, &spec.argv))
             .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;

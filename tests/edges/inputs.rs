@@ -267,3 +267,17 @@ fn a_resume_of_an_edited_file_names_what_changed() {
     );
     assert!(err.contains("rounds: 2 there, 4 now"), "{err}");
 }
+
+/// Before: a script missing from the current directory reached the bot's scratch directory and
+/// failed there ("can't open file '/tmp/rollarena-1/bot2-missingpy/missing.py'").
+#[test]
+fn a_missing_script_is_named_with_the_directory_it_was_looked_for_in() {
+    let dir = shared_dir();
+    let d = dir.path();
+    let bot = format!("{} missing.py", super::PYTHON);
+    let err = refused(
+        &run_in(d, &["match", "rollarena bot greedy", &bot]),
+        "missing.py is not in the current directory",
+    );
+    assert!(err.contains(&d.display().to_string()), "{err}");
+}

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use super::raw::{Checker, RawFile, RawLimits};
 use super::{BotConfig, ConfigError, Overrides, SandboxConfig, ScheduleSpec, Tournament};
+use crate::arbiter::process::paths_from;
 use crate::arbiter::settings;
 use crate::duration::parse_duration;
 use crate::sandbox::{Level, ResourceLimits};
@@ -414,8 +415,19 @@ pub(super) fn bots(
         // Relative paths in the command are the file's directory's, like `output` and `cwd`
         // (with a `cwd`, they are that directory's, where the bot runs).
         let command = match &cwd {
-            None if argv[0] != "rollarena" => from_file_dir(&argv, base)
-                .map_err(|e| at.err(Some(b.command.span()), format!("bot {name:?}: {e}")))?,
+            None if argv[0] != "rollarena" => paths_from(&argv, base)
+                .map(shell_words::join)
+                .map_err(|missing| {
+                    at.err(
+                        Some(b.command.span()),
+                        format!(
+                            "bot {name:?}: {missing} is not in {} (a relative path in a \
+                             tournament file is taken from the file's directory; give the path \
+                             from there, an absolute one, or a cwd)",
+                            base.display()
+                        ),
+                    )
+                })?,
             _ => command,
         };
         let own = limits_from(
@@ -433,42 +445,6 @@ pub(super) fn bots(
         });
     }
     Ok(bots)
-}
-
-/// Scripts a bot command may name after its interpreter, by extension: one of these that is
-/// not in the file's directory is a mistake worth saying before any bot starts.
-const SCRIPTS: &[&str] = &[
-    "py", "js", "mjs", "cjs", "rb", "pl", "sh", "jar", "php", "lua", "ts",
-];
-
-/// The command with its relative paths taken from the file's directory `base`: the program
-/// when it is a path (`./bot`, `bots/a`), and every argument that names something there. A
-/// script argument that is not there is an error that says where it was looked for.
-fn from_file_dir(argv: &[String], base: &Path) -> Result<String, String> {
-    let mut out = argv.to_vec();
-    let relative = |a: &str| !a.starts_with('-') && Path::new(a).is_relative();
-    if out[0].contains('/') && relative(&out[0]) {
-        out[0] = base.join(&out[0]).display().to_string();
-    }
-    for arg in out.iter_mut().skip(1) {
-        if !relative(arg) {
-            continue;
-        }
-        let there = base.join(&*arg);
-        let script = Path::new(arg.as_str())
-            .extension()
-            .is_some_and(|e| SCRIPTS.contains(&e.to_string_lossy().as_ref()));
-        if there.exists() {
-            *arg = there.display().to_string();
-        } else if script {
-            return Err(format!(
-                "{arg} is not in {} (a relative path in a tournament file is taken from the \
-                 file's directory; give the path from there, an absolute one, or a cwd)",
-                base.display()
-            ));
-        }
-    }
-    Ok(shell_words::join(out))
 }
 
 /// The schedule and its own keys, and whether the bots can fill its tables.
