@@ -66,7 +66,7 @@
   const botLink = (i) => i === null || i === undefined
     ? el('span', { class: 'muted', text: '(not a bot of this tournament)' })
     : el('a', { href: botHref(i), class: 'bot' }, NAMES[i]);
-  const replayHref = (file, game) => `replays/${String(file).padStart(4, '0')}.html#game=${game}`;
+  const replayHref = (file, game) => `replays/${String(file).padStart(4, '0')}.html#round=${game}`;
   const replayLink = (h, label) => h ? el('a', { href: ROOT + h, class: 'replay' }, label || 'replay') : el('span', { class: 'muted', text: '-' });
   const nameIndex = new Map(NAMES.map((n, i) => [n, i]));
 

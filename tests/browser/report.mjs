@@ -174,12 +174,12 @@ try {
     const first = expect.forfeits[expect.forfeits.length - 1];
     const replays = await bot.$$('#forfeits .forfeit a.replay');
     const href = await replays[replays.length - 1].getAttribute('href');
-    check(!href.endsWith('#game=1'), `pick a round other than a file's first: ${href}`);
+    check(!href.endsWith('#round=1'), `pick a round other than a file's first: ${href}`);
     await Promise.all([bot.waitForNavigation(), replays[replays.length - 1].click()]);
     await bot.waitForSelector('#board circle.ball');
-    const picked = await bot.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
+    const picked = await bot.$eval('#round', (s) => s.options[s.selectedIndex].textContent);
     check(picked.includes(`table ${first.table}, round ${first.round}/`), `the viewer opened on ${JSON.stringify(picked)}, want table ${first.table}, round ${first.round}`);
-    check(bot.url().includes('#game='), 'the link names the round');
+    check(bot.url().includes('#round='), 'the link names the round');
     check(await bot.$('header a[href="../index.html"]'), 'the viewer has no link back to the report');
     stamp(`ok: the forfeit's link opened the viewer on table ${first.table}, round ${first.round}`);
     await bot.goBack();
@@ -204,7 +204,7 @@ try {
     const last = links[links.length - 1];
     await Promise.all([tables.waitForNavigation(), tables.click(`#tables a.replay[href="${last.href}"]`)]);
     await tables.waitForSelector('#board circle.ball');
-    const lastPicked = await tables.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
+    const lastPicked = await tables.$eval('#round', (s) => s.options[s.selectedIndex].textContent);
     check(lastPicked.includes(`table ${last.table}, round ${last.round}/`), `the viewer shows ${lastPicked}, want table ${last.table}, round ${last.round}`);
     stamp(`ok: ${links.length} round links on the tables page; the last opened ${JSON.stringify(lastPicked)}`);
 
