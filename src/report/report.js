@@ -430,7 +430,7 @@
     for (const f of DATA.forfeits) {
       fpanel.appendChild(el('div', { class: 'evidence forfeit', 'data-kind': f.kind, 'data-table': f.t, 'data-round': f.r },
         el('div', {}, el('span', { class: 'tag' }, f.kind), ` table ${f.t}, round ${f.r}, move ${f.ply}: `, f.detail, ' ', replayLink(f.h)),
-        f.exit ? el('div', { class: 'muted exit' }, exitText(f.exit)) : null,
+        f.exit && !String(f.detail).includes(exitText(f.exit).replace('the process ', '')) ? el('div', { class: 'muted exit' }, exitText(f.exit)) : null,
         f.line !== undefined && f.line !== null ? [el('div', { class: 'muted', text: 'offending line:' }), el('pre', { class: 'line' }, f.line)] : null,
         f.stderr_tail ? [el('div', { class: 'muted', text: 'stderr tail:' }), el('pre', { class: 'stderr' }, f.stderr_tail)] : null));
     }

@@ -94,8 +94,8 @@ fn the_report_in_chromium() {
                 .map(|f| {
                     // How the process ended, in the words the page must use (never raw JSON).
                     let exit = match (f["exit"]["code"].as_i64(), f["exit"]["signal"].as_i64()) {
-                        (Some(code), _) => format!("the process exited with status {code}"),
-                        (None, Some(sig)) => format!("the process was killed by signal {sig}"),
+                        (Some(code), _) => format!("exited with status {code}"),
+                        (None, Some(sig)) => format!("killed by signal {sig}"),
                         _ => String::new(),
                     };
                     json!({"table": r["table"], "round": r["round"], "kind": f["kind"], "exit": exit})
