@@ -5,7 +5,9 @@
 //! - `rolit`: the Rolit engine against a naive second implementation, perft tables and
 //!   hand-built positions;
 //! - `fuzz`: property tests of the parsers and the engine;
-//! - `schemas`: the files of `protocol/schemas/` against the types and against real data;
+//! - `schemas`: the files of `protocol/schemas/` against the types and against real data,
+//!   and every message of every game's live traffic against them;
+//! - `docs`: the documents' links, cross-references and lists of games;
 //! - `arbiter`: the real binary with misbehaving bots (`tests/bots/zoo.py`): messages,
 //!   refusals, forfeits, processes, the library API;
 //! - `hostile`: every hostile behaviour of issue 4, with the same four promises each;
@@ -26,6 +28,7 @@ mod arbiter;
 mod bots_strength;
 mod check;
 mod chromium;
+mod docs;
 mod edges;
 mod fuzz;
 mod hostile;

@@ -196,7 +196,7 @@ enum { ROLIT, ROBOTS, ANY } game;
  * declare again), and answers `prove` with the moves.
  * ------------------------------------------------------------------------------------------ */
 
-#define THINK_MS 3000        /* how long the search may run per token; under the hourglass */
+#define THINK_SHARE 0.5      /* the search may run this share of hello.options.hourglass_ms */
 #define MAX_NODES 4000000    /* positions kept in memory, at most */
 #define SIZE 16
 #define ROBOTS 5
@@ -221,6 +221,7 @@ static struct {
     int goal[ROBOTS], goals;      /* the robots (in play) the token accepts */
     int target;
     int solo;
+    double think_ms;              /* how long the search may run per token */
     int solution[64][2], length;  /* robot (in play), direction; length 0: none */
 } rr;
 
@@ -403,7 +404,7 @@ static void on_robots_start(const jvalue *msg) {
         logf_("cannot read the state");
     } else {
         /* STRATEGY: a better search (or declaring early and lowering later) goes here. */
-        solve_robots(now_ms() + THINK_MS);
+        solve_robots(now_ms() + rr.think_ms);
     }
     logf_("round %.0f: %s at %s: %d moves (0: none found)", json_num(msg, "round", 0),
           json_str(state, "token"), json_str(state, "target"), rr.length);
@@ -468,6 +469,12 @@ static void on_hello(const jvalue *msg) {
     rr.solo = json_num(options, "players", 0) == 1;
     logf_("hello: %s, seat %.0f, %.0f players", name ? name : "?", json_num(msg, "seat", -1),
           json_num(options, "players", 0));
+    if (game == ROBOTS) {
+        /* Another seat may turn the hourglass at once: declare well before it can run out. */
+        double hourglass = json_num(options, "hourglass_ms", 60000);
+        rr.think_ms = hourglass * THINK_SHARE;
+        logf_("robots: searching at most %.0f ms a token (hourglass %.0f ms)", rr.think_ms, hourglass);
+    }
     send_line("{\"type\":\"ready\",\"name\":\"" NAME "\",\"version\":\"" VERSION
               "\",\"author\":\"rollarena starter kit\"}");
 }

@@ -194,7 +194,7 @@ private:
 // declare again), and answers `prove` with the moves.
 // -------------------------------------------------------------------------------------------
 
-const int THINK_MS = 3000;           // how long the search may run per token; under the hourglass
+const double THINK_SHARE = 0.5;      // the search may run this share of hello.options.hourglass_ms
 const size_t MAX_NODES = 4000000;    // positions kept in memory, at most
 const int SIZE = 16;
 
@@ -345,12 +345,19 @@ std::vector<Step> solve_robots(const RobotsBoard& board, const json::Value& stat
 
 class RobotsPlayer {
 public:
-    explicit RobotsPlayer(bool solo) : solo_(solo) {}
+    RobotsPlayer() = default;
+    explicit RobotsPlayer(const json::Value& options)
+        : solo_(options["players"].num() == 1),
+          // Another seat may turn the hourglass at once: declare well before it can run out.
+          think_ms_(static_cast<long>(options["hourglass_ms"].num(60000) * THINK_SHARE)) {
+        log("robots: searching at most ", think_ms_, " ms a token (hourglass ",
+            options["hourglass_ms"].num(60000), " ms)");
+    }
 
     void start(const json::Value& msg) {
         const json::Value& state = msg["state"];
         // STRATEGY: a better search (or declaring early and lowering later) goes here.
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(THINK_MS);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(think_ms_);
         solution_ = solve_robots(RobotsBoard(state["board"]), state, deadline);
         log("round ", msg["round"].num(), ": ", state["token"].str(), " at ",
             state["target"].str(), ": ", solution_.size(), " moves (0: none found)");
@@ -368,7 +375,8 @@ public:
     }
 
 private:
-    bool solo_;  // alone, a declaration is verified at once: no pass after it
+    bool solo_ = false;  // alone, a declaration is verified at once: no pass after it
+    long think_ms_ = 0;  // how long the search may run per token
     std::vector<Step> solution_;
 };
 
@@ -421,7 +429,7 @@ int main() {
     std::ios::sync_with_stdio(false);
     std::string game;
     Bot bot;  // Rolit
-    RobotsPlayer robots(false);
+    RobotsPlayer robots;
     AnyGamePlayer any;
     std::string line;
     // getline reads one whole line, however long.
@@ -440,7 +448,7 @@ int main() {
             game = msg["game"].str();
             const json::Value& o = msg["options"];
             log("hello: ", game, ", seat ", msg["seat"].num(), ", ", o["players"].num(), " players");
-            robots = RobotsPlayer(o["players"].num() == 1);
+            if (game == "robots") robots = RobotsPlayer(o);
             send(std::string("{\"type\":\"ready\",\"name\":\"") + NAME + "\",\"version\":\"" +
                  VERSION + "\",\"author\":\"rollarena starter kit\"}");
         } else if (game == "robots") {

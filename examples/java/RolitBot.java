@@ -232,7 +232,7 @@ public final class RolitBot {
     // ---------------------------------------------------------------------------------------
 
     static final class RobotsPlayer {
-        static final long THINK_MS = 3000; // how long the search may run per token; under the hourglass
+        static final double THINK_SHARE = 0.5; // the search may run this share of hello.options.hourglass_ms
         static final int MAX_NODES = 4_000_000; // positions kept in memory, at most
         static final int SIZE = 16;
         static final String[] DIRS = {"up", "down", "left", "right"};
@@ -242,14 +242,18 @@ public final class RolitBot {
         static final int[][] TURN = {{3, 2, 1, 0}, {2, 3, 0, 1}};
 
         final boolean solo; // alone, a declaration is verified at once: no pass after it
+        final long thinkMs; // how long the search may run per token
         final int[] walls = new int[SIZE * SIZE];
         final int[] diagonal = new int[SIZE * SIZE];
         final String[] diagonalColour = new String[SIZE * SIZE];
         String[] names;
         List<String> solution = new ArrayList<>(); // "robot dir" steps
 
-        RobotsPlayer(boolean solo) {
-            this.solo = solo;
+        RobotsPlayer(Object options) {
+            this.solo = Json.num(options, "players", 0) == 1;
+            // Another seat may turn the hourglass at once: declare well before it can run out.
+            double hourglass = Json.num(options, "hourglass_ms", 60000);
+            this.thinkMs = (long) (hourglass * THINK_SHARE);
         }
 
         /** "a1" -> 0, "b1" -> 1, ... (rank index * 16 + file index). */
@@ -388,7 +392,7 @@ public final class RolitBot {
             int[] goals = goal.stream().mapToInt(Integer::intValue).toArray();
             String target = Json.str(state, "target", "a1");
             // STRATEGY: a better search (or declaring early and lowering later) goes here.
-            solution = solve(cells, goals, cell(target), System.currentTimeMillis() + THINK_MS);
+            solution = solve(cells, goals, cell(target), System.currentTimeMillis() + thinkMs);
             log("round " + (long) Json.num(msg, "round", 0) + ": " + token + " at " + target + ": "
                     + solution.size() + " moves (0: none found)");
             if (!solution.isEmpty()) send("{\"type\":\"declare\",\"moves\":" + solution.size() + "}");
@@ -467,8 +471,12 @@ public final class RolitBot {
             if (type.equals("bye")) return;
             if (type.equals("hello")) {
                 game = Json.str(msg, "game", "");
-                robots = new RobotsPlayer(Json.num(Json.obj(msg, "options"), "players", 0) == 1);
+                robots = new RobotsPlayer(Json.obj(msg, "options"));
                 hello(msg);
+                if (game.equals("robots")) {
+                    log("robots: searching at most " + robots.thinkMs + " ms a token (hourglass "
+                            + (long) Json.num(Json.obj(msg, "options"), "hourglass_ms", 60000) + " ms)");
+                }
                 continue;
             }
             if (game.equals("robots")) {

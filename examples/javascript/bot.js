@@ -177,7 +177,7 @@ const rolit = {
 // declare again), and answers `prove` with the moves.
 // ---------------------------------------------------------------------------------------------
 
-const THINK_MS = 3000; // how long the search may run per token; keep it under the hourglass
+const THINK_SHARE = 0.5; // the search may run this share of the hourglass (hello.options.hourglass_ms)
 const MAX_NODES = 2000000; // positions kept in memory, at most
 
 const DIRS = ["up", "down", "left", "right"];
@@ -279,15 +279,19 @@ function solveRobots(board, robots, token, target, deadline) {
 }
 
 class RobotsPlayer {
-  constructor(solo) {
-    this.solo = solo; // alone, a declaration is verified at once: no pass after it
+  constructor(options) {
+    this.solo = options.players === 1; // alone, a declaration is verified at once: no pass after it
+    // Another seat may turn the hourglass at once: declare well before it can run out.
+    const hourglass = options.hourglass_ms || 60000;
+    this.thinkMs = Math.floor(hourglass * THINK_SHARE);
+    log(`robots: searching at most ${this.thinkMs} ms a token (hourglass ${hourglass} ms)`);
     this.solution = null;
   }
 
   start(msg) {
     const s = msg.state;
     // STRATEGY: a better search (or declaring early and lowering later) goes here.
-    this.solution = solveRobots(new RobotsBoard(s.board), s.robots, s.token, s.target, Date.now() + THINK_MS);
+    this.solution = solveRobots(new RobotsBoard(s.board), s.robots, s.token, s.target, Date.now() + this.thinkMs);
     log(`round ${msg.round}: ${s.token} at ${s.target}: ${this.solution ? this.solution.length : "no solution found"} moves`);
     if (this.solution) send({ type: "declare", moves: this.solution.length });
     if (!this.solution || !this.solo) send({ type: "pass" }); // done declaring
@@ -352,8 +356,7 @@ input.on("line", (line) => {
   }
   if (msg.type === "hello") {
     log(`hello: ${msg.game}, seat ${msg.seat}, options ${JSON.stringify(msg.options)}`);
-    const solo = (msg.options || {}).players === 1;
-    bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(solo) : new AnyGamePlayer();
+    bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(msg.options || {}) : new AnyGamePlayer();
     send({ type: "ready", name: NAME, version: VERSION, author: "rollarena starter kit" });
   } else if (typeof bot[msg.type] === "function") {
     bot[msg.type](msg);

@@ -173,7 +173,7 @@ class Bot:
 # declare again), and answers `prove` with the moves.
 # ---------------------------------------------------------------------------------------------
 
-THINK_MS = 3000  # how long the search may run per token; keep it under the hourglass
+THINK_SHARE = 0.5  # the search may run this share of the hourglass (hello.options.hourglass_ms)
 MAX_NODES = 400000  # positions kept in memory, at most
 
 STEP = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
@@ -307,15 +307,19 @@ def solve_robots(board, robots, token, target, deadline):
 
 
 class RobotsPlayer:
-    def __init__(self, solo):
-        self.solo = solo  # alone, a declaration is verified at once: no pass after it
+    def __init__(self, options):
+        self.solo = options.get("players") == 1  # alone, a declaration is verified at once: no pass after it
+        # Another seat may turn the hourglass at once: declare well before it can run out.
+        self.think_ms = int(options.get("hourglass_ms", 60000) * THINK_SHARE)
+        log(f"robots: searching at most {self.think_ms} ms a token "
+            f"(hourglass {options.get('hourglass_ms', 60000)} ms)")
         self.solution = None
 
     def on_start(self, msg):
         state = msg["state"]
         board = RobotsBoard(state["board"])
         robots = {r: cell_xy(c) for r, c in state["robots"].items()}
-        deadline = time.monotonic() + THINK_MS / 1000
+        deadline = time.monotonic() + self.think_ms / 1000
         # STRATEGY: a better search (or declaring early and lowering later) goes here.
         self.solution = solve_robots(board, robots, state["token"], state["target"], deadline)
         log(f"round {msg.get('round')}: {state['token']} at {state['target']}: "
@@ -380,7 +384,7 @@ def handlers_for(msg):
         return {"start": bot.on_start, "turn": bot.on_turn, "illegal": bot.on_illegal,
                 "played": bot.on_played, "end": bot.on_end}
     if game == "robots":
-        bot = RobotsPlayer(msg.get("options", {}).get("players") == 1)
+        bot = RobotsPlayer(msg.get("options") or {})
         return {"start": bot.on_start, "prove": bot.on_prove, "declared": bot.on_declared,
                 "verified": bot.on_verified}
     bot = AnyGamePlayer()

@@ -3,10 +3,16 @@
 //! replaced atomically (a screen never loads half of it) and reloads itself every few
 //! seconds. When the tournament ends, the full report is written to `DIR` as well, and its
 //! front page (which does not reload) replaces the live one.
+//!
+//! The page also tells how far the event is and when it should end: the time since the first
+//! page of this run and, once a table has ended in it, the time left at the rate of the tables
+//! this run has played (tables kept from an earlier run do not count for the rate); and, for
+//! events of two players per table, the crosstable of the head-to-head results so far.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use serde_json::json;
 
@@ -20,11 +26,37 @@ pub const RELOAD_SECONDS: u32 = 5;
 /// goes through one temporary name.
 static WRITING: Mutex<()> = Mutex::new(());
 
+/// Per live directory: when its first page was written, and the tables played then.
+static STARTED: Mutex<BTreeMap<PathBuf, (Instant, u32)>> = Mutex::new(BTreeMap::new());
+
+/// Seconds since the first page of `dir`, and the seconds left at the rate of the tables
+/// played since (none before a table has ended, or when the schedule's size is unknown).
+fn progress(dir: &Path, standings: &Standings) -> (f64, Option<f64>) {
+    let mut started = STARTED.lock().unwrap_or_else(|p| p.into_inner());
+    let (at, played_then) = *started
+        .entry(dir.to_path_buf())
+        .or_insert((Instant::now(), standings.tables_played));
+    let elapsed = at.elapsed().as_secs_f64();
+    let done = standings.tables_played.saturating_sub(played_then);
+    let left = standings
+        .tables_scheduled
+        .map(|n| n.saturating_sub(standings.tables_played));
+    let eta = match left {
+        Some(0) => Some(0.0),
+        Some(left) if done > 0 => Some(elapsed / f64::from(done) * f64::from(left)),
+        _ => None,
+    };
+    (elapsed, eta)
+}
+
 /// Writes the live standings page `dir/index.html`.
 pub fn write(dir: &Path, standings: &Standings) -> Result<(), String> {
     let _one = WRITING.lock().unwrap_or_else(|p| p.into_inner());
     let names: Vec<&str> = standings.standings.iter().map(|r| r.bot.as_str()).collect();
+    let (elapsed_s, eta_s) = progress(dir, standings);
     let data = json!({
+        "elapsed_s": elapsed_s,
+        "eta_s": eta_s,
         "kind": "live",
         "root": "",
         "title": standings.tournament,

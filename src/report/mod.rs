@@ -11,7 +11,7 @@
 //!   hashes;
 //! - `tables.html`: every table and its rounds;
 //! - `replays/NNNN.html`: the existing replay viewer for a few tables at a time; every round
-//!   links to `replays/NNNN.html#game=K`, which opens the viewer on it.
+//!   links to `replays/NNNN.html#round=K`, which opens the viewer on it.
 //!
 //! Pages are drawn by one script from JSON embedded in each ([`page`]); records are read a
 //! table at a time in schedule order ([`index`]) and folded ([`collect`]), never held whole,

@@ -43,13 +43,30 @@
   }
   const main = document.getElementById('main');
   const panel = (title, ...children) => el('section', { class: 'panel' }, el('h2', { text: title }), ...children);
-  const fmt = (x, d) => (x === null || x === undefined || Number.isNaN(x)) ? '-' : Number(x).toFixed(d);
-  const wins = (w) => Number.isInteger(w) ? String(w) : w.toFixed(2);
+  // A number with d decimals, rounded as the terminal's tables round it (Rust's formatting: a
+  // value exactly halfway goes to the even digit, so 1.25 is 1.2 there and here; toFixed alone
+  // would say 1.3).
+  function fixed(x, d) {
+    if (x < 0 || Object.is(x, -0)) return '-' + fixed(-x, d);
+    const s = x.toFixed(d);
+    const exact = x.toFixed(Math.min(100, d + 60));
+    if (!/^50*$/.test(exact.slice(exact.length - 60))) return s;
+    const down = exact.slice(0, exact.length - 60).replace(/\.$/, '');
+    return Number(down[down.length - 1]) % 2 === 0 ? down : s;
+  }
+  const fmt = (x, d) => (x === null || x === undefined || Number.isNaN(x)) ? '-' : fixed(Number(x), d);
+  // Round wins (a shared win counts 1/k): whole numbers as they are, and a column in which one
+  // is not whole shows every value with the decimals the most precise one needs (at most 2).
+  const winsDigits = (all) => Math.max(0, ...all.map((w) => {
+    const t = fixed(w, 2);
+    return t.endsWith('.00') ? 0 : t.endsWith('0') ? 1 : 2;
+  }));
+  const wins = (w, digits) => fixed(w, digits === undefined ? winsDigits([w]) : digits);
   const botHref = (i) => `${ROOT}bots/${i + 1}.html`;
   const botLink = (i) => i === null || i === undefined
     ? el('span', { class: 'muted', text: '(not a bot of this tournament)' })
     : el('a', { href: botHref(i), class: 'bot' }, NAMES[i]);
-  const replayHref = (file, game) => `replays/${String(file).padStart(4, '0')}.html#game=${game}`;
+  const replayHref = (file, game) => `replays/${String(file).padStart(4, '0')}.html#round=${game}`;
   const replayLink = (h, label) => h ? el('a', { href: ROOT + h, class: 'replay' }, label || 'replay') : el('span', { class: 'muted', text: '-' });
   const nameIndex = new Map(NAMES.map((n, i) => [n, i]));
 
@@ -109,6 +126,17 @@
     return table;
   }
 
+  // How a bot's process ended, in words: `{"code": 2}`, `{"signal": 9}`.
+  const SIGNALS = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 4: 'SIGILL', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE',
+    9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+  function exitText(e) {
+    if (e.code !== undefined && e.code !== null) return `the process exited with status ${e.code}`;
+    if (e.signal !== undefined && e.signal !== null) {
+      return `the process was killed by signal ${e.signal}${SIGNALS[e.signal] ? ` (${SIGNALS[e.signal]})` : ''}`;
+    }
+    return 'the process ended';
+  }
+
   function forfeitText(f) {
     const kinds = Object.entries(f || {});
     return kinds.length ? kinds.map(([k, n]) => `${k} ${n}`).join(', ') : '-';
@@ -116,6 +144,7 @@
 
   function standingsTable(s) {
     const two = s.standings.some((r) => r.elo);
+    const allWins = winsDigits(s.standings.map((r) => r.wins));
     const rows = s.standings.map((r) => Object.assign({ botIndex: nameIndex.get(r.bot) }, r));
     const cols = [
       { key: 'rank', label: 'rank', num: true, asc: true, value: (r) => r.rank, cell: (r) => String(r.rank) },
@@ -123,7 +152,7 @@
         cell: (r) => r.botIndex === undefined || DATA.kind === 'live' ? r.bot : el('a', { href: botHref(r.botIndex) }, r.bot) },
       { key: 'tables', label: 'tables', num: true, value: (r) => r.tables, cell: (r) => String(r.tables) },
       { key: 'rounds', label: 'rounds', num: true, value: (r) => r.rounds, cell: (r) => String(r.rounds) },
-      { key: 'wins', label: 'wins', num: true, value: (r) => r.wins, cell: (r) => wins(r.wins), title: 'round wins; a shared win counts 1/k' },
+      { key: 'wins', label: 'wins', num: true, value: (r) => r.wins, cell: (r) => wins(r.wins, allWins), title: 'round wins; a shared win counts 1/k' },
       { key: 'points', label: 'points', num: true, value: (r) => r.points, cell: (r) => String(r.points) },
       { key: 'avg_points', label: 'avg points', num: true, value: (r) => r.avg_points, cell: (r) => fmt(r.avg_points, 1) },
       { key: 'win_pct', label: 'win %', num: true, value: (r) => r.win_pct, cell: (r) => fmt(r.win_pct, 1) },
@@ -180,6 +209,21 @@
     return el('table', { id: 'crosstable' }, el('thead', {}, head), el('tbody', {}, body));
   }
 
+  // Whole-number ticks from lo to hi (both ends when they are whole), a round step apart (1, 2,
+  // 5, 10, 20, ...), at most five, never one twice.
+  function ticks(lo, hi) {
+    const first = Math.ceil(lo), last = Math.floor(hi);
+    if (last < first) return [];
+    let step = 1;
+    for (let k = 0; (last - first) / step > 4; k++) step = [1, 2, 5][(k + 1) % 3] * 10 ** Math.floor((k + 1) / 3);
+    const out = [];
+    for (let x = Math.ceil(first / step) * step; x <= last; x += step) out.push(x);
+    if (out[0] !== first && (out.length === 0 || out[0] - first >= step / 2)) out.unshift(first);
+    else if (out[0] !== first) out[0] = first;
+    if (out[out.length - 1] !== last && last - out[out.length - 1] >= step / 2) out.push(last);
+    return out;
+  }
+
   // A line plot: series [{name, colour, points: [[x, y], ...]}].
   function linePlot(id, series, xlabel, ylabel) {
     const W = 640, H = 290, L = 44, R = 10, T = 22, B = 30;
@@ -197,10 +241,12 @@
     g.appendChild(svg('line', { class: 'axis', x1: L, y1: T, x2: L, y2: H - B }));
     for (let k = 0; k <= 4; k++) {
       const y = y0 + (y1 - y0) * k / 4;
-      g.appendChild(svg('text', { x: L - 4, y: sy(y) + 4, 'text-anchor': 'end' }, y.toFixed(1)));
-      const x = x0 + (x1 - x0) * k / 4;
-      g.appendChild(svg('text', { x: sx(x), y: H - B + 14, 'text-anchor': k === 0 ? 'start' : k === 4 ? 'end' : 'middle' }, String(Math.round(x))));
+      g.appendChild(svg('text', { x: L - 4, y: sy(y) + 4, 'text-anchor': 'end' }, fmt(y, 1)));
     }
+    // The x axis counts rounds: whole ticks, each once, at most five.
+    const xs = ticks(x0, x1);
+    xs.forEach((x, k) => g.appendChild(svg('text', { x: sx(x), y: H - B + 14, class: 'xtick',
+      'text-anchor': xs.length > 1 && k === 0 && x === x0 ? 'start' : xs.length > 1 && k === xs.length - 1 && x === x1 ? 'end' : 'middle' }, String(x))));
     g.appendChild(svg('text', { x: (L + W - R) / 2, y: H - 2, 'text-anchor': 'middle' }, xlabel));
     g.appendChild(svg('text', { x: 4, y: 12 }, ylabel));
     for (const s of series) {
@@ -230,9 +276,9 @@
       const h = (b.value / max) * (H - T - B);
       const x = L + k * bw + bw * 0.15;
       const r = svg('rect', { x, y: H - B - h, width: bw * 0.7, height: h, fill: b.colour || '#b5651d' });
-      r.appendChild(svg('title', {}, b.title || `${b.label}: ${b.value.toFixed(2)}`));
+      r.appendChild(svg('title', {}, b.title || `${b.label}: ${fmt(b.value, 2)}`));
       g.appendChild(r);
-      g.appendChild(svg('text', { x: x + bw * 0.35, y: H - B - h - 3, 'text-anchor': 'middle' }, b.value.toFixed(d)));
+      g.appendChild(svg('text', { x: x + bw * 0.35, y: H - B - h - 3, 'text-anchor': 'middle' }, fmt(b.value, d)));
       g.appendChild(svg('text', { x: x + bw * 0.35, y: H - B + 14, 'text-anchor': 'middle' }, b.label));
     });
     return g;
@@ -248,12 +294,12 @@
     const plots = el('div', { class: 'row2' });
     plots.appendChild(el('div', {}, el('h3', { text: 'average points by play order (1st = moved first)' }),
       barPlot('by-order', (seats.by_order || []).map((t, k) => ({ label: ordinal(k), value: avg(t),
-        title: `${ordinal(k)} to move: ${avg(t).toFixed(2)} points, ${winPct(t).toFixed(1)}% wins over ${t.rounds} seats` })), 'points')));
+        title: `${ordinal(k)} to move: ${fmt(avg(t), 2)} points, ${fmt(winPct(t), 1)}% wins over ${t.rounds} seats` })), 'points')));
     const colours = Object.entries(seats.by_colour || {});
     if (colours.length) {
       plots.appendChild(el('div', {}, el('h3', { text: 'average points by colour' }),
         barPlot('by-colour', colours.map(([c, t]) => ({ label: c, value: avg(t), colour: /^[a-z]+$/.test(c) ? c : null,
-          title: `${c}: ${avg(t).toFixed(2)} points, ${winPct(t).toFixed(1)}% wins over ${t.rounds} seats` })), 'points')));
+          title: `${c}: ${fmt(avg(t), 2)} points, ${fmt(winPct(t), 1)}% wins over ${t.rounds} seats` })), 'points')));
     } else {
       plots.appendChild(el('div', {}, el('h3', { text: 'average points by seat' }),
         barPlot('by-seat', (seats.by_seat || []).map((t, k) => ({ label: `seat ${k}`, value: avg(t) })), 'points')));
@@ -266,8 +312,8 @@
       const rows = DATA.standings.standings.map((r) => nameIndex.get(r.bot)).filter((i) => i !== undefined).map((i) =>
         el('tr', {}, el('td', { class: 'name' }, botLink(i)), Array.from({ length: n }, (_, k) => {
           const t = (perBot[i].by_order || [])[k];
-          return el('td', { class: 'num', title: t ? `${t.rounds} rounds, ${winPct(t).toFixed(1)}% wins` : null },
-            t ? `${avg(t).toFixed(1)} (${winPct(t).toFixed(0)}%)` : '-');
+          return el('td', { class: 'num', title: t ? `${t.rounds} rounds, ${fmt(winPct(t), 1)}% wins` : null },
+            t ? `${fmt(avg(t), 1)} (${fmt(winPct(t), 0)}%)` : '-');
         })));
       parts.push(el('h3', { text: 'average points (win %) by play order, per bot' }),
         el('table', { id: 'seat-table' }, el('thead', {}, head), el('tbody', {}, rows)));
@@ -384,7 +430,7 @@
     for (const f of DATA.forfeits) {
       fpanel.appendChild(el('div', { class: 'evidence forfeit', 'data-kind': f.kind, 'data-table': f.t, 'data-round': f.r },
         el('div', {}, el('span', { class: 'tag' }, f.kind), ` table ${f.t}, round ${f.r}, move ${f.ply}: `, f.detail, ' ', replayLink(f.h)),
-        f.exit ? el('div', { class: 'muted' }, `exit: ${JSON.stringify(f.exit)}`) : null,
+        f.exit && !String(f.detail).includes(exitText(f.exit).replace('the process ', '')) ? el('div', { class: 'muted exit' }, exitText(f.exit)) : null,
         f.line !== undefined && f.line !== null ? [el('div', { class: 'muted', text: 'offending line:' }), el('pre', { class: 'line' }, f.line)] : null,
         f.stderr_tail ? [el('div', { class: 'muted', text: 'stderr tail:' }), el('pre', { class: 'stderr' }, f.stderr_tail)] : null));
     }
@@ -411,6 +457,7 @@
     // [table, round, seat, colour, bots, points, rank, win, forfeit, file, game]
     const ROUNDS = DATA.rounds.map((a) => ({ t: a[0], r: a[1], s: a[2], c: a[3], o: a[4], p: a[5], k: a[6], w: a[7], f: a[8],
       h: replayHref(a[9], a[10]) }));
+    const ROUND_WINS = winsDigits(ROUNDS.map((r) => r.w));
     const opponents = [...new Set(ROUNDS.flatMap((r) => r.o))].filter((i) => i !== b && i !== null).sort((x, y) => x - y);
     const vs = el('select', {}, el('option', { value: '' }, 'any opponent'),
       opponents.map((i) => el('option', { value: String(i + 1) }, NAMES[i])));
@@ -430,7 +477,7 @@
           el('td', {}, `${r.s}${r.c ? ' (' + r.c + ')' : ''}`),
           el('td', {}, r.o.map((i, k) => k === r.s ? null : [botLink(i), ' ']).filter(Boolean)),
           el('td', { class: 'num' }, String(r.p)), el('td', { class: 'num' }, String(r.k)),
-          el('td', { class: 'num' }, wins(r.w)),
+          el('td', { class: 'num' }, wins(r.w, ROUND_WINS)),
           el('td', {}, r.f ? el('span', { class: 'tag' }, r.f) : ''),
           el('td', {}, replayLink(r.h))));
       }
@@ -449,12 +496,22 @@
     header();
     const tp = panel('tables');
     const tbody = el('tbody');
+    // A table's result: each seat's round wins (a shared win counts 1/k) and points, best first.
+    const tableResult = (t) => {
+      const seats = t.b.map((bot, k) => ({ bot, k, w: 0, p: 0 }));
+      for (const x of t.rounds) x[1].forEach((w, k) => { seats[k].w += w; seats[k].p += x[2][k]; });
+      seats.sort((a, b) => b.w - a.w || b.p - a.p || a.k - b.k);
+      const column = winsDigits(seats.map((e) => e.w));
+      return seats.map((e, n) => [n ? '; ' : '', el('span', { class: n === 0 && e.w > 0 ? 'result best' : 'result', 'data-bot': NAMES[e.bot],
+        'data-wins': e.w, 'data-points': e.p }, botLink(e.bot), ` ${wins(e.w, column)} (${e.p})`)]);
+    };
     const p = pager(() => DATA.tables, (rows) => {
       tbody.textContent = '';
       for (const t of rows) {
         tbody.appendChild(el('tr', { 'data-table': t.t, class: t.counted ? null : 'muted' },
           el('td', { class: 'num', title: t.counted ? null : 'not counted: played after the SPRT decided' }, t.counted ? String(t.t) : `${t.t} (not counted)`),
           el('td', {}, t.b.map((i, k) => [k ? ', ' : '', botLink(i)])),
+          el('td', { class: 'table-result' }, tableResult(t)),
           el('td', {}, t.rounds.map((x) => {
             const r = { r: x[0], w: x[1], p: x[2], f: x[3], h: replayHref(x[4], x[5]) };
             const winners = r.w.map((w, k) => w > 0 ? t.b[k] : null).filter((i) => i !== null);
@@ -469,7 +526,7 @@
       }
     }, 100, tp);
     tp.appendChild(el('table', { id: 'tables' }, el('thead', {}, el('tr', {},
-      ['table', 'bots by seat', 'rounds (click to replay)'].map((h) => el('th', { text: h })))), tbody));
+      ['table', 'bots by seat', 'result: round wins (points)', 'rounds (click to replay)'].map((h) => el('th', { text: h })))), tbody));
     p.draw();
     main.appendChild(tp);
   }
@@ -482,6 +539,47 @@
     document.getElementById('subtitle').appendChild(el('span', { class: 'live' },
       `live: ${s.rounds_played} rounds, ${s.tables_played} tables${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''} counted; updated ${DATA.updated}; this page reloads itself`));
     main.appendChild(panel('standings', standingsTable(s), sprtBlock(s)));
+    main.appendChild(progressPanel(s));
+    if ((s.head_to_head || []).length) main.appendChild(panel('crosstable so far: score against each opponent', headToHead(s)));
+  }
+
+  // A duration in words: "45 s", "4 min 12 s", "2 h 5 min".
+  function duration(sec) {
+    const t = Math.round(sec);
+    if (t < 60) return `${t} s`;
+    if (t < 3600) return `${Math.floor(t / 60)} min ${t % 60} s`;
+    return `${Math.floor(t / 3600)} h ${Math.floor(t % 3600 / 60)} min`;
+  }
+
+  // How far a running tournament is, and when it should end.
+  function progressPanel(s) {
+    const eta = DATA.eta_s;
+    const ends = eta === null || eta === undefined ? null : new Date(Date.parse(DATA.updated) + eta * 1000);
+    return panel('progress', kv([
+      ['rounds played', String(s.rounds_played)],
+      ['tables', `${s.tables_played}${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''} ended`],
+      ['running for', duration(DATA.elapsed_s || 0)],
+      ['time left', el('span', { id: 'eta' }, ends === null
+        ? 'estimated once a table has ended'
+        : eta === 0 ? 'none: every table has ended'
+          : `about ${duration(eta)} (ends about ${ends.toISOString().slice(11, 19)} UTC), at the rate of the tables played so far`)],
+    ]));
+  }
+
+  // Two players per table: each bot's score against each other so far (a draw counts half).
+  function headToHead(s) {
+    const order = s.standings.map((r) => r.bot);
+    const cell = new Map(s.head_to_head.map((h) => [`${h.bot}\u0000${h.opponent}`, h]));
+    return el('table', { id: 'crosstable' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'score (row against column)' }), order.map((b) => el('th', { class: 'num', text: b })))),
+      el('tbody', {}, order.map((row) => el('tr', { 'data-bot': row }, el('th', { text: row }), order.map((col) => {
+        if (row === col) return el('td', { class: 'cell self' }, '');
+        const h = cell.get(`${row}\u0000${col}`);
+        if (!h) return el('td', { class: 'cell muted' }, '·');
+        const n = h.wins + h.draws + h.losses;
+        return el('td', { class: 'cell', 'data-row': row, 'data-col': col, 'data-rounds': n },
+          n ? `${fmt(100 * (h.wins + h.draws / 2) / n, 0)}%` : '-', el('small', {}, `${h.wins}-${h.draws}-${h.losses} · ${n}`));
+      })))));
   }
 
   function errorPage() {

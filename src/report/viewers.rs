@@ -1,11 +1,11 @@
 //! The replay viewer for every round, split into files of a few tables each
 //! (`replays/0001.html`, ...), so a 10,000-round tournament never makes one huge page: a
-//! round's link is its file and its place in it, `replays/0007.html#game=3`.
+//! round's link is its file and its place in it, `replays/0007.html#round=3`.
 //!
 //! Each file is the existing viewer ([`crate::show::html::render`]) for its tables' rounds,
-//! unchanged but for one small script placed before the viewer's own: it reads `#game=N` from
-//! the address and sets the viewer's documented `initial` round to N before the viewer starts,
-//! and reloads the page when the address's `#game` changes. The page's Content-Security-Policy
+//! unchanged but for one small script placed before the viewer's own: it reads `#round=N` (or
+//! the old `#game=N`) from the address and sets the viewer's documented `initial` round to N
+//! before the viewer starts, and reloads the page when the address's round changes. The page's Content-Security-Policy
 //! gets that script's hash beside the viewer's; nothing else in the page changes.
 
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ pub const ROUNDS_PER_FILE: usize = 24;
 /// Picks the round from the address; the data element and its `"initial":N` are the
 /// viewer's (the first `"initial":` of the data is the page's own: strings in the data are
 /// JSON strings, whose quotes are escaped).
-const PICK: &str = r#"(function(){var m=/^#game=(\d+)$/.exec(location.hash);var e=document.getElementById('replay-data');if(m&&e){e.textContent=e.textContent.replace(/"initial":\d+/,'"initial":'+m[1]);}window.addEventListener('hashchange',function(){location.reload();});})();"#;
+const PICK: &str = r#"(function(){var m=/^#(?:round|game)=(\d+)$/.exec(location.hash);var e=document.getElementById('replay-data');if(m&&e){e.textContent=e.textContent.replace(/"initial":\d+/,'"initial":'+m[1]);}window.addEventListener('hashchange',function(){location.reload();});})();"#;
 
 /// Where a round is: its viewer file (from 1) and its place in it (from 1).
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,7 @@ pub struct Link {
 impl Link {
     /// The address, relative to the report's directory (as `report.js` makes it).
     pub fn href(&self) -> String {
-        format!("replays/{:04}.html#game={}", self.file, self.game)
+        format!("replays/{:04}.html#round={}", self.file, self.game)
     }
 }
 

@@ -253,7 +253,7 @@
     ])));
     const games = el('div', 'muted', 'its rounds in this file: ');
     for (const g of m.games) {
-      const b = el('button', '', `game ${g}`);
+      const b = el('button', '', `round ${g}`);
       b.addEventListener('click', () => select(g));
       games.appendChild(b);
       games.appendChild(document.createTextNode(' '));
@@ -307,7 +307,8 @@
   //   select(): draws the panels of a newly selected round (move list, plots, result, about),
   //   show(animate): draws the step `ply` (animate: it follows the one shown),
   //   and optionally unit ('move'), titles ({element id: text}), head (the move list's
-  //   headings), pick(g) (added to the round picker), hidden (offer the seat-view switch;
+  //   headings), pick(g) (added to the round picker), label(g) (the picker's "round r/R" in the
+  //   game's words, e.g. "token 3"), hidden (offer the seat-view switch;
   //   the view reads `viewSeat`: null for every hand, or a seat), moveText(m, p) (the text
   //   of move p in the move list at the step shown, e.g. sealed in a seat's view; null: the
   //   move itself).
@@ -407,7 +408,11 @@
   function select(index) {
     stop();
     game = DATA.games.find((g) => g.index === index) || DATA.games[0];
-    $('game').value = String(game.index);
+    $('round').value = String(game.index);
+    // The address names the round shown (`#round=K`), so it can be shared or bookmarked.
+    if (location.hash !== `#round=${game.index}`) {
+      try { history.replaceState(null, '', `#round=${game.index}`); } catch (e) { /* a sandboxed frame */ }
+    }
     const v = view();
     TITLES.forEach((t) => { $(t.id).textContent = (v.titles && v.titles[t.id]) || t.text; });
     HEAD.forEach((h, i) => { h.cell.textContent = v.head && v.head[i] !== undefined ? v.head[i] : h.text; });
@@ -457,12 +462,13 @@
       $('verdict').textContent = (v.ok ? '✓ ' : '✗ ') + v.text;
       $('verdict').className = v.ok ? 'ok' : 'bad';
     }
-    const picker = $('game');
+    const picker = $('round');
     for (const g of DATA.games) {
       const names = g.seats.map((s) => s.name).join(' vs ');
       const v = VIEWS[g.game] || GENERIC;
       const token = v.pick ? v.pick(g) : '';
-      const o = el('option', '', `${g.index}: ${g.table ? 'table ' + g.table + ', ' : ''}round ${g.round}/${g.rounds}${token} (${names})`);
+      const which = v.label ? v.label(g) : `round ${g.round}/${g.rounds}`;
+      const o = el('option', '', `${g.index}: ${g.table ? 'table ' + g.table + ', ' : ''}${which}${token} (${names})`);
       o.value = String(g.index);
       picker.appendChild(o);
     }
@@ -494,7 +500,16 @@
       $('status').textContent = 'the record holds no complete round';
       return;
     }
-    select(DATA.initial || 1);
+    window.addEventListener('hashchange', () => {
+      const r = hashRound();
+      if (r !== null && r !== game.index) select(r);
+    });
+    select(hashRound() || DATA.initial || 1);
+  }
+  // The round the address names: `#round=K` (`#game=K`, the old form, still works).
+  function hashRound() {
+    const m = /^#(?:round|game)=(\d+)$/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
   }
   init();
 })();

@@ -91,15 +91,19 @@ try {
     const index = await measure(expect.index);
     const shown = await index.$$eval('#standings tbody tr', (trs) => trs.map((tr) => {
       const c = (k) => tr.querySelector(`td[data-col="${k}"]`).textContent;
-      return { rank: Number(c('rank')), bot: c('bot'), rounds: Number(c('rounds')), points: Number(c('points')), wins: Number(c('wins')) };
+      return { rank: Number(c('rank')), bot: c('bot'), rounds: Number(c('rounds')), points: Number(c('points')), wins: Number(c('wins')),
+        winsText: c('wins'), winPct: c('win_pct') };
     }));
     check(shown.length === expect.standings.length, `${shown.length} standings rows, want ${expect.standings.length}`);
     expect.standings.forEach((want, i) => {
       const got = shown[i];
       check(got.bot === want.bot && got.rank === want.rank && got.rounds === want.rounds && got.points === want.points
         && Math.abs(got.wins - want.wins) < 0.01, `standings row ${i + 1}: ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      check(got.winPct === want.win_pct, `standings row ${i + 1}: win % ${got.winPct}, the terminal prints ${want.win_pct}`);
     });
-    stamp(`ok: the ${shown.length} standings rows are standings.json's`);
+    const decimals = (t) => (t.split('.')[1] || '').length;
+    check(new Set(shown.map((r) => decimals(r.winsText))).size === 1, `the wins column mixes formats: ${shown.map((r) => r.winsText)}`);
+    stamp(`ok: the ${shown.length} standings rows are standings.json's, win % as the terminal prints it, wins alike`);
 
     const names = () => index.$$eval('#standings tbody tr td[data-col="bot"]', (tds) => tds.map((t) => t.textContent));
     await index.click('#standings th[data-col="bot"]');
@@ -148,6 +152,7 @@ try {
     const forfeits = await bot.$$eval('#forfeits .forfeit', (ds) => ds.map((d) => ({
       table: Number(d.dataset.table), round: Number(d.dataset.round), kind: d.dataset.kind,
       stderr: (d.querySelector('pre.stderr') || {}).textContent || '', link: !!d.querySelector('a.replay'),
+      text: d.textContent,
     })));
     check(forfeits.length === expect.forfeits.length, `${forfeits.length} forfeits listed, want ${expect.forfeits.length}`);
     expect.forfeits.forEach((want, i) => {
@@ -156,6 +161,8 @@ try {
         `forfeit ${i + 1}: ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
       check(got.stderr.includes(expect.stderr), `forfeit ${i + 1}: its stderr tail is not shown as text: ${JSON.stringify(got.stderr)}`);
       check(got.link, `forfeit ${i + 1} has no replay link`);
+      check(got.text.includes(want.exit) && !got.text.includes('{"code"') && !got.text.includes('{"signal"'),
+        `forfeit ${i + 1}: ${JSON.stringify(got.text.slice(0, 200))} does not say ${JSON.stringify(want.exit)} in words`);
     });
     await inert(bot, 'bot page');
     const roundsShown = await bot.$$eval('#rounds-table tbody tr', (trs) => trs.length);
@@ -168,12 +175,12 @@ try {
     const first = expect.forfeits[expect.forfeits.length - 1];
     const replays = await bot.$$('#forfeits .forfeit a.replay');
     const href = await replays[replays.length - 1].getAttribute('href');
-    check(!href.endsWith('#game=1'), `pick a round other than a file's first: ${href}`);
+    check(!href.endsWith('#round=1'), `pick a round other than a file's first: ${href}`);
     await Promise.all([bot.waitForNavigation(), replays[replays.length - 1].click()]);
     await bot.waitForSelector('#board circle.ball');
-    const picked = await bot.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
+    const picked = await bot.$eval('#round', (s) => s.options[s.selectedIndex].textContent);
     check(picked.includes(`table ${first.table}, round ${first.round}/`), `the viewer opened on ${JSON.stringify(picked)}, want table ${first.table}, round ${first.round}`);
-    check(bot.url().includes('#game='), 'the link names the round');
+    check(bot.url().includes('#round='), 'the link names the round');
     check(await bot.$('header a[href="../index.html"]'), 'the viewer has no link back to the report');
     stamp(`ok: the forfeit's link opened the viewer on table ${first.table}, round ${first.round}`);
     await bot.goBack();
@@ -184,10 +191,21 @@ try {
     const links = await tables.$$eval('#tables a.replay[data-round]', (as) => as.map((a) => ({
       href: a.getAttribute('href'), round: a.dataset.round, table: a.closest('tr').dataset.table })));
     check(links.length === expect.rounds, `${links.length} round links on the tables page, want ${expect.rounds}`);
+    const results = await tables.$$eval('#tables tbody tr', (trs) => trs.map((tr) => ({ table: tr.dataset.table,
+      bots: [...tr.querySelectorAll('td.table-result .result')].map((r) => ({ bot: r.dataset.bot, wins: Number(r.dataset.wins), text: r.textContent })) })));
+    for (const [table, want] of Object.entries(expect.results)) {
+      const got = results.find((r) => r.table === table);
+      check(got && got.bots.length === Object.keys(want).length, `table ${table}: its result lists ${JSON.stringify(got)}`);
+      for (const b of got.bots) {
+        check(Math.abs(b.wins - want[b.bot]) < 1e-9, `table ${table}: ${b.bot} has ${b.wins} wins on the page, ${want[b.bot]} in the records`);
+      }
+      check(got.bots.every((b, k) => k === 0 || got.bots[k - 1].wins >= b.wins), `table ${table}: the result is not best first`);
+    }
+    stamp(`ok: every table's result (round wins per bot) is the records'`);
     const last = links[links.length - 1];
     await Promise.all([tables.waitForNavigation(), tables.click(`#tables a.replay[href="${last.href}"]`)]);
     await tables.waitForSelector('#board circle.ball');
-    const lastPicked = await tables.$eval('#game', (s) => s.options[s.selectedIndex].textContent);
+    const lastPicked = await tables.$eval('#round', (s) => s.options[s.selectedIndex].textContent);
     check(lastPicked.includes(`table ${last.table}, round ${last.round}/`), `the viewer shows ${lastPicked}, want table ${last.table}, round ${last.round}`);
     stamp(`ok: ${links.length} round links on the tables page; the last opened ${JSON.stringify(lastPicked)}`);
 
@@ -207,6 +225,25 @@ try {
     }
     check(after.includes('live: 2 rounds'), `the reloaded live page says ${JSON.stringify(after)}`);
     stamp('ok: the live page reloaded itself and shows the new standings');
+    const liveRows = await live.$$eval('#standings tbody tr', (trs) => trs.map((tr) => ({
+      bot: tr.querySelector('td[data-col="bot"]').textContent, wins: tr.querySelector('td[data-col="wins"]').textContent,
+      winPct: tr.querySelector('td[data-col="win_pct"]').textContent })));
+    const [a, b] = expect.live.pair;
+    const rowOf = (n) => liveRows.find((r) => r.bot === n);
+    check(rowOf(a).winPct === expect.live.win_pct, `the live page's win % of 1.25 reads ${rowOf(a).winPct}, the terminal ${expect.live.win_pct}`);
+    check(rowOf(a).wins === expect.live.wins[0] && rowOf(b).wins === expect.live.wins[1],
+      `wins of 32 and 13.5 read ${rowOf(a).wins} and ${rowOf(b).wins}, want ${expect.live.wins}`);
+    const eta = await live.$eval('#eta', (e) => e.textContent);
+    check(/about|estimated once|none/.test(eta), `the live page's time left: ${JSON.stringify(eta)}`);
+    const h2h = await live.$$eval('#crosstable td.cell[data-row]', (tds) => tds.map((td) => [td.dataset.row, td.dataset.col, td.textContent]));
+    check(h2h.some(([r, c, t]) => r === a && c === b && t.startsWith('88%') && t.endsWith('3-1-0 · 4')), `the live crosstable: ${JSON.stringify(h2h)}`);
+    stamp(`ok: the live page: win % and wins as the terminal, time left ${JSON.stringify(eta)}, the crosstable so far`);
+
+    // A three-round tournament: the rating plot's x axis names each round once.
+    const small = await measure(expect.small);
+    const xs = await small.$$eval('#rating-plot text.xtick', (ts) => ts.map((t) => t.textContent));
+    check(xs.length >= 2 && new Set(xs).size === xs.length && xs.every((x) => /^\d+$/.test(x)), `x-axis labels ${JSON.stringify(xs)}`);
+    stamp(`ok: the x axis of three rounds reads ${xs.join(' ')}`);
 
     await index.waitForTimeout(300);
     check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);

@@ -107,8 +107,38 @@ try {
 
     if (view.rollerball) await checkRollerball(page, view, ply);
     if (view.goofspiel) await checkGoofspiel(page, view, ply);
+    if (!view.robots && !view.rollerball && !view.goofspiel && view.games.length > 1) {
+      // An address that names a round opens it (and the old `#game=` form still does).
+      await page.goto(`${pathToFileURL(view.html).href}#round=2`);
+      await page.waitForFunction(() => document.getElementById('round').value === '2');
+      await page.goto(`${pathToFileURL(view.html).href}#game=1`);
+      await page.waitForFunction(() => document.getElementById('round').value === '1');
+    }
     for (const g of view.robots || view.rollerball || view.goofspiel ? [] : view.games) {
-      await page.selectOption('#game', String(g.index));
+      await page.selectOption('#round', String(g.index));
+      check(page.url().endsWith(`#round=${g.index}`), `round ${g.index}: the address says ${page.url()}`);
+      check(/^round/.test(await page.$eval('#round', (s) => s.closest('label').textContent)), 'the picker is labelled round');
+      // The score plot marks, for each colour in play, the move that took the most of its
+      // balls (the later on a tie); its legend button goes there.
+      const drops = await page.$$eval('#score-plot g.drop', (gs) => gs.map((d) => ({ colour: d.dataset.colour, ply: Number(d.dataset.ply) })));
+      const want = await page.evaluate((idx) => {
+        const data = JSON.parse(document.getElementById('replay-data').textContent);
+        const round = data.games.find((x) => x.index === idx);
+        const letter = { red: 'R', yellow: 'Y', green: 'G', blue: 'B' };
+        const out = [];
+        for (const colour of round.seats.map((x) => x.colour)) {
+          const n = round.boards.map((b) => JSON.stringify(b).split(letter[colour]).length - 1);
+          let best = null;
+          for (let i = 1; i < n.length; i++) if (n[i - 1] - n[i] > 0 && (!best || n[i - 1] - n[i] >= best.lost)) best = { ply: i, lost: n[i - 1] - n[i] };
+          if (best) out.push({ colour, ply: best.ply });
+        }
+        return out;
+      }, g.index);
+      const key = (a) => JSON.stringify(a.slice().sort((x, y) => x.colour.localeCompare(y.colour)));
+      check(drops.length > 0 && key(drops) === key(want), `round ${g.index}: drops marked ${key(drops)}, want ${key(want)}`);
+      await page.click('#score-legend button.drop-link');
+      const firstDrop = ['red', 'yellow', 'green', 'blue'].map((c) => drops.find((d) => d.colour === c)).find(Boolean);
+      check((await ply()) === firstDrop.ply, `round ${g.index}: the legend's drop button went to ${await ply()}, not ${firstDrop.ply}`);
       await page.click('#first');
       check((await ply()) === 0, `game ${g.index}: first goes to the start`);
       // Step to the end with the forward button, one move at a time: the first step with a
@@ -169,7 +199,7 @@ try {
 
     if (view.hostile) {
       const h = view.hostile;
-      await page.selectOption('#game', String(h.game));
+      await page.selectOption('#round', String(h.game));
       await page.focus('body');
       await page.keyboard.press('End');
       const names = await page.$$eval('#seats li .name', (ns) => ns.map((n) => n.textContent));
@@ -198,7 +228,7 @@ try {
   async function checkRobots(page, g, ply) {
     const robots = () => page.getAttribute('#board', 'data-robots');
     const what = `robots game ${g.index}`;
-    await page.selectOption('#game', String(g.index));
+    await page.selectOption('#round', String(g.index));
     await page.click('#first');
     check((await ply()) === 0, `${what}: first goes to the start`);
     if (g.start) check((await robots()) === g.start, `${what}: the start shows ${await robots()}, the record starts from ${g.start}`);
@@ -281,6 +311,26 @@ try {
       }
       check((await robots()) === g.final, `${what}: after the winning moves the robots are ${await robots()}, not ${g.final}`);
       check((await page.$$('#status .ok')).length === 1, `${what}: the win is announced`);
+    }
+    // The result: the pile as the terminal counts it, the winner's moves beside the optimal.
+    const result = await page.evaluate(() => ({
+      pile: (document.querySelector('#result .pile') || {}).textContent || '',
+      optimal: (document.querySelector('#result .optimal-solution') || {}).textContent || null,
+      winner: (document.querySelector('#result .winner-solution') || {}).textContent || null,
+      option: document.querySelector('#round').selectedOptions[0].textContent,
+      actions: Array.from(document.querySelectorAll('#moves tbody tr.move:not(.sub) td:nth-child(3)')).map((td) => td.textContent),
+      decl: Array.from(document.querySelectorAll('#score-plot circle.decl')).map((c) => Number(c.getAttribute('cx'))),
+      width: Number(document.getElementById('score-plot').getAttribute('viewBox').split(' ')[2]),
+    }));
+    check(result.pile.startsWith(g.pile), `${what}: the viewer says ${JSON.stringify(result.pile)}, the terminal ${JSON.stringify(g.pile)}`);
+    const steps = (moves) => moves.map((m, k) => `${k + 1}. ${m.robot} ${m.dir}`).join('  ');
+    if (g.optimal) check(result.optimal === steps(g.optimal), `${what}: the optimal shown ${JSON.stringify(result.optimal)}, the record's ${steps(g.optimal)}`);
+    if (g.win) check(result.winner === steps(g.win), `${what}: the winner's moves shown ${JSON.stringify(result.winner)}`);
+    check(result.option.includes(`token ${g.index}`) && !/round \d+\//.test(result.option), `${what}: the picker says ${JSON.stringify(result.option)}`);
+    check(result.actions.every((t) => !t.includes('{}') && !/^pass /.test(t)), `${what}: actions read ${JSON.stringify(result.actions)}`);
+    if (result.decl.length) {
+      const right = Math.max(...result.decl);
+      check(right > result.width * 0.6, `${what}: the last declaration is drawn at x ${right} of ${result.width}: the axis is not scaled to the declarations`);
     }
     stamp(`ok: ${what}: board, token, ${last} steps, the winning moves and the declarations shown as the record says`);
   }
@@ -469,7 +519,7 @@ try {
   if (expect.screenshot) {
     const shot = expect.shot || { page: 0, game: 1, ply: 30 };
     const page = pages[shot.page || 0];
-    await page.selectOption('#game', String(shot.game));
+    await page.selectOption('#round', String(shot.game));
     await page.focus('body');
     await page.$eval('#slider', (s, v) => { s.value = String(v); s.dispatchEvent(new Event('input')); }, shot.ply);
     await page.screenshot({ path: expect.screenshot });
@@ -477,7 +527,7 @@ try {
   }
   for (const shot of expect.shots || []) {
     const page = pages[shot.page || 0];
-    await page.selectOption('#game', String(shot.game));
+    await page.selectOption('#round', String(shot.game));
     await page.focus('body');
     if (shot.seat !== undefined) await seatView(page, shot.seat);
     await page.focus('body');

@@ -2,11 +2,11 @@
 
 use super::{PYTHON, shared_dir, stdout};
 
-/// The README's block of Python after "The smallest useful bot:".
+/// The README's block of Python after "The smallest useful bot".
 pub fn smallest_bot() -> String {
     let readme = include_str!("../../README.md");
     let from = readme
-        .find("The smallest useful bot:")
+        .find("The smallest useful bot")
         .expect("the README shows the smallest bot");
     let block = &readme[from..];
     let start = block.find("```python\n").expect("a python block") + "```python\n".len();

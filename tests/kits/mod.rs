@@ -313,12 +313,19 @@ fn kit(kit: &str) {
             "--hourglass",
             "10s",
             // Two tokens of 5 moves: more than solver --strength 2 looks for, and well within
-            // the reach of every kit's search in its 3 s, even on a loaded machine.
+            // the reach of every kit's search in half the hourglass, even on a loaded machine.
             "--seed",
             "24",
         ],
     );
     clean(kit, "robots", &robots, 2);
+    // The search's time comes from the contest's hourglass (10 s here), not a fixed 3 s that a
+    // short hourglass (`--hourglass 1s`) would overrun.
+    let stderr: String = robots.iter().map(|r| r.stderr[0].as_str()).collect();
+    assert!(
+        stderr.contains("searching at most 5000 ms a token (hourglass 10000 ms)"),
+        "{kit}: the kit does not plan its search from hello.options.hourglass_ms; its stderr:\n{stderr}"
+    );
     let won = robots.iter().filter(|r| r.result.points[0] == 1).count();
     assert!(won >= 1, "{kit}: won no token against solver --strength 2");
     // The games whose requests list their moves: the kit plays them cleanly to the end.

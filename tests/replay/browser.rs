@@ -104,9 +104,35 @@ fn expected_robots(record: &Path) -> Vec<Value> {
                 "declarations": count("declare", None),
                 "failed": count("solution", Some(false)),
                 "win": win,
+                "optimal": state["optimal"]["solution"],
+                // The pile as the terminal replay counts it, which the viewer must say too.
+                "pile": terminal_pile(record, i + 1),
             })
         })
         .collect()
+}
+
+/// "N tokens in the pile", as `rollarena replay --round N` says it of a robots token.
+fn terminal_pile(record: &Path, round: usize) -> String {
+    let out = rollarena(
+        &[
+            "replay",
+            record.to_str().unwrap(),
+            "--round",
+            &round.to_string(),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let line = shown
+        .lines()
+        .find(|l| l.contains("tokens so far:"))
+        .unwrap_or_else(|| panic!("no tally in the replay of round {round}:\n{shown}"));
+    line.rsplit("; ")
+        .next()
+        .expect("the pile after the tally")
+        .to_string()
 }
 
 /// Writes the viewer of a record to `out`; returns its path.

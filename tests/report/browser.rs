@@ -33,6 +33,33 @@ pub fn run_script(expect: &Value, path: &Path) -> String {
     crate::chromium::run_script("report.mjs", expect, path)
 }
 
+/// The report of a tournament of one table of three rounds: a rating plot over three rounds,
+/// whose x axis once read "1 2 2 3 3".
+fn small_report() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::Builder::new()
+        .prefix("rollarena-report-small-")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = tmp.path();
+    let file = dir.join("small.toml");
+    std::fs::write(
+        &file,
+        "name = \"small\"\ngame = \"rolit\"\nplayers = 3\nrounds = 3\nseed = 5\n[options]\nsize = 6\n\
+         [sandbox]\nlevel = \"none\"\n[[bot]]\nname = \"greedy\"\ncommand = \"rollarena bot greedy\"\n\
+         [[bot]]\nname = \"positional\"\ncommand = \"rollarena bot positional\"\n\
+         [[bot]]\nname = \"random\"\ncommand = \"rollarena bot random\"\n",
+    )
+    .unwrap();
+    let run = super::rollarena(&["tournament", file.to_str().unwrap()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let index = dir.join("small-out/report/index.html");
+    (tmp, index)
+}
+
 #[test]
 fn the_report_in_chromium() {
     if !ready() {
@@ -64,7 +91,15 @@ fn the_report_in_chromium() {
                 .unwrap()
                 .iter()
                 .filter(|f| seat.is_some_and(|s| f["seat"] == s))
-                .map(|f| json!({"table": r["table"], "round": r["round"], "kind": f["kind"]}))
+                .map(|f| {
+                    // How the process ended, in the words the page must use (never raw JSON).
+                    let exit = match (f["exit"]["code"].as_i64(), f["exit"]["signal"].as_i64()) {
+                        (Some(code), _) => format!("exited with status {code}"),
+                        (None, Some(sig)) => format!("killed by signal {sig}"),
+                        _ => String::new(),
+                    };
+                    json!({"table": r["table"], "round": r["round"], "kind": f["kind"], "exit": exit})
+                })
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -72,17 +107,52 @@ fn the_report_in_chromium() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| json!({"rank": r["rank"], "bot": r["bot"], "rounds": r["rounds"], "points": r["points"], "wins": r["wins"]}))
+        .map(|r| json!({"rank": r["rank"], "bot": r["bot"], "rounds": r["rounds"], "points": r["points"], "wins": r["wins"],
+            // As the terminal's table prints it.
+            "win_pct": format!("{:.1}", r["win_pct"].as_f64().unwrap())}))
         .collect();
+    // Each table's round wins per bot (a shared win counts 1/k), from the records.
+    let mut results: std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>> =
+        Default::default();
+    for r in &records {
+        let table = results.entry(r["table"].to_string()).or_default();
+        let names: Vec<String> = r["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect();
+        for n in &names {
+            table.entry(n.clone()).or_insert(0.0);
+        }
+        for (name, share) in names.iter().zip(r["result"]["wins"].as_array().unwrap()) {
+            *table.get_mut(name).unwrap() += share.as_f64().unwrap();
+        }
+    }
     // The live page, and the next version of it the script puts in its place.
     let live = p.out.with_file_name("live-browser");
-    let mut s: rollarena::tournament::aggregate::Standings =
-        serde_json::from_value(standings.clone()).unwrap();
+    // A standings row whose win % is exactly halfway (the terminal prints 1.25 as 1.2) and
+    // wins that are whole for one bot and not for another; a head-to-head result as a
+    // two-player event has.
+    let mut value = standings.clone();
+    value["standings"][0]["win_pct"] = json!(1.25);
+    value["standings"][0]["wins"] = json!(32.0);
+    value["standings"][1]["wins"] = json!(13.5);
+    let (a, b) = (
+        value["standings"][0]["bot"].clone(),
+        value["standings"][1]["bot"].clone(),
+    );
+    value["head_to_head"] = json!([
+        {"bot": a, "opponent": b, "wins": 3, "draws": 1, "losses": 0, "elo": 0.0, "error": 0.0, "los": 0.5},
+        {"bot": b, "opponent": a, "wins": 0, "draws": 1, "losses": 3, "elo": 0.0, "error": 0.0, "los": 0.5}
+    ]);
+    let mut s: rollarena::tournament::aggregate::Standings = serde_json::from_value(value).unwrap();
     s.rounds_played = 2;
     rollarena::report::live::write(&live, &s).unwrap();
     std::fs::rename(live.join("index.html"), live.join("next.html")).unwrap();
     s.rounds_played = 1;
     rollarena::report::live::write(&live, &s).unwrap();
+    let small = small_report();
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let shot = tmp.join("report-index.png");
     let bot_shot = tmp.join("report-bot.png");
@@ -103,7 +173,10 @@ fn the_report_in_chromium() {
             "stderr": "giving up </pre><script>alert(4)</script>",
             "screenshot": shot,
             "bot_screenshot": bot_shot,
-            "live": {"page": live.join("index.html"), "next": live.join("next.html")},
+            "live": {"page": live.join("index.html"), "next": live.join("next.html"),
+                "win_pct": "1.2", "wins": ["32.0", "13.5"], "pair": [a, b]},
+            "results": results,
+            "small": small.1,
         }),
         &p.out.with_file_name("report-expect.json"),
     );

@@ -271,9 +271,7 @@ impl Player {
             );
             *self = match msg["game"].as_str() {
                 Some("rolit") => Player::Rolit(Bot::default()),
-                Some("robots") => Player::Robots(RobotsPlayer::new(
-                    msg["options"]["players"].as_u64() == Some(1),
-                )),
+                Some("robots") => Player::Robots(RobotsPlayer::new(&msg["options"])),
                 _ => Player::Any(AnyGamePlayer::default()),
             };
             return vec![json!({

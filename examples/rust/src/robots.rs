@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// How long the search may run per token; keep it under the hourglass.
-const THINK: Duration = Duration::from_millis(3000);
+/// The share of the hourglass (`hello.options.hourglass_ms`) the search may run per token.
+const THINK_SHARE: f64 = 0.5;
 /// Positions kept in memory, at most.
 const MAX_NODES: usize = 4_000_000;
 const SIZE: i32 = 16;
@@ -197,13 +197,23 @@ fn solve(board: &Board, state: &Value, deadline: Instant) -> Option<Vec<(String,
 pub struct RobotsPlayer {
     /// Alone, a declaration is verified at once: no pass after it.
     solo: bool,
+    /// How long the search may run per token.
+    think: Duration,
     solution: Option<Vec<(String, usize)>>,
 }
 
 impl RobotsPlayer {
-    pub fn new(solo: bool) -> Self {
+    pub fn new(options: &Value) -> Self {
+        // Another seat may turn the hourglass at once: declare well before it can run out.
+        let hourglass = options["hourglass_ms"].as_f64().unwrap_or(60_000.0);
+        let think = Duration::from_millis((hourglass * THINK_SHARE) as u64);
+        eprintln!(
+            "robots: searching at most {} ms a token (hourglass {hourglass} ms)",
+            think.as_millis()
+        );
         RobotsPlayer {
-            solo,
+            solo: options["players"].as_u64() == Some(1),
+            think,
             solution: None,
         }
     }
@@ -215,7 +225,7 @@ impl RobotsPlayer {
                 let state = &msg["state"];
                 // STRATEGY: a better search (or declaring early and lowering later) goes here.
                 self.solution = Board::from_json(&state["board"])
-                    .and_then(|board| solve(&board, state, Instant::now() + THINK));
+                    .and_then(|board| solve(&board, state, Instant::now() + self.think));
                 let found = self.solution.as_ref().map(Vec::len);
                 eprintln!(
                     "round {}: {} at {}: {found:?} moves",

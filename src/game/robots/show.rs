@@ -81,7 +81,7 @@ pub struct RobotsReplay {
     pub won_before: Vec<Vec<Token>>,
     /// Solo: tokens missed before this one.
     pub face_down_before: Vec<Token>,
-    /// Tokens left face down after this one was drawn.
+    /// Tokens left face down after this one was drawn (see [`RobotsReplay::pile_after`]).
     pub pile: usize,
     /// One per recorded action, in order.
     pub actions: Vec<Action>,
@@ -92,6 +92,13 @@ pub struct RobotsReplay {
 }
 
 impl RobotsReplay {
+    /// Tokens in the pile once this token is settled: those still face down, and this one
+    /// again when nobody won it at a table of several (it goes back into the pile; solo, it is
+    /// turned face down). The terminal and the viewer both say this number.
+    pub fn pile_after(&self) -> usize {
+        self.pile + usize::from(self.winner.is_none() && self.rules.players > 1)
+    }
+
     /// Each seat's tokens after this one.
     pub fn tokens_after(&self) -> Vec<usize> {
         self.won_before

@@ -142,7 +142,7 @@ fn data(index: usize, r: &RoundRecord) -> Result<Map<String, Value>, Discrepancy
         "tokens_before": won_before,
         "tokens_after": rp.tokens_after(),
         "face_down": rp.face_down_before.len(),
-        "pile": rp.pile,
+        "pile": rp.pile_after(),
         "ends_match": r.ends_match,
         "forfeits": r.forfeits,
         "faults": r.faults,

@@ -511,7 +511,7 @@ pub fn result(record: &RoundRecord, rp: &RobotsReplay) -> String {
     }
     let down =
         rp.face_down_before.len() + usize::from(rp.rules.players == 1 && rp.winner.is_none());
-    let left = rp.pile + usize::from(rp.winner.is_none() && rp.rules.players > 1);
+    let left = rp.pile_after();
     out.push_str(&format!(
         "  tokens so far: {}{}; {} in the pile\n",
         tally(record, &rp.tokens_after()),

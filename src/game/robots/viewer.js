@@ -265,7 +265,9 @@
       if (a.unreadable) return 'sends moves that cannot be read';
       return `shows ${plural(a.count, 'move')}${a.declared !== null && a.declared !== undefined ? ' (declared ' + a.declared + ')' : ''}`;
     }
-    return `${a.kind} ${JSON.stringify(a.move)}`;
+    if (a.kind === 'pass') return 'passes: done declaring';
+    const fields = a.move && typeof a.move === 'object' ? Object.entries(a.move).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ') : '';
+    return fields ? `${a.kind}: ${fields}` : a.kind;
   }
   function moveText(s) {
     const turned = s.turned && s.turned.length ? ` (turned at ${s.turned.join(' ')})` : '';
@@ -353,16 +355,20 @@
   function robotsDeclarationPlot() {
     const box = $('score-plot');
     clear(box);
-    let tmax = 1;
+    // The time axis spans the declarations, not the hourglass: bots declare within
+    // milliseconds of a minute-long hourglass, and every point would sit at 0. What falls
+    // beyond (the hourglass's end, demonstrations) is drawn at the right edge.
+    let thinking = 0;
     let vmax = 2;
     for (const a of game.actions) {
-      tmax = Math.max(tmax, a.at_ms || 0, a.hourglass_ends_ms || 0);
+      if (a.kind === 'declare') thinking = Math.max(thinking, a.at_ms || 0);
       if (a.kind === 'declare' && typeof a.declared === 'number') vmax = Math.max(vmax, a.declared);
     }
+    const tmax = thinking > 0 ? thinking * 1.15 : Math.max(1, ...game.actions.map((a) => a.at_ms || 0));
     const opt = game.optimal && typeof game.optimal.moves === 'number' ? game.optimal.moves : null;
     if (opt !== null) vmax = Math.max(vmax, opt);
     const bottom = PLOT.h - PLOT.bottom;
-    const X = (t) => PLOT.left + (PLOT.w - PLOT.left - PLOT.right) * (t / tmax);
+    const X = (t) => PLOT.left + (PLOT.w - PLOT.left - PLOT.right) * (Math.min(t, tmax) / tmax);
     const Y = (v) => bottom - (bottom - PLOT.top) * (v / vmax);
     box.appendChild(svg('line', { x1: PLOT.left, y1: bottom, x2: PLOT.w - PLOT.right, y2: bottom, stroke: '#999', 'stroke-width': 1 }));
     box.appendChild(svg('line', { x1: PLOT.left, y1: PLOT.top, x2: PLOT.left, y2: bottom, stroke: '#999', 'stroke-width': 1 }));
@@ -373,13 +379,17 @@
     };
     label(PLOT.left - 4, PLOT.top + 8, plural(vmax, 'move'));
     label(PLOT.left - 4, bottom, '0');
-    label(PLOT.w - PLOT.right, PLOT.h - 4, fmtMs(tmax));
+    const hourglass = game.actions.find((a) => typeof a.hourglass_ends_ms === 'number');
+    const beyond = hourglass && hourglass.hourglass_ends_ms > tmax ? `; the hourglass ends at ${fmtMs(hourglass.hourglass_ends_ms)} →` : '';
+    label(PLOT.w - PLOT.right, PLOT.h - 4, fmtMs(tmax) + beyond);
     if (opt !== null) {
       box.appendChild(svg('line', { x1: PLOT.left, y1: Y(opt), x2: PLOT.w - PLOT.right, y2: Y(opt), stroke: '#17622b', 'stroke-width': 1, 'stroke-dasharray': '5 3', class: 'optimal' }));
       label(PLOT.w - PLOT.right, Y(opt) - 3, `optimal ${opt}`);
     }
-    const hourglass = game.actions.find((a) => typeof a.hourglass_ends_ms === 'number');
-    if (hourglass) box.appendChild(svg('line', { x1: X(hourglass.hourglass_ends_ms), y1: PLOT.top, x2: X(hourglass.hourglass_ends_ms), y2: bottom, stroke: '#b5651d', 'stroke-width': 1, 'stroke-dasharray': '2 3', class: 'hourglass' }));
+    if (hourglass) {
+      const end = hourglass.hourglass_ends_ms;
+      box.appendChild(svg('line', { x1: X(end), y1: PLOT.top, x2: X(end), y2: bottom, stroke: '#b5651d', 'stroke-width': 1, 'stroke-dasharray': '2 3', class: 'hourglass' }));
+    }
     game.seats.forEach((s, seat) => {
       const mine = game.actions.filter((a) => a.seat === seat && a.kind === 'declare' && typeof a.declared === 'number');
       if (!mine.length) return;
@@ -401,7 +411,7 @@
     for (const a of game.actions.filter((a) => a.kind === 'solution')) {
       const c = svg('rect', { x: (X(a.at_ms) - 3).toFixed(1), y: bottom - 7, width: 6, height: 6, fill: a.ok ? '#2e9e4f' : '#8f1d16', class: 'demo' });
       const title = svg('title', {});
-      title.textContent = `${seatName(game, a.seat)}: ${a.ok ? 'ok' : 'failed'} at ${fmtMs(a.at_ms)}`;
+      title.textContent = `${seatName(game, a.seat)}: ${a.ok ? 'ok' : 'failed'} at ${fmtMs(a.at_ms)}${a.at_ms > tmax ? ' (beyond the axis, drawn at its end)' : ''}`;
       c.appendChild(title);
       box.appendChild(c);
     }
@@ -495,7 +505,17 @@
     }
     const o = optimalText();
     box.appendChild(el('div', 'winner', line + (o ? '; ' + o : '')));
-    box.appendChild(el('div', 'muted', `${plural(game.pile, 'token')} left in the pile${game.ends_match ? '; the match ends with this token' : ''}`));
+    // The winner's moves beside the shortest solution the arbiter's solver found.
+    const won = game.actions.find((x) => x.kind === 'solution' && x.ok);
+    const optimal = game.optimal && Array.isArray(game.optimal.solution) ? game.optimal.solution : null;
+    if (won || optimal) {
+      const steps = (moves) => (moves || []).map((m, k) => `${k + 1}. ${m.robot} ${m.dir}`).join('  ');
+      const rows = [];
+      if (won) rows.push([`the winner's (${plural(won.count, 'move')})`, el('span', 'solution winner-solution', steps(won.move && won.move.moves))]);
+      if (optimal) rows.push([`the optimal (${plural(optimal.length, 'move')})`, el('span', 'solution optimal-solution', steps(optimal))]);
+      box.appendChild(table([{ label: 'solution' }, { label: 'moves' }], rows));
+    }
+    box.appendChild(el('div', 'muted pile', `${plural(game.pile, 'token')} in the pile${game.ends_match ? '; the match ends with this token' : ''}`));
   }
   function robotsAbout() {
     const box = $('about');
@@ -505,7 +525,7 @@
     const add = (k, v) => { box.appendChild(el('dt', '', k)); box.appendChild(el('dd', '', v)); };
     add('game', `robots 16x16, ${o.diagonals ? 'with diagonals' : 'side A only'}${o.black ? ', black robot' : ''}, ${game.seats.length === 1 ? 'solo' : game.seats.length + ' players'}`);
     add('boards', (game.board.boards || []).map((p) => `${p.board} ${p.side} ${p.corner}`).join(', '));
-    add('match', `${game.match}${game.table ? ', table ' + game.table : ''}, round ${game.round} of ${game.rounds}`);
+    add('match', `${game.match}${game.table ? ', table ' + game.table : ''}, token ${game.round} (a round is a token)`);
     add('seeds', `match ${game.match_seed}, round ${game.seed}`);
     add('clock', `hourglass ${fmtDur(o.hourglass_ms)}, first declaration within ${fmtDur(o.first_declaration_ms)}, ${fmtDur(o.prove_ms)} to prove, ties by ${o.tiebreak === 'cpu' ? 'CPU time' : 'time'}; start-up ${fmtDur(s.startup_ms)} (+${s.margin_ms} ms margin)`);
     add('played', `${game.started} to ${game.ended}, arbiter ${game.arbiter}`);
@@ -525,6 +545,7 @@
     titles: { 'moves-title': 'Actions', 'plot1-title': 'Declarations over the round time', 'plot2-title': 'Tokens won over the match' },
     head: ['#', 'seat', 'action', 'time', 'result'],
     pick: (g) => `: ${g.token}`,
+    label: (g) => `token ${g.round}`,
     last: () => game.steps.length - 1,
     select() {
       robotsActions();

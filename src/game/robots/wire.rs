@@ -79,11 +79,19 @@ pub struct Verified {
     pub seat: Seat,
     /// The moves shown, as the seat sent them; null when it sent none in time.
     pub moves: Value,
+    /// The declaration demonstrated (a number of moves).
+    pub declared: u32,
+    /// True when the robot reached the target within the declaration: the seat wins the token.
+    pub ok: bool,
+    /// Why the demonstration failed (absent when it succeeded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// On success: where every robot now stands, robot to cell (`{"red": "a9", ...}`); they stay
+    /// there for the next token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots: Option<BTreeMap<String, String>>,
     /// The round time of the answer, or of the deadline that closed the demonstration.
     pub at_ms: f64,
-    /// The results: `declared`, `ok`, `reason` when it failed, `robots` after the moves.
-    #[serde(flatten)]
-    pub effects: BTreeMap<String, Value>,
     /// True when the arbiter closed the demonstration because its time ran out.
     pub by_arbiter: bool,
 }

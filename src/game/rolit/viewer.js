@@ -163,6 +163,31 @@
       if (!played.has(colour)) line.setAttribute('stroke-dasharray', '4 3');
       box.appendChild(line);
     }
+    // Where each seat lost the most ground: the move after which its share of the board fell
+    // the most, i.e. that took the most of its balls (the later on a tie: late losses decide
+    // more). Its share of the balls placed would make every opening move look the worst, as
+    // one flip of five balls is a fifth. Marked on its line (a click goes there) and named in
+    // the legend.
+    const drops = {};
+    const squares = game.size * game.size;
+    for (const colour of played) {
+      let best = null;
+      for (let i = 1; i < series[colour].length; i++) {
+        const lost = series[colour][i - 1] - series[colour][i];
+        if (lost > 0 && (best === null || lost >= best.lost)) best = { ply: i, lost };
+      }
+      if (best === null) continue;
+      drops[colour] = best;
+      const m = game.moves[best.ply - 1];
+      const by = m ? `${seatName(game, m.seat)}'s ${typeof m.move === 'string' ? m.move : JSON.stringify(m.move)}` : '';
+      const text = `${colour} lost the most ground at move ${best.ply} (${by}): ${best.lost} of its balls turned, ${(100 * best.lost / squares).toFixed(1)}% of the board`;
+      const mark = svg('g', { class: 'drop', 'data-colour': colour, 'data-ply': best.ply, 'data-lost': best.lost, style: 'cursor:pointer' });
+      const x = plotX(best.ply), yy = y(series[colour][best.ply]);
+      mark.appendChild(svg('path', { d: `M${(x - 3.2).toFixed(1)},${(yy + 3).toFixed(1)}h6.4l-3.2,5.5z`, fill: FILL[colour], stroke: '#222', 'stroke-width': 0.6 }));
+      mark.appendChild(svg('title', {}, text));
+      mark.addEventListener('click', () => { stop(); show(best.ply); });
+      box.appendChild(mark);
+    }
     cursor(box);
     const legend = $('score-legend');
     clear(legend);
@@ -171,6 +196,13 @@
       s.appendChild(dot(colour));
       const seat = game.seats.findIndex((x) => x.colour === colour);
       s.appendChild(document.createTextNode(' ' + (seat >= 0 ? seatName(game, seat) : colour + ' (nobody)')));
+      if (drops[colour]) {
+        const b = el('button', 'drop-link', `▼ move ${drops[colour].ply}: −${drops[colour].lost}`);
+        b.title = 'where it lost the most ground: the move that turned the most of its balls (go there)';
+        b.addEventListener('click', () => { stop(); show(drops[colour].ply); });
+        s.appendChild(document.createTextNode(' '));
+        s.appendChild(b);
+      }
       legend.appendChild(s);
     }
   }

@@ -66,7 +66,7 @@ def main():
         if kind == "bye":
             return
         if kind == "hello":
-            bot = Broken(False)
+            bot = Broken(msg.get("options") or {})
             handlers = {"start": bot.on_start, "prove": bot.on_prove,
                         "declared": bot.on_declared, "verified": bot.on_verified}
             kit.send({"type": "ready", "name": "robots-broken-" + MISTAKE, "version": "0"})

@@ -10,10 +10,13 @@
 //!   `record.json`, its final board against `rolit-state.json`, and two runs with the same seed
 //!   differ only in the fields RECORD.md says may differ.
 //! - The validator rejects what it must (so the checks above can fail).
+//! - [`traffic`]: every message of every game's live traffic, and its records, strictly.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
+
+mod traffic;
 
 use jsonschema::Validator;
 use rollarena::game::robots::wire as robots;
