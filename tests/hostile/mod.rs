@@ -206,6 +206,7 @@ mod faults;
 mod lines;
 mod resources;
 mod sandbox;
+mod spy;
 
 /// Runs one row and checks the common promises, then the row's own.
 pub fn run_row(name: &str, row: &Row) -> Outcome {
