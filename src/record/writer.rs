@@ -23,13 +23,6 @@ impl RecordWriter {
             .append(true)
             .read(true)
             .open(path)?;
-        if let Some(mode) = crate::sandbox::output::file_mode()
-            && file.metadata()?.is_file()
-        {
-            // A record appended to (a resume) is kept out of the bots' reach as a new one is.
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        }
         let len = file.metadata()?.len();
         if len > 0 {
             use std::os::unix::fs::FileExt;

@@ -256,15 +256,21 @@ impl BotCgroups {
     /// A v2 group at `dir` with the limits: `pids.max`, `memory.max`, and no swap
     /// (`memory.swap.max` 0, where swap is accounted), as v1's memory+swap limit.
     pub fn create_v2(dir: &Path, limits: &ResourceLimits) -> io::Result<BotCgroups> {
-        std::fs::create_dir_all(dir)?;
-        let groups = BotCgroups {
-            dirs: vec![dir.to_path_buf()],
-            v2: true,
-        };
+        let groups = BotCgroups::open_v2(dir)?;
         groups.write("pids", "pids.max", &limits.processes.to_string())?;
         groups.write("memory", "memory.max", &limits.memory.to_string())?;
         let _ = groups.write("memory", "memory.swap.max", "0");
         Ok(groups)
+    }
+
+    /// A v2 group at `dir`, without limits (what needs no controller: joining, `cpu.stat`,
+    /// `cgroup.kill`).
+    pub fn open_v2(dir: &Path) -> io::Result<BotCgroups> {
+        std::fs::create_dir_all(dir)?;
+        Ok(BotCgroups {
+            dirs: vec![dir.to_path_buf()],
+            v2: true,
+        })
     }
 
     fn dir(&self, controller: &str) -> &Path {
@@ -388,5 +394,96 @@ mod tests {
         assert_eq!(keyed(events, "oom_kill"), Some(1));
         assert_eq!(keyed(events, "oom"), Some(1));
         assert_eq!(keyed(events, "nothing"), None);
+    }
+
+    /// What of v2 runs on a machine whose memory and pids controllers are bound to v1 (this
+    /// project's own): a cgroup2 hierarchy mounted in a private mount namespace has no
+    /// controllers, but joining a group, `cpu.stat` and `cgroup.kill` work in it. A process
+    /// tree burns CPU in a group (its child forked after it joined), the group's CPU time
+    /// counts it, and `kill_all` kills the whole tree through `cgroup.kill`. The limits
+    /// (`memory.max`, `pids.max`) and `memory.events` need the controllers: the integration
+    /// test `hostile::cgroup2` runs them where they are delegated.
+    #[test]
+    fn v2_join_cpu_stat_and_kill_on_a_mounted_cgroup2() {
+        use std::io::Write;
+        if !super::super::is_root() {
+            eprintln!("SKIPPED (cgroup v2 join/cpu.stat/cgroup.kill): not root");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_string();
+        // SAFETY: unshare and mount on this test's own thread; nothing reaches the host.
+        let mounted = unsafe {
+            libc::unshare(libc::CLONE_NEWNS) == 0
+                && libc::mount(
+                    c"none".as_ptr(),
+                    c"/".as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    std::ptr::null(),
+                ) == 0
+                && {
+                    let target = std::ffi::CString::new(root.clone()).unwrap();
+                    libc::mount(
+                        c"none".as_ptr(),
+                        target.as_ptr(),
+                        c"cgroup2".as_ptr(),
+                        0,
+                        std::ptr::null(),
+                    ) == 0
+                }
+        };
+        if !mounted || !dir.path().join("cgroup.procs").exists() {
+            eprintln!(
+                "SKIPPED (cgroup v2 join/cpu.stat/cgroup.kill): cannot mount cgroup2 here: {}",
+                std::io::Error::last_os_error()
+            );
+            return;
+        }
+        let group_dir = dir
+            .path()
+            .join(format!("rollarena-test-{}", std::process::id()));
+        let group = BotCgroups::open_v2(&group_dir).unwrap();
+        if !group_dir.join("cgroup.kill").exists() {
+            eprintln!(
+                "SKIPPED (cgroup v2 join/cpu.stat/cgroup.kill): no cgroup.kill (Linux < 5.14)"
+            );
+            return;
+        }
+        let mut tree = std::process::Command::new("/bin/sh")
+            .args(["-c", "read x; (while :; do :; done) & while :; do :; done"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        for procs in group.procs_files() {
+            std::fs::write(procs, tree.id().to_string()).unwrap();
+        }
+        tree.stdin.take().unwrap().write_all(b"go\n").unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let members = std::fs::read_to_string(&group.procs_files()[0]).unwrap();
+        assert_eq!(
+            members.lines().count(),
+            2,
+            "the shell and its child: {members}"
+        );
+        let cpu = group.cpu_ms().expect("cpu.stat reads");
+        assert!(cpu > 100.0, "two busy loops for 1.5 s used {cpu} ms of CPU");
+        group.kill_all();
+        let status = tree.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
+        let left = std::fs::read_to_string(&group.procs_files()[0]).unwrap();
+        assert!(
+            left.trim().is_empty(),
+            "cgroup.kill killed the tree: {left}"
+        );
+        drop(group);
+        // SAFETY: unmounting what this test mounted, in its own mount namespace.
+        unsafe {
+            libc::umount2(
+                std::ffi::CString::new(root).unwrap().as_ptr(),
+                libc::MNT_DETACH,
+            )
+        };
     }
 }
