@@ -270,7 +270,6 @@ pub fn run_row(name: &str, row: &Row) -> Outcome {
 
     let outcome = Outcome {
         run,
-
         outside,
         connections,
         most_processes,
