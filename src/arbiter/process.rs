@@ -132,8 +132,8 @@ impl Drop for Group {
     }
 }
 
-/// A bot's CPU time, read at every move: from its cgroup's `cpuacct.usage` (the whole process
-/// tree, in ns) where it has one, else from /proc (user + system, including reaped children, of
+/// A bot's CPU time, read at every move: from its cgroup's `cpuacct.usage` or `cpu.stat` (the
+/// whole process tree) where it has one, else from /proc (user + system, including reaped children, of
 /// the bot process). The file is opened once and read with one `pread` per reading, since this
 /// runs twice per move.
 ///
@@ -150,7 +150,7 @@ pub struct CpuMeter {
 #[derive(Debug)]
 enum CpuSource {
     Proc { root: i32, depth: u32, tick_ms: f64 },
-    Cgroup(PathBuf),
+    Cgroup(crate::sandbox::cgroup::CpuFile),
 }
 
 impl CpuMeter {
@@ -172,8 +172,8 @@ impl CpuMeter {
         }
     }
 
-    /// Reads a cgroup's `cpuacct.usage` file.
-    pub fn cgroup(usage_file: PathBuf) -> CpuMeter {
+    /// Reads a cgroup's CPU time file (v1 `cpuacct.usage`, v2 `cpu.stat`).
+    pub fn cgroup(usage_file: crate::sandbox::cgroup::CpuFile) -> CpuMeter {
         CpuMeter {
             source: CpuSource::Cgroup(usage_file),
             file: None,
@@ -198,7 +198,7 @@ impl CpuMeter {
                     let pid = CpuMeter::target(*root, *depth)?;
                     PathBuf::from(format!("/proc/{pid}/stat"))
                 }
-                CpuSource::Cgroup(path) => path.clone(),
+                CpuSource::Cgroup(file) => file.path().to_path_buf(),
             };
             self.file = std::fs::File::open(path).ok();
         }
@@ -207,7 +207,7 @@ impl CpuMeter {
         let n = file.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(&buf[..n]).ok()?;
         match self.source {
-            CpuSource::Cgroup(_) => text.trim().parse::<u64>().ok().map(|ns| ns as f64 / 1e6),
+            CpuSource::Cgroup(ref file) => file.parse_ms(text),
             CpuSource::Proc { tick_ms, .. } => {
                 // Fields after the parenthesised command name, which may itself hold spaces.
                 let rest = &text[text.rfind(')')? + 2..];

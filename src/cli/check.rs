@@ -112,12 +112,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             check.setup(&config),
             config.time.startup.as_millis(),
             config.isolation.level.name(),
-            config
-                .isolation
-                .user
-                .as_ref()
-                .map(|u| format!(" as {}", u.name))
-                .unwrap_or_default(),
+            config.isolation.identity_text(),
         ));
     }
     let json = args.json;

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::UsageError;
 use crate::duration::parse_duration;
-use crate::sandbox::{Isolation, Level, ResourceLimits, parse_size, scratch};
+use crate::sandbox::{Isolation, Level, ResourceLimits, identity, parse_size, scratch};
 
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Isolation of bots")]
@@ -18,9 +18,14 @@ pub struct IsolationArgs {
     /// is an error.
     #[arg(long, value_enum, default_value = "basic")]
     pub sandbox: Level,
-    /// The user bots run as when the arbiter runs as root.
-    #[arg(long, default_value = "nobody", value_name = "USER")]
-    pub bot_user: String,
+    /// When the arbiter runs as root, every bot runs under a uid (and gid) of its own from
+    /// this range, never shared by two live bots on the machine.
+    #[arg(long, default_value = identity::DEFAULT_RANGE, value_name = "FIRST-LAST")]
+    pub bot_uids: String,
+    /// Run every bot as this one user instead (root only; seats then share an identity and
+    /// can reach each other: a warning says so).
+    #[arg(long, value_name = "USER")]
+    pub bot_user: Option<String>,
     /// Memory a bot may use (its whole process tree where cgroups allow), e.g. 512M, 2G.
     #[arg(long, default_value = "2G", value_parser = parse_size, value_name = "SIZE")]
     pub memory: u64,
@@ -33,6 +38,10 @@ pub struct IsolationArgs {
     /// Files a bot process may have open.
     #[arg(long, default_value_t = 256, value_name = "N")]
     pub max_open_files: u64,
+    /// Make the record and the bot logs readable by this group too (they are owner-only
+    /// otherwise, so that no bot can read them while the match runs).
+    #[arg(long, value_name = "GROUP")]
+    pub output_group: Option<String>,
     /// Largest file a bot may write.
     #[arg(long, default_value = "64M", value_parser = parse_size, value_name = "SIZE")]
     pub max_file_size: u64,
@@ -48,7 +57,14 @@ impl IsolationArgs {
             processes: self.max_processes,
             file_size: self.max_file_size,
         };
-        let iso = Isolation::new(self.sandbox, &self.bot_user, limits).map_err(UsageError)?;
+        crate::sandbox::output::make_private(self.output_group.as_deref()).map_err(UsageError)?;
+        let iso = Isolation::new(
+            self.sandbox,
+            self.bot_user.as_deref(),
+            &self.bot_uids,
+            limits,
+        )
+        .map_err(UsageError)?;
         iso.probe().map_err(UsageError)?;
         Ok(iso)
     }
@@ -56,7 +72,7 @@ impl IsolationArgs {
 
 /// Checks that the bot user can run a bot's program and read the files its command names.
 pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
-    let Some(user) = &iso.user else {
+    let Some(user) = &iso.reach_user() else {
         return Ok(());
     };
     if argv[0] != "rollarena" {

@@ -152,6 +152,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 path.display()
             ))
         })?;
+        if let Some(mode) = crate::sandbox::output::file_mode()
+            && path.is_file()
+        {
+            // A record appended to is kept out of the bots' reach as a new one is.
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(|e| {
+                UsageError(format!("cannot make {} owner-only: {e}", path.display()))
+            })?;
+        }
         observers.push(Box::new(writer));
     }
     let faults = SeatFaults::default();

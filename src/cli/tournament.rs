@@ -92,9 +92,18 @@ pub struct TournamentArgs {
     /// Sandbox level (overrides the file's sandbox.level).
     #[arg(long, value_enum)]
     sandbox: Option<Level>,
-    /// The user bots run as when the arbiter is root (overrides the file's sandbox.user).
+    /// Run every bot as this one user when the arbiter is root, instead of a uid per seat
+    /// (overrides the file's sandbox.user; seats then share an identity: a warning says so).
     #[arg(long, value_name = "USER")]
     bot_user: Option<String>,
+    /// The uids seats are given one each when the arbiter is root (overrides the file's
+    /// sandbox.uids; default 60000-60999).
+    #[arg(long, value_name = "FIRST-LAST")]
+    bot_uids: Option<String>,
+    /// Make the output (records, logs, live page, report) readable by this group too (it is
+    /// owner-only otherwise, so that no bot can read it while the tournament runs).
+    #[arg(long, value_name = "GROUP")]
+    output_group: Option<String>,
     /// Keep each bot's stderr in OUTPUT/logs/table-<T>-seat-<S>-<name>.log.
     #[arg(long)]
     bot_logs: bool,
@@ -154,10 +163,19 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         t.sandbox.level = level;
     }
     if let Some(user) = &args.bot_user {
-        t.sandbox.user = user.clone();
+        t.sandbox.user = Some(user.clone());
     }
-    let isolation =
-        Isolation::new(t.sandbox.level, &t.sandbox.user, t.sandbox.limits).map_err(UsageError)?;
+    if let Some(uids) = &args.bot_uids {
+        t.sandbox.uids = uids.clone();
+    }
+    crate::sandbox::output::make_private(args.output_group.as_deref()).map_err(UsageError)?;
+    let isolation = Isolation::new(
+        t.sandbox.level,
+        t.sandbox.user.as_deref(),
+        &t.sandbox.uids,
+        t.sandbox.limits,
+    )
+    .map_err(UsageError)?;
     isolation.probe().map_err(UsageError)?;
     for b in &t.bots {
         let mut argv = shell_words::split(&b.command).map_err(|e| UsageError(e.to_string()))?;

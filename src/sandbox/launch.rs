@@ -38,7 +38,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Isolation, Level, ResourceLimits};
+use super::{BotUser, Isolation, Level, ResourceLimits, world};
 
 /// The hidden subcommand that runs the wrapper.
 pub const WRAPPER_ARG: &str = "__launch";
@@ -66,13 +66,19 @@ pub struct LaunchSpec {
 }
 
 impl LaunchSpec {
-    pub fn new(iso: &Isolation, argv: Vec<String>, cwd: PathBuf, cgroups: Vec<PathBuf>) -> Self {
+    /// The launch of `argv` in `cwd` as `user` (the bot's identity, `None` to stay the
+    /// arbiter's user), joining the `cgroups`.
+    pub fn new(
+        iso: &Isolation,
+        user: Option<&BotUser>,
+        argv: Vec<String>,
+        cwd: PathBuf,
+        cgroups: Vec<PathBuf>,
+    ) -> Self {
         let env = (iso.level != Level::None).then(|| {
             let dir = cwd.display().to_string();
-            let user = iso
-                .user
-                .as_ref()
-                .map(|u| u.name.clone())
+            let user = user
+                .map(|u| u.name.replace(' ', "-"))
                 .unwrap_or_else(|| std::env::var("USER").unwrap_or_else(|_| "bot".into()));
             vec![
                 ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
@@ -88,8 +94,8 @@ impl LaunchSpec {
             argv,
             cwd,
             env,
-            uid: iso.user.as_ref().map(|u| u.uid),
-            gid: iso.user.as_ref().map(|u| u.gid),
+            uid: user.map(|u| u.uid),
+            gid: user.map(|u| u.gid),
             level: iso.level,
             limits: iso.limits,
             cgroups,
@@ -100,6 +106,13 @@ impl LaunchSpec {
     pub fn to_arg(&self) -> String {
         serde_json::to_string(self).expect("a launch spec serialises")
     }
+}
+
+/// Prints why the setup failed (a whole sentence) and exits with [`SETUP_FAILED`].
+pub(super) fn fail_with(why: &str) -> ! {
+    let _ = writeln!(std::io::stderr(), "rollarena sandbox: {why}");
+    // SAFETY: _exit is always safe; no destructors should run in a half-set-up process.
+    unsafe { libc::_exit(SETUP_FAILED) }
 }
 
 /// Prints why the setup failed (with the OS error) and exits with [`SETUP_FAILED`].
@@ -145,8 +158,7 @@ pub fn run(arg: &str) -> ! {
     let root = super::is_root();
     let mut flags = match spec.level {
         Level::None => 0,
-        Level::Basic => libc::CLONE_NEWPID,
-        Level::Strict => libc::CLONE_NEWPID | libc::CLONE_NEWNET,
+        Level::Basic | Level::Strict => world::NAMESPACES,
     };
     if flags != 0 && !root {
         flags |= libc::CLONE_NEWUSER;
@@ -157,6 +169,17 @@ pub fn run(arg: &str) -> ! {
         if flags & libc::CLONE_NEWUSER != 0 {
             map_own_ids();
         }
+        if let Err(e) = world::loopback_up() {
+            fail_with(&e);
+        }
+        // Neither W nor I may be traced or read (/proc/<pid>/mem, environ) by the bot, even
+        // when it runs as the arbiter's own user (not root); the bot's exec makes it
+        // dumpable again for itself.
+        // SAFETY: prctl on our own process.
+        check(
+            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) },
+            "making the wrapper undumpable",
+        );
     }
     set_rlimits(&spec.limits, spec.cgroups.is_empty());
     let sigchld = quiet_sigchld();
@@ -192,17 +215,28 @@ pub fn run(arg: &str) -> ! {
 
 /// Names of the namespaces in `flags`, for error messages.
 fn namespace_names(flags: libc::c_int) -> String {
-    let mut names = Vec::new();
-    if flags & libc::CLONE_NEWUSER != 0 {
-        names.push("user");
-    }
-    if flags & libc::CLONE_NEWPID != 0 {
-        names.push("PID");
-    }
-    if flags & libc::CLONE_NEWNET != 0 {
-        names.push("network");
-    }
-    format!("creating {} namespaces", names.join(", "))
+    let names: Vec<&str> = [
+        (libc::CLONE_NEWUSER, "user"),
+        (libc::CLONE_NEWPID, "PID"),
+        (libc::CLONE_NEWNS, "mount"),
+        (libc::CLONE_NEWNET, "network"),
+        (libc::CLONE_NEWIPC, "IPC"),
+        (libc::CLONE_NEWCGROUP, "cgroup"),
+    ]
+    .into_iter()
+    .filter(|(f, _)| flags & f != 0)
+    .map(|(_, n)| n)
+    .collect();
+    format!(
+        "creating {} namespaces (the kernel must allow them{})",
+        names.join(", "),
+        if flags & libc::CLONE_NEWUSER != 0 {
+            ": without root, unprivileged user namespaces must be enabled, \
+             sysctl kernel.unprivileged_userns_clone=1 or user.max_user_namespaces > 0"
+        } else {
+            ""
+        }
+    )
 }
 
 /// In a new user namespace, map our own uid and gid to themselves.
@@ -381,6 +415,9 @@ fn init(spec: &LaunchSpec, report: libc::c_int, left: libc::c_int, sigchld: &lib
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0),
             "parent-death signal",
         );
+        if let Err(e) = world::build(spec) {
+            fail_with(&e);
+        }
         let bot_pid = libc::fork();
         check(bot_pid, "fork");
         if bot_pid == 0 {
@@ -484,8 +521,9 @@ fn bot(spec: &LaunchSpec) -> ! {
     unsafe { libc::_exit(127) }
 }
 
-/// Landlock: every write to the filesystem is denied except inside `scratch` and to the
-/// character devices programs expect to write (/dev/null and friends). Reading is allowed.
+/// Landlock: every write to the filesystem is denied except inside `scratch`, the bot's own
+/// private temporary directories and the character devices programs expect to write
+/// (/dev/null and friends). Reading is allowed.
 fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), String> {
     use landlock::{
         ABI, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
@@ -500,6 +538,8 @@ fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), String> {
         .create()
         .map_err(|e| e.to_string())?
         .add_rules(path_beneath_rules([scratch], write))
+        .map_err(|e| e.to_string())?
+        .add_rules(path_beneath_rules(world::private_dirs(), write))
         .map_err(|e| e.to_string())?
         .add_rules(path_beneath_rules(
             ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"],

@@ -9,25 +9,32 @@
 //! forks the bot, and in the bot sets rlimits, drops to the bot user, arms the parent-death
 //! signal, applies landlock, and execs.
 //!
-//! - **Identity.** When the arbiter runs as root, bots run as an unprivileged user (`nobody`
-//!   by default) in a scratch directory they own: that is what makes a process-count limit
-//!   real and keeps a bot from signalling or tracing the arbiter. Not root: bots run as the
-//!   arbiter's user.
+//! - **Identity.** When the arbiter runs as root, every bot runs under a uid of its own from a
+//!   range ([`identity`]), or all under one named user (`--bot-user`, warned against), in a
+//!   scratch directory it owns: that is what keeps seats out of each other's memory, files and
+//!   processes, makes a process-count limit real and keeps a bot from signalling or tracing the
+//!   arbiter. Not root: bots run as the arbiter's user.
 //! - **Limits.** Memory, CPU seconds, open files, processes, file size, no core dumps. Memory
 //!   and processes are per-bot cgroups (v1 `memory`, `pids`) where the arbiter may create
-//!   them, which limit what a bot *uses* (a JVM or Node reserves far more address space than it
-//!   touches); otherwise `RLIMIT_DATA` and `RLIMIT_NPROC` stand in.
+//!   them (or their v2 equivalents), which limit what a bot *uses* (a JVM or Node reserves far
+//!   more address space than it touches); otherwise `RLIMIT_DATA` and `RLIMIT_NPROC` stand in.
 //! - **Levels.** `none`: process group only (debugging). `basic` (default): the above plus a
-//!   private PID namespace, so a bot that calls `setsid` or double-forks still dies with its
-//!   match and with the arbiter. `strict`: adds a private network namespace (no network) and
-//!   landlock (the filesystem is read-only except the bot's scratch directory). A level the
+//!   world of its own ([`world`]: PID, mount, network, IPC and cgroup namespaces, a fresh
+//!   `/proc`, private `/tmp`), so a bot sees no other seat and dies with its match and with the
+//!   arbiter however it forks. `strict`: adds landlock (the filesystem is read-only except the
+//!   bot's scratch and private temporary directories).
+//! - **Output.** What the arbiter writes is owner-only while bots run ([`output`]). A level the
 //!   kernel refuses is an error, never a silent downgrade: [`Isolation::probe`] checks it
 //!   before any match starts.
 
 pub mod cgroup;
+pub mod identity;
 pub mod launch;
+pub mod output;
 pub mod scratch;
+pub mod world;
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -67,6 +74,40 @@ pub struct ResourceLimits {
     pub processes: u64,
     /// Largest file the bot may write, in bytes.
     pub file_size: u64,
+}
+
+/// The smallest memory limit a bot can start under: the launch wrapper (this binary) runs
+/// inside the bot's limit until it execs the bot, and a small compiled bot then plays in it
+/// (measured: the built-in bots start under 1M, under 512K nothing does; Python needs about
+/// 8M, a JVM far more).
+pub const MIN_MEMORY: u64 = 4 << 20;
+
+impl ResourceLimits {
+    /// Refuses limits no bot can start under, naming the smallest that works, rather than let
+    /// every bot crash at start-up.
+    pub fn check(&self) -> Result<(), String> {
+        if self.memory < MIN_MEMORY {
+            return Err(format!(
+                "a memory limit of {} bytes (--memory, or memory in a tournament file) is too \
+                 small for a bot to start: the smallest that works is 4M (the sandbox and a \
+                 small compiled bot); a Python bot needs 8M or more, a Java or Node bot 256M \
+                 or more",
+                self.memory
+            ));
+        }
+        for (what, flag, value, least) in [
+            ("open files", "--max-open-files", self.open_files, 16),
+            ("processes", "--max-processes", self.processes, 3),
+        ] {
+            if value < least {
+                return Err(format!(
+                    "{flag} {value} is too small for any bot to start: the smallest that works \
+                     is {least} {what}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for ResourceLimits {
@@ -146,8 +187,12 @@ impl BotUser {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Isolation {
     pub level: Level,
-    /// Who bots run as; `None` when the arbiter is not root (bots run as its user).
+    /// The one user every bot runs as (`--bot-user`), when the arbiter is root and the
+    /// organiser named one; `None` otherwise.
     pub user: Option<BotUser>,
+    /// The uids seats are given one each (`--bot-uids`), when the arbiter is root and no
+    /// `--bot-user` was named; `None` otherwise (not root: bots run as the arbiter's user).
+    pub uids: Option<identity::UidRange>,
     pub limits: ResourceLimits,
     /// Where each bot's scratch directory is made.
     pub scratch_root: PathBuf,
@@ -175,17 +220,36 @@ pub fn is_root() -> bool {
 }
 
 impl Isolation {
-    /// Isolation as configured: the bot user is used only when the arbiter is root.
-    pub fn new(level: Level, user: &str, limits: ResourceLimits) -> Result<Isolation, String> {
-        let user = if is_root() {
-            Some(BotUser::lookup(user)?)
-        } else {
-            None
+    /// Isolation as configured. As root, bots run under a uid of the range each, or all as
+    /// `user` when one is named (with a warning: seats then share an identity). Not root, bots
+    /// run as the arbiter's user and neither is used.
+    pub fn new(
+        level: Level,
+        user: Option<&str>,
+        uids: &str,
+        limits: ResourceLimits,
+    ) -> Result<Isolation, String> {
+        limits.check()?;
+        let range = identity::UidRange::parse(uids)?;
+        let (user, uids) = match (is_root(), user) {
+            (false, _) => (None, None),
+            (true, Some(name)) => {
+                let user = BotUser::lookup(name)?;
+                eprintln!(
+                    "warning: every bot runs as the one user {name:?} (--bot-user): seats then \
+                     share an identity, so a bot can read another's memory, files and \
+                     processes. Leave --bot-user out to give each seat a uid of its own \
+                     (--bot-uids)."
+                );
+                (Some(user), None)
+            }
+            (true, None) => (None, Some(range)),
         };
         remove_stale_scratch();
         Ok(Isolation {
             level,
             user,
+            uids,
             limits,
             scratch_root: scratch_root(),
             cgroups: cgroup::available(),
@@ -198,6 +262,7 @@ impl Isolation {
         Isolation {
             level: Level::None,
             user: None,
+            uids: None,
             limits: ResourceLimits::default(),
             scratch_root: std::env::temp_dir(),
             cgroups: false,
@@ -206,7 +271,37 @@ impl Isolation {
 
     /// Bots go through the wrapper unless nothing needs setting up.
     pub fn wraps(&self) -> bool {
-        self.level != Level::None || self.user.is_some() || self.cgroups
+        self.level != Level::None || self.user.is_some() || self.uids.is_some() || self.cgroups
+    }
+
+    /// The user whose rights decide what a bot can reach (the named user, or any uid of the
+    /// range); `None` when bots run as the arbiter's user.
+    pub fn reach_user(&self) -> Option<BotUser> {
+        self.user
+            .clone()
+            .or_else(|| self.uids.map(|r| r.representative()))
+    }
+
+    /// How bots are identified, for messages: `as nobody`, `as uids 60000-60999`, or nothing.
+    pub fn identity_text(&self) -> String {
+        match (&self.user, &self.uids) {
+            (Some(u), _) => format!(" as {}", u.name),
+            (None, Some(r)) => format!(" as uids {}-{}, one per seat", r.first, r.last),
+            _ => String::new(),
+        }
+    }
+
+    /// The identity of one bot about to start: a lease on a uid of the range (held by the bot
+    /// until its processes are dead), the named user, or none.
+    pub fn take_identity(&self) -> Result<(Option<BotUser>, Option<identity::UidLease>), String> {
+        match (&self.user, &self.uids) {
+            (Some(u), _) => Ok((Some(u.clone()), None)),
+            (None, Some(r)) => {
+                let lease = r.acquire()?;
+                Ok((Some(lease.user()), Some(lease)))
+            }
+            _ => Ok((None, None)),
+        }
     }
 
     /// Checks that the kernel grants this level by launching a trivial program through it.
@@ -216,14 +311,20 @@ impl Isolation {
             return Ok(());
         }
         let exe = self_exe();
-        let tmp = tempdir_for_probe(&self.scratch_root, self.user.as_ref())?;
+        let (user, _lease) = self.take_identity()?;
+        let tmp = tempdir_for_probe(&self.scratch_root, user.as_ref())?;
         let spec = launch::LaunchSpec::new(
             self,
+            user.as_ref(),
             vec![scratch::bin_true().to_string()],
             tmp.clone(),
             Vec::new(),
         );
-        let output = std::process::Command::new(exe)
+        let mut cmd = std::process::Command::new(exe);
+        if self.level != Level::None {
+            cmd.env_clear();
+        }
+        let output = cmd
             .arg(launch::WRAPPER_ARG)
             .arg(spec.to_arg())
             .stdin(std::process::Stdio::null())
@@ -231,15 +332,37 @@ impl Isolation {
             .map_err(|e| format!("cannot run the sandbox wrapper: {e}"))?;
         let _ = std::fs::remove_dir_all(&tmp);
         if output.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the kernel refused the {} sandbox: {}. Choose a lower --sandbox level on this \
-                 machine, knowing what it gives up (see README, \"Running untrusted bots\").",
-                self.level.name(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            ))
+            return Ok(());
         }
+        let said = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        if said.is_empty() {
+            // Not the kernel's refusal: the wrapper died without a word.
+            return Err(format!(
+                "the {} sandbox could not start a trivial program: the launch wrapper {} \
+                 without saying why{}",
+                self.level.name(),
+                describe_status(&output.status),
+                if output.status.signal() == Some(libc::SIGKILL) {
+                    " (killed, most likely by the memory limit: raise --memory)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Err(format!(
+            "the kernel refused the {} sandbox: {said}. Choose a lower --sandbox level on this \
+             machine, knowing what it gives up (see README, \"Running untrusted bots\").",
+            self.level.name(),
+        ))
+    }
+}
+
+/// "exited with status 3", "was killed by signal 9".
+fn describe_status(status: &std::process::ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(sig)) => format!("was killed by signal {sig}"),
+        _ => "ended".into(),
     }
 }
 
@@ -298,5 +421,21 @@ mod tests {
         assert_eq!(parse_size("100"), Ok(100));
         assert!(parse_size("lots").is_err());
         assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn absurd_limits_are_refused_naming_the_smallest_that_works() {
+        let tiny = ResourceLimits {
+            memory: 1 << 10,
+            ..ResourceLimits::default()
+        };
+        let e = tiny.check().unwrap_err();
+        assert!(e.contains("the smallest that works is 4M"), "{e}");
+        assert!(ResourceLimits::default().check().is_ok());
+        let one = ResourceLimits {
+            processes: 1,
+            ..ResourceLimits::default()
+        };
+        assert!(one.check().unwrap_err().contains("--max-processes 1"));
     }
 }

@@ -148,6 +148,10 @@ def parse_args():
 
 
 ARGS = parse_args()
+if ARGS.dir is not None:
+    # Every process of a seat runs under a uid of its own (a restarted bot gets another):
+    # the marker and counter files must stay writable by the next one.
+    os.umask(0)
 
 
 def send_raw(data):

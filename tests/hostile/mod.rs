@@ -146,7 +146,6 @@ impl Row {
 /// What a row's run left, for its own checks.
 pub struct Outcome {
     pub run: Run,
-    pub tag: String,
     /// [`Setup::Outside`]: the directory.
     pub outside: Option<tempfile::TempDir>,
     /// [`Setup::Listener`]: what each connection received.
@@ -201,11 +200,13 @@ macro_rules! rows {
     };
 }
 
+mod cgroup2;
 mod crash;
 mod faults;
 mod lines;
 mod resources;
 mod sandbox;
+mod spy;
 
 /// Runs one row and checks the common promises, then the row's own.
 pub fn run_row(name: &str, row: &Row) -> Outcome {
@@ -269,7 +270,6 @@ pub fn run_row(name: &str, row: &Row) -> Outcome {
 
     let outcome = Outcome {
         run,
-        tag,
         outside,
         connections,
         most_processes,

@@ -30,7 +30,7 @@ fn memory_hog_killed(o: &Outcome) {
     );
 }
 
-const MEMORY_HOG: Row = Row {
+pub(super) const MEMORY_HOG: Row = Row {
     issue: "allocates memory without end",
     zoo: "--behaviour memory-hog --at 2",
     flags: &["--memory", "256M"],

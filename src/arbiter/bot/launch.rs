@@ -44,10 +44,11 @@ impl Bot {
             ),
             None => None,
         };
-        let (mut cmd, cgroups, scratch_dir, depth) = if iso.wraps() {
+        let (mut cmd, cgroups, scratch_dir, depth, identity) = if iso.wraps() {
             let name = unique_name(&spec.name);
             let dir = iso.scratch_root.join(&name);
-            scratch::make_private_dir(&dir, iso.user.as_ref())
+            let (user, lease) = iso.take_identity()?;
+            scratch::make_private_dir(&dir, user.as_ref())
                 .map_err(|e| format!("cannot make the scratch directory {}: {e}", dir.display()))?;
             let cgroups = if iso.cgroups {
                 Some(
@@ -63,12 +64,17 @@ impl Bot {
                 .as_ref()
                 .map(|c| c.procs_files())
                 .unwrap_or_default();
-            let launch = LaunchSpec::new(iso, argv, cwd, procs);
+            let launch = LaunchSpec::new(iso, user.as_ref(), argv, cwd, procs);
             let mut cmd = tokio::process::Command::new(crate::sandbox::self_exe());
             cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
+            if iso.level != Level::None {
+                // The bot gets the environment of the spec; the wrapper and init, whose
+                // command line and environment the bot may see, nothing of the arbiter's.
+                cmd.env_clear();
+            }
             // W, then I when there is a PID namespace, then the bot.
             let depth = if iso.level == Level::None { 1 } else { 2 };
-            (cmd, cgroups, Some(dir), depth)
+            (cmd, cgroups, Some(dir), depth, lease)
         } else {
             let program = resolve_program(&spec.argv[0])?;
             let mut cmd = tokio::process::Command::new(&program);
@@ -76,7 +82,7 @@ impl Bot {
             if let Some(dir) = &spec.cwd {
                 cmd.current_dir(dir);
             }
-            (cmd, None, None, 0)
+            (cmd, None, None, 0, None)
         };
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -110,7 +116,7 @@ impl Bot {
         });
         Ok(Bot {
             cpu: match &cgroups {
-                Some(c) => CpuMeter::cgroup(c.cpu_usage_file()),
+                Some(c) => CpuMeter::cgroup(c.cpu_file()),
                 None => CpuMeter::open(group.pid(), depth),
             },
             group,
@@ -121,6 +127,7 @@ impl Bot {
             limits,
             cgroups,
             scratch: scratch_dir,
+            identity,
             ready: None,
             exited: None,
             eof: false,
@@ -149,7 +156,7 @@ fn unique_name(seat_name: &str) -> String {
 /// the bot runs in its scratch directory.
 fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String> {
     let program = if spec.argv[0] == "rollarena" {
-        match &iso.user {
+        match &iso.reach_user() {
             Some(user) => scratch::exe_for(user).map_err(|e| e.to_string())?,
             None => resolve_program("rollarena")?,
         }

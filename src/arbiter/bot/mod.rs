@@ -148,6 +148,8 @@ pub struct Bot {
     cgroups: Option<BotCgroups>,
     /// The bot's scratch directory, removed with the bot.
     scratch: Option<PathBuf>,
+    /// The seat's uid, given back once the bot's processes are dead.
+    identity: Option<crate::sandbox::identity::UidLease>,
     /// What the bot said in `ready`.
     pub ready: Option<Ready>,
     exited: Option<ExitInfo>,
@@ -263,5 +265,6 @@ impl Drop for Bot {
         if let Some(dir) = self.scratch.take() {
             let _ = std::fs::remove_dir_all(dir);
         }
+        self.identity.take();
     }
 }

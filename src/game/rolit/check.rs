@@ -635,6 +635,7 @@ pub fn options(config: &CheckConfig) -> Value {
         "freeze": config.freeze,
         "sandbox": config.isolation.level.name(),
         "user": config.isolation.user.as_ref().map(|u| u.name.clone()),
+        "uids": config.isolation.uids.map(|r| format!("{}-{}", r.first, r.last)),
     })
 }
 

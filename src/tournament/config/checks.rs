@@ -332,7 +332,7 @@ pub(super) fn seed(
 /// The sandbox level, the bot user and the default resource limits.
 pub(super) fn sandbox(at: &Checker, raw: &RawFile) -> Result<SandboxConfig, ConfigError> {
     let defaults = ResourceLimits::default();
-    let (level, user, limits) = match &raw.sandbox {
+    let (level, user, uids, limits) = match &raw.sandbox {
         Some(spanned) => {
             let sb = spanned.get_ref();
             let level = match sb.level.as_deref() {
@@ -347,17 +347,25 @@ pub(super) fn sandbox(at: &Checker, raw: &RawFile) -> Result<SandboxConfig, Conf
                 }
             };
             let limits = limits_from(&sb.limits, defaults, "sandbox.", spanned.span(), at)?;
-            (
-                level,
-                sb.user.clone().unwrap_or_else(|| "nobody".into()),
-                limits,
-            )
+            let uids = sb
+                .uids
+                .clone()
+                .unwrap_or_else(|| crate::sandbox::identity::DEFAULT_RANGE.into());
+            crate::sandbox::identity::UidRange::parse(&uids)
+                .map_err(|e| at.err(Some(spanned.span()), format!("sandbox.uids: {e}")))?;
+            (level, sb.user.clone(), uids, limits)
         }
-        None => (Level::Basic, "nobody".to_string(), defaults),
+        None => (
+            Level::Basic,
+            None,
+            crate::sandbox::identity::DEFAULT_RANGE.to_string(),
+            defaults,
+        ),
     };
     Ok(SandboxConfig {
         level,
         user,
+        uids,
         limits,
     })
 }

@@ -55,7 +55,10 @@ impl ScheduleSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SandboxConfig {
     pub level: Level,
-    pub user: String,
+    /// The one user every bot runs as (root only); `None`: a uid of `uids` per seat.
+    pub user: Option<String>,
+    /// The uids seats are given one each when the arbiter is root (`FIRST-LAST`).
+    pub uids: String,
     pub limits: ResourceLimits,
 }
 

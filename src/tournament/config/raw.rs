@@ -92,6 +92,7 @@ pub(super) struct RawLimits {
 pub(super) struct RawSandbox {
     pub(super) level: Option<String>,
     pub(super) user: Option<String>,
+    pub(super) uids: Option<String>,
     #[serde(flatten)]
     pub(super) limits: RawLimits,
 }

@@ -1,0 +1,236 @@
+//! One world per bot, at `basic` and `strict`: the namespaces the launch wrapper unshares and
+//! the mounts init (PID 1 of the bot's PID namespace) makes before it forks the bot.
+//!
+//! - **PID**: the bot sees and can signal only its own processes.
+//! - **mount**: a fresh `/proc` of that PID namespace (the host's processes, the arbiter's
+//!   command line and environment, the other seats are not in it), and private tmpfs on
+//!   `/tmp`, `/var/tmp`, `/dev/shm` and `/run/lock` (the world-writable places bots could
+//!   meet in), sized to the bot's memory limit and charged to its memory cgroup. Of the host's
+//!   directories there, the bot sees only those its command names (its program, its files,
+//!   its working and scratch directories), bound at the same paths.
+//! - **network**: loopback only, its own: no other seat (nor anything else) is reachable over
+//!   TCP, UDP or abstract unix sockets.
+//! - **IPC**: System V and POSIX message queues and shared memory of its own.
+//! - **cgroup**: its cgroup paths read as `/`, naming nothing of the arbiter.
+//!
+//! Nothing of this is done at `none`. Each step that the kernel refuses fails the launch with
+//! the step named ([`super::launch`] prints it, [`super::Isolation::probe`] turns it into the
+//! refusal of the level).
+
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use super::Level;
+use super::launch::LaunchSpec;
+
+/// The namespaces of `basic` and `strict` (a user namespace is added when not root).
+pub const NAMESPACES: libc::c_int = libc::CLONE_NEWPID
+    | libc::CLONE_NEWNS
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWCGROUP;
+
+/// The world-writable directories every bot gets a private tmpfs on, where they exist.
+const PRIVATE: [&str; 4] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"];
+
+/// The private directories that exist on this machine as directories of their own (a
+/// symbolic link such as `/var/lock` -> `/run/lock` is covered by its target).
+pub fn private_dirs() -> Vec<PathBuf> {
+    PRIVATE
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| {
+            p.symlink_metadata().is_ok_and(|m| m.is_dir())
+                && std::fs::canonicalize(p).is_ok_and(|c| &c == p)
+        })
+        .collect()
+}
+
+/// Brings the new network namespace's loopback interface up: the bot may talk to itself (a
+/// JVM, a language server, a helper process) but to nothing else.
+pub fn loopback_up() -> Result<(), String> {
+    // SAFETY: a socket for the ioctl, closed below; ifreq is plain data.
+    unsafe {
+        let sock = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if sock < 0 {
+            return Err(os_err("a socket to bring loopback up"));
+        }
+        let mut req: libc::ifreq = std::mem::zeroed();
+        for (i, b) in b"lo\0".iter().enumerate() {
+            req.ifr_name[i] = *b as libc::c_char;
+        }
+        let ok = libc::ioctl(sock, libc::SIOCGIFFLAGS, &mut req) == 0 && {
+            req.ifr_ifru.ifru_flags |= (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
+            libc::ioctl(sock, libc::SIOCSIFFLAGS, &req) == 0
+        };
+        let err = os_err("bringing the loopback interface of the bot's network namespace up");
+        libc::close(sock);
+        if ok { Ok(()) } else { Err(err) }
+    }
+}
+
+/// Makes the bot's view of the filesystem (see the module header). Runs in init, which is in
+/// the bot's PID and mount namespaces and has every capability over them.
+pub fn build(spec: &LaunchSpec) -> Result<(), String> {
+    if spec.level == Level::None {
+        return Ok(());
+    }
+    // The arbiter keeps what it writes to itself (umask 077); the mount points made below
+    // must be reachable by the bot, and the bot gets the usual umask.
+    // SAFETY: umask has no preconditions.
+    unsafe { libc::umask(0o022) };
+    // Nothing mounted here may reach the host's mount table.
+    mount(None, "/", None, libc::MS_REC | libc::MS_PRIVATE, None)
+        .map_err(|e| format!("making the bot's mounts private: {e}"))?;
+    let dirs = private_dirs();
+    let kept = kept_paths(spec, &dirs)?;
+    let size = format!("mode=1777,size={}", spec.limits.memory);
+    for dir in &dirs {
+        mount(
+            Some("tmpfs"),
+            &dir.display().to_string(),
+            Some("tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(&size),
+        )
+        .map_err(|e| format!("mounting a private tmpfs on {}: {e}", dir.display()))?;
+    }
+    for (path, fd, writable) in &kept {
+        std::fs::create_dir_all(path)
+            .map_err(|e| format!("making {} in the private tmpfs: {e}", path.display()))?;
+        let target = path.display().to_string();
+        let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        mount(
+            Some(&source),
+            &target,
+            None,
+            libc::MS_BIND | libc::MS_REC,
+            None,
+        )
+        .map_err(|e| format!("binding {target} into the bot's world: {e}"))?;
+        if !writable {
+            mount(
+                None,
+                &target,
+                None,
+                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID,
+                None,
+            )
+            .map_err(|e| format!("making {target} read-only: {e}"))?;
+        }
+    }
+    mount(
+        Some("proc"),
+        "/proc",
+        Some("proc"),
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        None,
+    )
+    .map_err(|e| {
+        format!(
+            "mounting a /proc of the bot's own PID namespace: {e} (in a container, the \
+             container's /proc must not be partly masked, or the arbiter must run as root)"
+        )
+    })?;
+    Ok(())
+}
+
+/// The host directories under a private directory that the bot must still see, opened before
+/// the private tmpfs hides them: its working directory (writable, its own), and the files and
+/// directories its command names (a file stands for its directory, where an interpreter looks
+/// for its modules). At `basic` these keep the bot user's rights on the host (the organiser
+/// named them); at `strict` the named ones are read-only.
+fn kept_paths(
+    spec: &LaunchSpec,
+    dirs: &[PathBuf],
+) -> Result<Vec<(PathBuf, OwnedFd, bool)>, String> {
+    let under_private = |p: &Path| dirs.iter().any(|d| p.starts_with(d) && p != d);
+    let mut wanted: Vec<(PathBuf, bool)> = vec![(spec.cwd.clone(), true)];
+    for arg in &spec.argv {
+        let path = Path::new(arg);
+        if !path.is_absolute() {
+            continue;
+        }
+        let Ok(meta) = path.metadata() else {
+            continue;
+        };
+        let dir = if meta.is_dir() {
+            path.to_path_buf()
+        } else {
+            match path.parent() {
+                Some(p) => p.to_path_buf(),
+                None => continue,
+            }
+        };
+        wanted.push((dir, spec.level != Level::Strict));
+    }
+    let mut kept: Vec<(PathBuf, OwnedFd, bool)> = Vec::new();
+    for (path, writable) in wanted {
+        let Ok(path) = std::fs::canonicalize(&path) else {
+            continue;
+        };
+        if !under_private(&path) {
+            continue;
+        }
+        if let Some(k) = kept.iter_mut().find(|k| k.0 == path) {
+            k.2 |= writable;
+            continue;
+        }
+        let c = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| format!("a NUL byte in {}", path.display()))?;
+        // SAFETY: open with a valid C string; the descriptor is owned below.
+        let fd = unsafe {
+            libc::open(
+                c.as_ptr(),
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        };
+        if fd < 0 {
+            return Err(os_err(&format!("opening {}", path.display())));
+        }
+        // SAFETY: fd is a fresh descriptor we own.
+        kept.push((
+            path,
+            unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) },
+            writable,
+        ));
+    }
+    // Parents first, so that a bind inside another lands on top of it.
+    kept.sort_by_key(|k| k.0.components().count());
+    Ok(kept)
+}
+
+fn mount(
+    source: Option<&str>,
+    target: &str,
+    fstype: Option<&str>,
+    flags: libc::c_ulong,
+    data: Option<&str>,
+) -> Result<(), String> {
+    let c = |s: &str| CString::new(s).map_err(|_| format!("a NUL byte in {s:?}"));
+    let source = source.map(c).transpose()?;
+    let target = c(target)?;
+    let fstype = fstype.map(c).transpose()?;
+    let data = data.map(c).transpose()?;
+    let ptr = |s: &Option<CString>| s.as_ref().map_or(std::ptr::null(), |s| s.as_ptr());
+    // SAFETY: valid C strings or null pointers, as mount(2) takes them.
+    let r = unsafe {
+        libc::mount(
+            ptr(&source),
+            target.as_ptr(),
+            ptr(&fstype),
+            flags,
+            ptr(&data).cast(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error().to_string())
+    }
+}
+
+fn os_err(what: &str) -> String {
+    format!("{what}: {}", std::io::Error::last_os_error())
+}
