@@ -12,7 +12,7 @@ use crate::duration::round_ms;
 use crate::game::{Game, RoundSetup, Seat, short_json};
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{FORMAT_VERSION, MoveRecord, RoundRecord};
-use crate::referee::{Failure, Input, Output, Referee, Settings};
+use crate::referee::{Failure, Input, Output, Referee, Settings, Verdict};
 use crate::seed::round_seed;
 
 /// A discrepancy: the move (ply) where there is one, and the reason.
@@ -26,8 +26,16 @@ fn whole(reason: String) -> Found {
 /// restarts between rounds, and refused lines of simultaneous play (recorded without a time).
 const EVIDENCE_FAULTS: [&str; 3] = ["unasked", "restarted", "refused"];
 
-/// Verifies one round; returns what it hands on to the next round of its match.
-pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), Found> {
+/// What a verified round hands on to the next round of its match.
+pub(super) struct Handed {
+    pub carry: Option<Value>,
+    /// The match's request counter after the round.
+    pub turn_id: u64,
+}
+
+/// Verifies one round whose requests are numbered on from `turn_id_from`; returns what it
+/// hands on to the next round of its match.
+pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts, Handed), Found> {
     if r.format != FORMAT_VERSION {
         return Err(whole(format!(
             "record format {} is not the one this build reads ({FORMAT_VERSION})",
@@ -92,7 +100,7 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         max_log_bytes: usize::MAX,
         timed: game.simultaneous(),
     };
-    let referee = Referee::new(round, n, settings, r.round, r.seed, 0).quiet();
+    let referee = Referee::new(round, n, settings, r.round, r.seed, turn_id_from).quiet();
     let mut feed = Feed {
         r,
         game: &*game,
@@ -102,7 +110,6 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         fed_refused: None,
         compared: 0,
         counts: Counts::default(),
-        illegal: vec![None; n],
     };
     feed.run()?;
     feed.finish()
@@ -244,8 +251,6 @@ struct Feed<'r> {
     /// Produced actions compared so far.
     compared: usize,
     counts: Counts,
-    /// The last `illegal` each seat was sent since its last input.
-    illegal: Vec<Option<String>>,
 }
 
 impl Feed<'_> {
@@ -255,8 +260,7 @@ impl Feed<'_> {
         self.pump();
     }
 
-    /// Carries out the referee's outputs: drains find nothing more than the record holds;
-    /// `illegal` answers are kept to compare with the recorded reasons.
+    /// Carries out the referee's outputs: drains find nothing more than the record holds.
     fn pump(&mut self) {
         loop {
             let outs: Vec<Output> = self.referee.take_outputs().collect();
@@ -275,12 +279,6 @@ impl Feed<'_> {
                             self.referee.input(at, failed(f));
                         }
                         self.referee.input(self.now, Input::Drained(seat));
-                    }
-                    Output::Send { seat, line, .. }
-                        if line.starts_with(br#"{"type":"illegal""#) =>
-                    {
-                        let v: Value = serde_json::from_slice(&line).unwrap_or_default();
-                        self.illegal[seat] = v["reason"].as_str().map(str::to_string);
                     }
                     _ => {}
                 }
@@ -392,7 +390,6 @@ impl Feed<'_> {
             return Err((ply, self.out_of_turn(m)));
         }
         self.refused(produced, m)?;
-        self.illegal[m.seat] = None;
         let line = answer_line(m);
         self.input(
             at,
@@ -403,7 +400,7 @@ impl Feed<'_> {
             },
         );
         if self.referee.play().moves.len() == produced
-            && let Some(reason) = self.illegal[m.seat].take()
+            && let Verdict::Refused { reason, .. } = self.referee.verdict()
         {
             let colour = m.colour.as_deref().unwrap_or("its seat");
             return Err((
@@ -483,9 +480,6 @@ impl Feed<'_> {
                     ),
                 ));
             }
-            let produced = self.referee.play().moves.len();
-            let forfeits = self.referee.play().forfeits.len();
-            self.illegal[m.seat] = None;
             self.input(
                 since + attempt.ms,
                 Input::Line {
@@ -494,27 +488,10 @@ impl Feed<'_> {
                     cpu_ms: None,
                 },
             );
-            if self.referee.play().moves.len() > produced {
-                return Err((
-                    ply,
-                    format!("{what} is a legal move, which the arbiter would have accepted"),
-                ));
-            }
             let judged = !unjudgeable(attempt);
-            let given = self.illegal[m.seat].take().or_else(|| {
-                // The last attempt may forfeit instead of being answered.
-                let p = self.referee.play();
-                (p.forfeits.len() > forfeits).then(|| {
-                    p.moves
-                        .last()
-                        .and_then(|mv| mv.refused.last())
-                        .map(|a| a.reason.clone())
-                        .unwrap_or_default()
-                })
-            });
-            match given {
-                Some(reason) if reason == attempt.reason || !judged => {}
-                Some(reason) => {
+            match self.referee.verdict().clone() {
+                Verdict::Refused { reason, .. } if reason == attempt.reason || !judged => {}
+                Verdict::Refused { reason, .. } => {
                     return Err((
                         ply,
                         format!(
@@ -524,10 +501,21 @@ impl Feed<'_> {
                         ),
                     ));
                 }
-                None => {
+                Verdict::Accepted => {
                     return Err((
                         ply,
-                        format!("{what} is one the arbiter would not have refused"),
+                        format!("{what} is a legal move, which the arbiter would have accepted"),
+                    ));
+                }
+                other => {
+                    let why = match other {
+                        Verdict::Unasked(why) => format!(": it would be kept unasked ({why})"),
+                        Verdict::Logged => ": it is a log".into(),
+                        _ => String::new(),
+                    };
+                    return Err((
+                        ply,
+                        format!("{what} is one the arbiter would not have refused{why}"),
                     ));
                 }
             }
@@ -619,7 +607,7 @@ impl Feed<'_> {
 
     /// The round is over: the record ends here, and its forfeits, rules' faults, final state
     /// and result are the referee's.
-    fn finish(self) -> Result<(Counts, Option<Value>), Found> {
+    fn finish(self) -> Result<(Counts, Handed), Found> {
         let r = self.r;
         let play = self.referee.play();
         if r.moves.len() > play.moves.len() {
@@ -669,7 +657,11 @@ impl Feed<'_> {
         }
         let mut counts = self.counts;
         counts.forfeits = r.forfeits.len();
-        Ok((counts, round.carry()))
+        let handed = Handed {
+            carry: round.carry(),
+            turn_id: self.referee.turn_id(),
+        };
+        Ok((counts, handed))
     }
 }
 
