@@ -292,7 +292,8 @@ impl Referee {
             .filter(|s| !s.forfeited)
             .filter_map(|s| s.asked.as_ref())
             .filter(|a| a.request.clock == crate::game::Limit::PerMove)
-            .map(|a| a.since + self.settings.move_ms + self.settings.margin_ms);
+            // The same sum as the tick's check, to the last bit (see `tick`).
+            .map(|a| a.since + (self.settings.move_ms + self.settings.margin_ms));
         let rules = self.rules_deadline().map(|d| d + self.settings.margin_ms);
         clocks.chain(rules).reduce(f64::min)
     }

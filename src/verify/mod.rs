@@ -35,7 +35,7 @@ pub use compare::check_result;
 /// The first thing in a record that the rules contradict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Discrepancy {
-    /// The round's index in the file, from 1 (`--game N`).
+    /// The round's index in the file, from 1 (`--round N`).
     pub game: usize,
     /// The move, from 1, where the discrepancy is in one move.
     pub ply: Option<u32>,
@@ -45,8 +45,8 @@ pub struct Discrepancy {
 impl fmt::Display for Discrepancy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ply {
-            Some(ply) => write!(f, "game {}, move {ply}: {}", self.game, self.reason),
-            None => write!(f, "game {}: {}", self.game, self.reason),
+            Some(ply) => write!(f, "round {}, move {ply}: {}", self.game, self.reason),
+            None => write!(f, "round {}: {}", self.game, self.reason),
         }
     }
 }
@@ -203,7 +203,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
                 game: i + 1,
                 ply: None,
                 reason: format!(
-                    "it belongs to match {} like game {}, but {reason}",
+                    "it belongs to match {} like the file's round {}, but {reason}",
                     r.match_id,
                     games[0] + 1
                 ),
@@ -213,7 +213,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
                     game: i + 1,
                     ply: None,
                     reason: format!(
-                        "round {} of match {} is already in the file as game {}",
+                        "round {} of match {} is already in the file as its round {}",
                         r.round,
                         r.match_id,
                         dup + 1

@@ -107,7 +107,7 @@ pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts
         referee,
         now: 0.0,
         fed_forfeits: vec![false; r.forfeits.len()],
-        fed_refused: None,
+        fed_refused: vec![false; r.moves.len()],
         compared: 0,
         counts: Counts::default(),
     };
@@ -246,8 +246,8 @@ struct Feed<'r> {
     /// Round time of the latest input.
     now: f64,
     fed_forfeits: Vec<bool>,
-    /// The recorded move whose refused attempts were fed already.
-    fed_refused: Option<usize>,
+    /// Per recorded move, whether its refused attempts were fed already.
+    fed_refused: Vec<bool>,
     /// Produced actions compared so far.
     compared: usize,
     counts: Counts,
@@ -287,8 +287,9 @@ impl Feed<'_> {
     }
 
     /// A recorded forfeit of `seat` the drain that is asked for now finds: one of the process
-    /// layer's own (not a clock or refused attempts), at this move, with no attempt of the
-    /// seat's recorded on it (those come after a request).
+    /// layer's own (not a clock or refused attempts), at this move, that came before any
+    /// request of its (no `turn_id`; an older record does not say, but then no attempt of the
+    /// seat's is recorded on it, as those come after a request).
     fn found_draining(&self, seat: Seat) -> Option<usize> {
         let produced = self.referee.play().moves.len();
         let next = self.r.moves.get(produced);
@@ -299,6 +300,7 @@ impl Feed<'_> {
                 && f.seat == seat
                 && f.ply as usize <= produced + 1
                 && !matches!(f.kind, ForfeitKind::Timeout | ForfeitKind::Retries)
+                && f.turn_id.is_none()
                 && !attempts
         })
     }
@@ -344,9 +346,19 @@ impl Feed<'_> {
         let produced = self.referee.play().moves.len();
         let next = r.moves.get(produced);
         let forfeit = (0..r.forfeits.len())
-            .filter(|&k| !self.fed_forfeits[k] && r.forfeits[k].ply as usize <= produced + 1)
+            .filter(|&k| {
+                !self.fed_forfeits[k]
+                    && (r.forfeits[k].ply as usize <= produced + 1 || self.due(k, next))
+            })
             .min_by_key(|&k| r.forfeits[k].ply);
         if let Some(k) = forfeit {
+            // In timed play a deadline that came before the failure was ticked first, live.
+            if let (Some(t), Some(d)) = (r.forfeits[k].at_ms, self.referee.deadline())
+                && d <= t
+            {
+                self.input(d, Input::Tick);
+                return Ok(());
+            }
             return self.forfeit(k, next);
         }
         let Some(m) = next else {
@@ -414,6 +426,19 @@ impl Feed<'_> {
         Ok(())
     }
 
+    /// In timed play, a recorded forfeit that happened before what comes next: before the
+    /// next bot action's time, and before the deadline the referee would be ticked at. Live,
+    /// a failure found after a rules' deadline but inside its margin lets the rules act at the
+    /// deadline first, so its move number is one later; its time says when to feed it.
+    fn due(&self, k: usize, next: Option<&MoveRecord>) -> bool {
+        let Some(t) = self.r.forfeits[k].at_ms else {
+            return false;
+        };
+        let before_tick = self.referee.deadline().is_none_or(|d| t < d);
+        let before_next = next.is_none_or(|m| m.by_arbiter || m.at_ms.is_none_or(|a| t < a));
+        before_tick && before_next
+    }
+
     /// The round time of a recorded bot action: its own (`at_ms`) in timed play, else its
     /// wall time after the request it answers.
     fn time_of(&self, m: &MoveRecord, produced: usize) -> Result<f64, Found> {
@@ -459,10 +484,10 @@ impl Feed<'_> {
     /// Feeds the refused attempts recorded on move `i` (once), each checked against the
     /// reason the referee gives.
     fn refused(&mut self, i: usize, m: &MoveRecord) -> Result<(), Found> {
-        if self.fed_refused == Some(i) {
+        if self.fed_refused[i] {
             return Ok(());
         }
-        self.fed_refused = Some(i);
+        self.fed_refused[i] = true;
         let since = self.referee.asked_since(m.seat).unwrap_or(self.now);
         for (k, attempt) in m.refused.iter().enumerate() {
             let ply = Some(i as u32 + 1);
@@ -548,7 +573,22 @@ impl Feed<'_> {
         let sequential = !self.game.simultaneous();
         match (f.kind, self.referee.asked_since(f.seat)) {
             (ForfeitKind::Timeout, Some(since)) if sequential => {
-                let d = since + r.settings.move_ms as f64 + r.settings.margin_ms as f64;
+                // Seats asked at once (every seat bids together) run out on the same tick:
+                // the attempts the others made before it come first, as they did live.
+                for s in 0..self.referee.forfeited().len() {
+                    if s == f.seat || self.referee.asked_since(s).is_none() {
+                        continue;
+                    }
+                    if let Some(j) = (produced..r.moves.len()).find(|&j| r.moves[j].seat == s)
+                        && r.moves[j].by_arbiter
+                        && !r.moves[j].opening
+                    {
+                        self.refused(j, &r.moves[j])?;
+                    }
+                }
+                // The referee's own sum, to the last bit: `since + move + margin` rounds
+                // differently and can fall a hair short of the clock's end.
+                let d = since + (r.settings.move_ms as f64 + r.settings.margin_ms as f64);
                 self.input(d, Input::Tick);
             }
             (ForfeitKind::Timeout, None) if sequential => {
@@ -619,7 +659,9 @@ impl Feed<'_> {
                 ),
             ));
         }
-        forfeits_agree(&r.forfeits, &play.forfeits)?;
+        // Records that number their requests (turn_id_from) say of every forfeit whether a
+        // request was open.
+        forfeits_agree(&r.forfeits, &play.forfeits, r.turn_id_from.is_some())?;
         let rule_faults = |faults: &[crate::record::Fault]| -> Vec<(Seat, String, String)> {
             faults
                 .iter()
@@ -799,8 +841,9 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The referee's forfeits against the recorded ones: seat, kind, move and time.
-fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit]) -> Result<(), Found> {
+/// The referee's forfeits against the recorded ones: seat, kind, move, the request open and
+/// time.
+fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit], asked_kept: bool) -> Result<(), Found> {
     let key = |f: &Forfeit| (f.seat, f.kind, f.ply);
     let mut a: Vec<_> = recorded.iter().map(key).collect();
     let mut b: Vec<_> = given.iter().map(key).collect();
@@ -818,6 +861,21 @@ fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit]) -> Result<(), Found> 
             show(&a),
             show(&b)
         )));
+    }
+    let asked: BTreeMap<Seat, Option<u64>> = given.iter().map(|f| (f.seat, f.turn_id)).collect();
+    for f in recorded
+        .iter()
+        .filter(|f| asked_kept || f.turn_id.is_some())
+    {
+        if asked.get(&f.seat) != Some(&f.turn_id) {
+            return Err(whole(format!(
+                "seat {}'s forfeit is recorded during request turn_id {:?}, but it happens during \
+                 {:?}",
+                f.seat,
+                f.turn_id,
+                asked.get(&f.seat).copied().flatten()
+            )));
+        }
     }
     let times: BTreeMap<Seat, Option<f64>> = given.iter().map(|f| (f.seat, f.at_ms)).collect();
     for f in recorded {
