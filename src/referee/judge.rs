@@ -75,6 +75,13 @@ impl Referee {
                 {
                     return self.unasked(seat, line, "answers another request");
                 }
+                // A game message may name the round it belongs to (robots: the token its
+                // `declare` or `pass` is for); one naming another round is a late line.
+                if let Some(r) = message.get("round").and_then(serde_json::Value::as_u64)
+                    && r != u64::from(self.round_no)
+                {
+                    return self.unasked(seat, line, "answers another round");
+                }
                 if takes_move {
                     return self.refuse(seat, format!("unknown message type {kind:?}"), line, at);
                 }

@@ -12,6 +12,7 @@
 mod agreement;
 mod browser;
 mod browser_hidden;
+mod golden;
 mod hidden;
 mod html;
 mod in_memory;
