@@ -148,6 +148,7 @@ pub async fn run_match(
             None => config.game.new_round(setup),
         };
         let carried = carry.take().or_else(|| round.carried());
+        let turn_id_from = turn_id;
         let finished = super::driver::play_round(
             config,
             round,
@@ -191,6 +192,7 @@ pub async fn run_match(
             seats: seat_records.clone(),
             colours,
             first,
+            turn_id_from: Some(turn_id_from),
             carry: carried,
             ends_match: match_over,
             moves: play.moves,

@@ -11,7 +11,8 @@ use clap::Args;
 use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
-use crate::record::{RoundRecord, read_records};
+use crate::record::RoundRecord;
+use crate::record::reader::{ReadError, RecordFile, read_record_file};
 use crate::replay::{Discrepancy, Report, select, verify, verify_game};
 use crate::show::html::Verdict;
 use crate::show::text::{Pace, Style};
@@ -19,8 +20,11 @@ use crate::show::{Screen, html, text};
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
-/// FILE is a record written by `match --record` (JSON Lines, one round per line; a torn last
-/// line is ignored). Rounds are counted in the file from 1 (`--round N`), moves from 1 (`--to`).
+/// FILE is a record written by `match --record` or a tournament's `results.jsonl` (JSON Lines,
+/// one round per line). A torn last line (a round being written when the arbiter stopped) is
+/// ignored with a note; any other unreadable line is damage: an error naming the line (exit
+/// code 1). Rounds are counted in the file from 1 (`--round N`), or picked by a tournament's
+/// schedule (`--table T --round R`); moves count from 1 (`--to`).
 ///
 /// Without --verify or --html, shows the board after each move or decision (in colour on a
 /// terminal unless NO_COLOR is set) as the round's game draws it, for every round of the file or
@@ -30,8 +34,9 @@ use crate::show::{Screen, html, text};
 ///
 /// --verify re-plays every move of every round through the rules and checks every recorded
 /// effect (flips, refused attempts, forfeits, the arbiter's fallback moves, the final board,
-/// scores, points, ranks) and the standings of every match the file holds whole. A record that
-/// was edited is rejected with the game, the move and the reason (exit code 1).
+/// scores, points, ranks) and the standings of every match the file holds whole, and says how
+/// many rounds it checked of how many lines. A record that was edited is rejected with the
+/// round, the move and the reason (exit code 1).
 ///
 /// --html OUT.html writes one self-contained page (no network; it opens from a USB stick) with
 /// the board as the game draws it, controls, the move list, score and time plots, faults, logs
@@ -46,9 +51,15 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// The round to replay, verify or show first, counting the rounds in the file from 1 (a
-    /// line of the file: a match's round, or one token of a race). `--game N` is an old name for it.
+    /// line of the file: a match's round, or one token of a race). With --table, the table's
+    /// round R as the schedule numbers it. `--game N` is an old name for it.
     #[arg(long, value_name = "N", alias = "game")]
     round: Option<usize>,
+    /// A tournament's table (from 1, as `results.jsonl` and the report number them): its
+    /// rounds in the schedule's order, whatever order they finished in; with --round R, its
+    /// round R only.
+    #[arg(long, value_name = "T")]
+    table: Option<u32>,
     /// Check every move and every recorded effect against the rules; exit 1 on a discrepancy.
     #[arg(long)]
     verify: bool,
@@ -73,37 +84,103 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let (records, torn) = read_records(&args.file).map_err(|e| {
-        UsageError(format!(
-            "cannot read the record {}: {e}",
-            args.file.display()
-        ))
-    })?;
-    if torn {
+    let file = match read_record_file(&args.file) {
+        Ok(file) => file,
+        Err(e @ ReadError::Line { .. }) => {
+            eprintln!("{}: {e}", args.file.display());
+            return Ok(ExitCode::from(EXIT_VERDICT));
+        }
+        Err(e) => {
+            return Err(UsageError(format!(
+                "cannot read the record {}: {e}",
+                args.file.display()
+            ))
+            .into());
+        }
+    };
+    if let Some(line) = file.torn {
         eprintln!(
-            "note: the last line of {} is torn (a round being written when the arbiter \
+            "note: line {line} of {}, the last, is torn (a round being written when the arbiter \
              stopped); it is ignored",
             args.file.display()
         );
     }
-    let games = select(records.len(), args.round).map_err(UsageError)?;
+    let records = &file.rounds;
+    let games = match args.table {
+        Some(t) => by_schedule(records, t, args.round),
+        None => select(records.len(), args.round),
+    }
+    .map_err(UsageError)?;
     if let Some(out) = &args.html {
-        return write_html(&args, &records, games[0], out);
+        return write_html(&args, records, games[0], out);
     }
     if args.verify {
-        return run_verify(&args, &records);
+        return run_verify(&args, &file, &games);
     }
-    run_text(&args, &records, &games)
+    run_text(&args, records, &games)
 }
 
-fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<ExitCode> {
-    let verdict = match args.round {
-        Some(n) => verify_game(records, n),
-        None => verify(records),
+/// The rounds of table `table` (`--table T`) in schedule order, or its round `round`
+/// (`--round R`), as indexes in the file (from 1; the first line of a round written twice).
+fn by_schedule(
+    records: &[RoundRecord],
+    table: u32,
+    round: Option<usize>,
+) -> Result<Vec<usize>, String> {
+    let mut picked: Vec<usize> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let wanted = r.table == Some(table) && round.is_none_or(|n| r.round as usize == n);
+        if wanted && !picked.iter().any(|&p| records[p - 1].round == r.round) {
+            picked.push(i + 1);
+        }
+    }
+    picked.sort_by_key(|&p| records[p - 1].round);
+    if picked.is_empty() {
+        let tables: std::collections::BTreeSet<u32> =
+            records.iter().filter_map(|r| r.table).collect();
+        let what = match round {
+            Some(n) => {
+                format!("--table {table} --round {n}: the file holds no round {n} of table {table}")
+            }
+            None => format!("--table {table}: the file holds no round of table {table}"),
+        };
+        let has = match (tables.first(), tables.last()) {
+            (Some(a), Some(b)) => format!("it holds tables {a} to {b} ({} of them)", tables.len()),
+            _ => "it holds no tournament's rounds (without --table, --round N counts the file's rounds)".into(),
+        };
+        return Err(format!("{what}; {has}"));
+    }
+    Ok(picked)
+}
+
+fn run_verify(args: &ReplayArgs, file: &RecordFile, games: &[usize]) -> anyhow::Result<ExitCode> {
+    let records = &file.rounds;
+    let verdict = match (args.round, args.table) {
+        (None, None) => verify(records),
+        _ => games
+            .iter()
+            .map(|&n| verify_game(records, n))
+            .try_fold(None, |all: Option<Report>, one| {
+                let one = one?;
+                Ok(Some(match all {
+                    None => one,
+                    Some(mut all) => {
+                        all.games += one.games;
+                        all.moves += one.moves;
+                        all.fallback_moves += one.fallback_moves;
+                        all.refused += one.refused;
+                        all.refused_unjudged += one.refused_unjudged;
+                        all.forfeits += one.forfeits;
+                        all
+                    }
+                }))
+            })
+            .map(|r| r.expect("one round at least")),
     };
     match verdict {
         Ok(report) => {
             println!("{}", summary(&args.file, &report));
+            println!("{}", checked(&report, file));
             for m in &report.matches {
                 let table = m.table.map(|t| format!(" (table {t})")).unwrap_or_default();
                 match &m.standings {
@@ -132,6 +209,20 @@ fn run_verify(args: &ReplayArgs, records: &[RoundRecord]) -> anyhow::Result<Exit
             Ok(ExitCode::from(EXIT_VERDICT))
         }
     }
+}
+
+/// How much of the file was checked: rounds of lines, and the torn last line.
+fn checked(report: &Report, file: &RecordFile) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let torn = file
+        .torn
+        .map(|l| format!("; line {l}, the last, is torn and was ignored"))
+        .unwrap_or_default();
+    format!(
+        "checked {} of the file's {}{torn}",
+        plural(report.games, "round"),
+        plural(file.lines, "line")
+    )
 }
 
 /// One line saying what a clean verification covered.
@@ -167,7 +258,7 @@ fn summary(file: &Path, r: &Report) -> String {
     format!(
         "{}: verified {} and {}{extras}",
         file.display(),
-        plural(r.games, "game"),
+        plural(r.games, "round"),
         plural(r.moves, "move")
     )
 }
@@ -176,13 +267,18 @@ fn summary(file: &Path, r: &Report) -> String {
 fn rejected(file: &Path, records: &[RoundRecord], d: &Discrepancy) -> String {
     let whence = records
         .get(d.game.wrapping_sub(1))
-        .map(|r| format!(" (match {}, round {})", r.match_id, r.round))
+        .map(|r| {
+            let table = r
+                .table
+                .map(|t| format!(" of table {t}"))
+                .unwrap_or_default();
+            format!(": round {} of match {}{table}", r.round, r.match_id)
+        })
         .unwrap_or_default();
     format!(
-        "{} does not verify: {d}\n(game {} is the file's round {}{whence}, --round {}; rounds \
-         are counted in the file from 1)",
+        "{} does not verify: {d}\n(round {} is the file's line of that round{whence}; --round {} \
+         picks it, counting the file's rounds from 1)",
         file.display(),
-        d.game,
         d.game,
         d.game
     )
@@ -198,7 +294,7 @@ fn write_html(
     let banner = match &verdict {
         Ok(r) => Verdict {
             ok: true,
-            text: format!("verified: {} games, {} moves", r.games, r.moves),
+            text: format!("verified: {} rounds, {} moves", r.games, r.moves),
         },
         Err(d) => Verdict {
             ok: false,

@@ -204,8 +204,17 @@ pub struct RoundSetup {
 pub trait Game: Send + Sync {
     /// The game's name on the command line and in records ("rolit").
     fn name(&self) -> &'static str;
-    /// Bumped whenever a rule as implemented changes, so old records can be told apart.
+    /// Bumped whenever what a record of the game says can change (a rule, an effect, the
+    /// final state, a recorded reason's wording before records kept refusal codes), so that
+    /// a record is verified under the rules it was played by.
     fn rules_version(&self) -> u32;
+    /// The same game under an earlier rules version this build released, played as it was
+    /// then (a behaviour switch where a rule changed, never a copy of the game); `None` for a
+    /// version the game never had. The verifier and the replays use it for older records.
+    fn under_rules(&self, version: u32) -> Option<std::sync::Arc<dyn Game>> {
+        let _ = version;
+        None
+    }
     /// The options of this match as JSON (sent in `hello`, kept in records).
     fn options(&self) -> Value;
     /// Number of seats.

@@ -118,14 +118,26 @@ pub fn find(name: &str) -> Result<&'static Entry, String> {
 /// knows.
 pub fn of_record(record: &RoundRecord) -> Result<Arc<dyn Game>, String> {
     let entry = find(&record.game)?;
-    if record.rules != entry.rules_version {
+    if record.rules > entry.rules_version {
         return Err(format!(
-            "the record was played under {} rules version {}; this build knows version {}",
-            entry.name, record.rules, entry.rules_version
+            "the record was played under {} rules version {}, newer than this build of \
+             rollarena knows (versions 1 to {}; the record's arbiter is {}): it is not \
+             tampered with, but only a rollarena that knows version {} can verify or replay it",
+            entry.name, record.rules, entry.rules_version, record.arbiter, record.rules
         ));
     }
     let options = record.options.as_object().cloned().unwrap_or_default();
     let game = (entry.build)(&options)?;
+    let game = if record.rules == entry.rules_version {
+        game
+    } else {
+        game.under_rules(record.rules).ok_or_else(|| {
+            format!(
+                "{} rules version {} was never released (this build knows versions 1 to {})",
+                entry.name, record.rules, entry.rules_version
+            )
+        })?
+    };
     if game.options() != record.options {
         return Err(format!(
             "the options {} are not the canonical {}",

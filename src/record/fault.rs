@@ -143,6 +143,12 @@ pub struct Forfeit {
     /// (simultaneous play): replays take the seat out of the round at that time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<f64>,
+    /// The `turn_id` of the request the seat had open when it forfeited; absent when it had
+    /// none (it failed before it was asked, or between requests). A verifier feeds the failure
+    /// after that request, as it happened, so that the match's request numbers run on alike.
+    /// Records written before it was kept lack it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<u64>,
     /// What happened, in words.
     pub detail: String,
     /// The offending line, cut to a sane length, where there was one.

@@ -65,6 +65,12 @@ pub struct RoundRecord {
     pub colours: Option<Vec<String>>,
     /// The seat that moved first.
     pub first: usize,
+    /// The match's request counter as the round began (`turn_id`s run on across the rounds of
+    /// a match, protocol/SPEC.md §3): the round's first request carries this number plus one.
+    /// Records written before it was kept lack it: a verifier then counts on from the
+    /// match's previous round in the file, or from 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id_from: Option<u64>,
     /// What the round started from when the game carries state from round to round
     /// (where pieces stand, tokens won, what is left to draw): the previous round's
     /// end, so that each line replays on its own.

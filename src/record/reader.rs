@@ -1,5 +1,7 @@
 //! Reads record files. A last line without its newline is a round the writer was killed while
-//! writing: it is ignored. Any other line that is not a valid round is an error naming the line.
+//! writing: it is ignored (and said). Any other line that is not a valid round is damage: an
+//! error naming the line, where it stands among the rounds, and the round it names if it can
+//! be told.
 
 use std::fmt;
 use std::path::Path;
@@ -10,9 +12,13 @@ use super::RoundRecord;
 #[derive(Debug)]
 pub enum ReadError {
     Io(std::io::Error),
-    /// Line `line` (from 1) is not a valid round.
+    /// Line `line` (from 1) is not a valid round: damage, not a torn last line.
     Line {
         line: usize,
+        /// Rounds read whole before it (so it would be the file's round `after + 1`).
+        after: usize,
+        /// The match and round the line names, if they can still be read in it.
+        names: Option<(String, u64)>,
         reason: String,
     },
 }
@@ -21,8 +27,25 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Io(e) => write!(f, "{e}"),
-            ReadError::Line { line, reason } => {
-                write!(f, "line {line} is not a valid round record: {reason}")
+            ReadError::Line {
+                line,
+                after,
+                names,
+                reason,
+            } => {
+                let names = names
+                    .as_ref()
+                    .map(|(m, r)| format!(", naming round {r} of match {m}"))
+                    .unwrap_or_default();
+                write!(
+                    f,
+                    "line {line} is damaged ({reason}): it would be the file's round {}{names}. \
+                     Only the last line of a record may be torn (a round being written when the \
+                     arbiter stopped); a damaged line before others means the file was changed \
+                     or corrupted. Restore the file from a copy, or delete line {line} (sed -i \
+                     '{line}d' FILE) to keep the other rounds, knowing the round is lost",
+                    after + 1
+                )
             }
         }
     }
@@ -30,48 +53,72 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// A record file read whole.
+#[derive(Debug, Default)]
+pub struct RecordFile {
+    pub rounds: Vec<RoundRecord>,
+    /// The file's lines that are not blank (the torn last one included).
+    pub lines: usize,
+    /// The number of the torn last line that was ignored, if any.
+    pub torn: Option<usize>,
+}
+
 /// The rounds of a record file, and whether a torn last line was ignored.
 pub fn read_records(path: &Path) -> Result<(Vec<RoundRecord>, bool), ReadError> {
+    read_record_file(path).map(|f| (f.rounds, f.torn.is_some()))
+}
+
+/// A record file, with its line count and its torn last line.
+pub fn read_record_file(path: &Path) -> Result<RecordFile, ReadError> {
     let bytes = std::fs::read(path).map_err(ReadError::Io)?;
-    parse_records(&bytes)
+    parse_record_file(&bytes)
 }
 
 /// The rounds in the bytes of a record file, and whether a torn last line was ignored.
 pub fn parse_records(bytes: &[u8]) -> Result<(Vec<RoundRecord>, bool), ReadError> {
-    let mut rounds = Vec::new();
-    let mut torn = false;
+    parse_record_file(bytes).map(|f| (f.rounds, f.torn.is_some()))
+}
+
+/// The bytes of a record file, read whole.
+pub fn parse_record_file(bytes: &[u8]) -> Result<RecordFile, ReadError> {
+    let mut file = RecordFile::default();
     let mut lines = bytes.split(|&b| b == b'\n').peekable();
     let mut number = 0;
     while let Some(line) = lines.next() {
         number += 1;
+        // Only a line with no newline after it was being written when the writer died.
         let last = lines.peek().is_none();
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        file.lines += 1;
         match serde_json::from_slice::<RoundRecord>(line) {
-            Ok(r) => rounds.push(r),
-            // A line with no newline after it was being written when the writer died; a torn
-            // line completed by a later writer's newline is skipped the same way if it is not
-            // JSON at all.
-            Err(_)
-                if last
-                    || serde_json::from_slice::<serde_json::Value>(line).is_err()
-                        && is_torn(line) =>
-            {
-                torn = true;
-            }
+            Ok(r) => file.rounds.push(r),
+            Err(_) if last => file.torn = Some(number),
             Err(e) => {
                 return Err(ReadError::Line {
                     line: number,
+                    after: file.rounds.len(),
+                    names: names(line),
                     reason: e.to_string(),
                 });
             }
         }
     }
-    Ok((rounds, torn))
+    Ok(file)
 }
 
-/// A torn line is a prefix of a JSON object: it starts like one and never closes.
-fn is_torn(line: &[u8]) -> bool {
-    line.first() == Some(&b'{') && line.last() != Some(&b'}')
+/// The match and round a damaged line still names, read from its text.
+fn names(line: &[u8]) -> Option<(String, u64)> {
+    let text = String::from_utf8_lossy(line);
+    let after = |key: &str| text.find(key).map(|i| &text[i + key.len()..]);
+    let round: u64 = after("\"round\":")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()?;
+    let m = after("\"match\":\"")?;
+    let m = m.split('"').next()?.to_string();
+    Some((m, round))
 }

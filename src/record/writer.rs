@@ -20,7 +20,8 @@ pub struct RecordWriter {
 
 impl RecordWriter {
     /// Opens (creating it if needed) a record file for appending. A torn last line left by a
-    /// killed writer is completed with a newline first, so it stays one ignorable line.
+    /// killed writer is cut off first (its round was never finished), so that only a file's
+    /// last line can ever be torn and any other unreadable line is damage.
     pub fn append(path: &Path) -> io::Result<RecordWriter> {
         if path == Path::new("-") {
             use std::os::fd::AsFd;
@@ -40,18 +41,17 @@ impl RecordWriter {
                 regular: false,
             });
         }
-        let mut file = OpenOptions::new()
+                let file = OpenOptions::new()
             .create(true)
             .append(true)
             .read(true)
             .open(path)?;
         let len = file.metadata()?.len();
         if len > 0 {
-            use std::os::unix::fs::FileExt;
-            let mut last = [0u8; 1];
-            file.read_at(&mut last, len - 1)?;
-            if last[0] != b'\n' {
-                file.write_all(b"\n")?;
+            let keep = whole_lines(&file, len)?;
+            if keep < len {
+                file.set_len(keep)?;
+                file.sync_data()?;
             }
         }
         Ok(RecordWriter {
@@ -74,5 +74,44 @@ impl RecordWriter {
             self.file.sync_data()?;
         }
         Ok(())
+    }
+}
+
+/// The length of the file's whole lines: up to and with its last newline.
+fn whole_lines(file: &File, len: u64) -> io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut end = len;
+    let mut chunk = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let buf = &mut chunk[..(end - start) as usize];
+        file.read_at(buf, start)?;
+        if let Some(i) = buf.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn appending_cuts_a_torn_last_line_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":").unwrap();
+        RecordWriter::append(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"a\":1}\n");
+        // Only a torn line: nothing left.
+        std::fs::write(&path, "{\"b\":").unwrap();
+        RecordWriter::append(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+        // Whole lines are left alone.
+        std::fs::write(&path, "{\"a\":1}\n").unwrap();
+        RecordWriter::append(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"a\":1}\n");
     }
 }

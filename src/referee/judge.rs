@@ -9,7 +9,7 @@ use crate::record::fault::{ForfeitKind, Refused};
 use crate::record::{Fault, LogRecord, round_ms};
 use crate::wire::{FromBot, Illegal, Incoming, ToBot, parse_line, to_line};
 
-use super::{Failure, Referee};
+use super::{Failure, Referee, Verdict};
 use crate::record::fault::{EVIDENCE, LOG_TEXT_MAX, UNASKED_EXAMPLES, evidence};
 
 /// What a refused game message is told when no `move` is asked.
@@ -75,12 +75,20 @@ impl Referee {
                 {
                     return self.unasked(seat, line, "answers another request");
                 }
+                // A game message may name the round it belongs to (robots: the token its
+                // `declare` or `pass` is for); one naming another round is a late line.
+                if let Some(r) = message.get("round").and_then(serde_json::Value::as_u64)
+                    && r != u64::from(self.round_no)
+                {
+                    return self.unasked(seat, line, "answers another round");
+                }
                 if takes_move {
                     return self.refuse(seat, format!("unknown message type {kind:?}"), line, at);
                 }
                 let stamp = Stamp { ms: at, cpu_ms };
                 match self.round.act(seat, &kind, &message, stamp) {
                     Ok(applied) => {
+                        self.verdict = Verdict::Accepted;
                         if self.seats[seat].asked.is_some() {
                             self.seats[seat].asked = None;
                         }
@@ -104,6 +112,7 @@ impl Referee {
     ) {
         match self.round.play(seat, mv) {
             Ok(applied) => {
+                self.verdict = Verdict::Accepted;
                 let asked = self.seats[seat]
                     .asked
                     .take()
@@ -166,6 +175,10 @@ impl Referee {
             let detail = format!("{used} lines refused this round; the last: {reason}");
             (used, turn_id, left, detail)
         };
+        self.verdict = Verdict::Refused {
+            reason: reason.clone(),
+            forfeited: used > retries,
+        };
         if used > retries {
             let failure = Failure {
                 kind: ForfeitKind::Retries,
@@ -186,6 +199,7 @@ impl Referee {
 
     /// A line nobody asked for: counted and kept as evidence; too many forfeit.
     pub(super) fn unasked(&mut self, seat: Seat, line: &[u8], why: &'static str) {
+        self.verdict = Verdict::Unasked(why);
         let st = &mut self.seats[seat];
         st.unasked += 1;
         if st.unasked_examples.len() < UNASKED_EXAMPLES {
@@ -208,6 +222,7 @@ impl Referee {
     /// A `log` message: kept with the number of moves played when it was read; too many bytes
     /// in a round forfeit.
     pub(super) fn log(&mut self, seat: Seat, text: String) {
+        self.verdict = Verdict::Logged;
         let st = &mut self.seats[seat];
         st.log_bytes += text.len();
         if st.log_bytes > self.settings.max_log_bytes {

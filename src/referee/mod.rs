@@ -94,6 +94,24 @@ pub enum Input<'a> {
     Tick,
 }
 
+/// What the referee made of the last line it was fed: read back by whoever fed it (the
+/// verifier re-judges a record's refused attempts by it, never by what came out, since a
+/// refusal past the retries forfeits and the arbiter's fallback move follows at once).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Verdict {
+    /// The round had not started or the seat is out of it: the line was dropped.
+    #[default]
+    Ignored,
+    /// The rules applied it (a move, or a game message they accepted).
+    Accepted,
+    /// Refused with this reason: answered by `illegal`, or, past the retries, a forfeit.
+    Refused { reason: String, forfeited: bool },
+    /// Kept as a line nobody asked for, with why (a `turn_id` of another request, say).
+    Unasked(&'static str),
+    /// A `log`.
+    Logged,
+}
+
 /// What the referee wants done, in order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
@@ -173,6 +191,8 @@ pub struct Referee {
     outcome: Option<Outcome>,
     play: Play,
     out: Vec<Output>,
+    /// What became of the last line fed.
+    verdict: Verdict,
     /// Nobody listens (verification): requests, announcements, `start` and `end` are not
     /// encoded; `illegal` is, since its reason is what a verifier compares.
     quiet: bool,
@@ -206,6 +226,7 @@ impl Referee {
                 ..Play::default()
             },
             out: Vec::new(),
+            verdict: Verdict::Ignored,
             quiet: false,
         }
     }
@@ -230,6 +251,11 @@ impl Referee {
     /// The outputs produced since the last call, in order.
     pub fn take_outputs(&mut self) -> std::vec::Drain<'_, Output> {
         self.out.drain(..)
+    }
+
+    /// What became of the last line fed ([`Input::Line`]).
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
     }
 
     /// The record so far.
@@ -266,7 +292,8 @@ impl Referee {
             .filter(|s| !s.forfeited)
             .filter_map(|s| s.asked.as_ref())
             .filter(|a| a.request.clock == crate::game::Limit::PerMove)
-            .map(|a| a.since + self.settings.move_ms + self.settings.margin_ms);
+            // The same sum as the tick's check, to the last bit (see `tick`).
+            .map(|a| a.since + (self.settings.move_ms + self.settings.margin_ms));
         let rules = self.rules_deadline().map(|d| d + self.settings.margin_ms);
         clocks.chain(rules).reduce(f64::min)
     }
@@ -401,7 +428,10 @@ impl Referee {
     pub fn input(&mut self, at: f64, input: Input<'_>) {
         self.last_at = at;
         match input {
-            Input::Line { seat, line, cpu_ms } => self.line(seat, line, at, cpu_ms),
+            Input::Line { seat, line, cpu_ms } => {
+                self.verdict = Verdict::Ignored;
+                self.line(seat, line, at, cpu_ms)
+            }
             Input::Failed { seat, failure } => {
                 if self.started {
                     self.rules_time_passes(at);

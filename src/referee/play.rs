@@ -228,6 +228,7 @@ impl Referee {
         let st = &mut self.seats[seat];
         st.forfeited = true;
         st.frozen = false;
+        let turn_id = st.asked.as_ref().map(|a| a.turn_id);
         if let Some(asked) = st.asked.take() {
             st.refused_before_fallback = asked.refused;
         }
@@ -245,6 +246,7 @@ impl Referee {
                 0
             },
             at_ms: (self.started && self.settings.timed).then_some(at),
+            turn_id,
             detail: failure.detail,
             line: failure.line,
             exit: failure.exit,

@@ -40,6 +40,7 @@ impl Index {
         let mut reader = BufReader::new(file.try_clone().map_err(err)?);
         let mut seen: BTreeMap<u32, Vec<Option<Place>>> = BTreeMap::new();
         let mut offset = 0u64;
+        let mut number = 0u64;
         let mut buf = Vec::new();
         loop {
             buf.clear();
@@ -49,6 +50,7 @@ impl Index {
             }
             let start = offset;
             offset += n as u64;
+            number += 1;
             if buf.last() != Some(&b'\n') {
                 break; // a line being written (or torn): not a round yet
             }
@@ -56,9 +58,15 @@ impl Index {
             if line.is_empty() {
                 continue;
             }
-            let Ok(key) = serde_json::from_slice::<Key>(line) else {
-                continue;
-            };
+            let key = serde_json::from_slice::<Key>(line).map_err(|e| {
+                format!(
+                    "line {number} of {} is damaged ({e}): only the last line may be torn (a \
+                     round being written when the arbiter stopped). Delete line {number} (sed -i \
+                     '{number}d' {}) and run `tournament --resume` to play its table again",
+                    path.display(),
+                    path.display()
+                )
+            })?;
             let Some(table) = key.table else {
                 continue;
             };

@@ -30,7 +30,7 @@ pub fn play(
     };
     let names: Vec<String> = record.seats.iter().map(|s| clean(&s.name)).collect();
     let head = format!(
-        "game {index} of {total}: match {}{}, round {}/{}, {} {}, seats: {}\n",
+        "round {index} of {total}: match {}{}, round {}/{}, {} {}, seats: {}\n",
         clean(&record.match_id),
         record
             .table

@@ -6,8 +6,8 @@
 //! round. Reading takes two passes over the file, each line by line:
 //!
 //! 1. [`scan`] notes, per table, which rounds are present (a bit per round) and so which tables
-//!    are complete; it cuts a torn last line off the file and refuses a line that is not a
-//!    round (naming it);
+//!    are complete; it cuts a torn last line off the file and refuses any other line that is
+//!    not a round (naming it and the way out: only a last line can be torn);
 //! 2. [`Tables`] yields the complete tables in ascending order, each as the places of its
 //!    rounds in the file (first occurrence of each round). A table is held back only until
 //!    the tables before it are yielded, so what it keeps is the places of the few tables that
@@ -147,28 +147,20 @@ impl<R: Read> Lines<R> {
     }
 }
 
-/// A torn line is a prefix of a JSON object: it starts like one and never closes (as the
-/// record reader judges it).
-fn is_torn(line: &[u8]) -> bool {
-    line.first() == Some(&b'{') && line.last() != Some(&b'}')
-}
-
-/// Parses the key of a line. `Ok(None)`: a line to skip (blank, or torn and completed by a
-/// later writer's newline); an error names the line.
+/// Parses the key of a line. `Ok(None)`: a blank line. An unreadable line is damage (only the
+/// last line may be torn, and [`scan`] cuts that one off): the error names it and the way out.
 fn key_of(bytes: &[u8], number: u64) -> Result<Option<Key>, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    match serde_json::from_slice::<Key>(bytes) {
-        Ok(k) => Ok(Some(k)),
-        Err(_)
-            if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err()
-                && is_torn(bytes) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(format!("line {number} is not a valid round record: {e}")),
-    }
+    serde_json::from_slice::<Key>(bytes).map(Some).map_err(|e| {
+        format!(
+            "line {number} is damaged ({e}): only the last line may be torn (a round being \
+             written when the arbiter stopped), so the file was changed or corrupted. Delete \
+             line {number} (sed -i '{number}d' FILE) and run again: the table that round \
+             belonged to is then incomplete, and --resume plays it again"
+        )
+    })
 }
 
 /// The first pass over `path` (missing: an empty scan). A torn last line (the writer was

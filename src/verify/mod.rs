@@ -26,8 +26,6 @@ mod round;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde_json::Value;
-
 use crate::record::RoundRecord;
 use crate::standings::MatchStandings as Standings;
 use crate::wire::Standing;
@@ -37,7 +35,7 @@ pub use compare::check_result;
 /// The first thing in a record that the rules contradict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Discrepancy {
-    /// The round's index in the file, from 1 (`--game N`).
+    /// The round's index in the file, from 1 (`--round N`).
     pub game: usize,
     /// The move, from 1, where the discrepancy is in one move.
     pub ply: Option<u32>,
@@ -47,8 +45,8 @@ pub struct Discrepancy {
 impl fmt::Display for Discrepancy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ply {
-            Some(ply) => write!(f, "game {}, move {ply}: {}", self.game, self.reason),
-            None => write!(f, "game {}: {}", self.game, self.reason),
+            Some(ply) => write!(f, "round {}, move {ply}: {}", self.game, self.reason),
+            None => write!(f, "round {}: {}", self.game, self.reason),
         }
     }
 }
@@ -107,30 +105,47 @@ pub(crate) struct Counts {
 /// Verifies every round of a file and every match it holds whole.
 pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
     let mut report = empty_report();
-    // Games that carry state: what each match's last verified round handed on.
-    let mut handed: BTreeMap<(String, Option<u32>), (u32, Option<Value>)> = BTreeMap::new();
+    // What each match's last verified round handed on: its carried state (games that carry
+    // one) and the request counter.
+    let mut handed: BTreeMap<(String, Option<u32>), (u32, round::Handed)> = BTreeMap::new();
     for (i, record) in records.iter().enumerate() {
-        let (counts, carry) = round::verify_round(record).map_err(|(ply, reason)| Discrepancy {
-            game: i + 1,
-            ply,
-            reason,
-        })?;
-        add(&mut report, counts);
         let key = (record.match_id.clone(), record.table);
-        if let Some((round, given)) = handed.get(&key)
-            && *round + 1 == record.round
-            && record.carry != *given
-        {
-            return Err(Discrepancy {
+        let before = handed
+            .get(&key)
+            .filter(|(round, _)| *round + 1 == record.round);
+        let at = |reason: String| Discrepancy {
+            game: i + 1,
+            ply: None,
+            reason,
+        };
+        let turn_id_from = match (record.turn_id_from, before) {
+            (Some(from), Some((round, h))) if from != h.turn_id => {
+                return Err(at(format!(
+                    "the round's requests are numbered on from turn_id {from}, but round \
+                     {round} of its match ended at turn_id {}",
+                    h.turn_id
+                )));
+            }
+            (Some(from), _) => from,
+            (None, Some((_, h))) => h.turn_id,
+            (None, None) => 0,
+        };
+        let (counts, next) =
+            round::verify_round(record, turn_id_from).map_err(|(ply, reason)| Discrepancy {
                 game: i + 1,
-                ply: None,
-                reason: format!(
-                    "the round starts from a state that is not the one round {round} of its \
-                     match ended with"
-                ),
-            });
+                ply,
+                reason,
+            })?;
+        add(&mut report, counts);
+        if let Some((round, h)) = before
+            && record.carry != h.carry
+        {
+            return Err(at(format!(
+                "the round starts from a state that is not the one round {round} of its \
+                 match ended with"
+            )));
         }
-        handed.insert(key, (record.round, carry));
+        handed.insert(key, (record.round, next));
     }
     report.matches = matches(records)?;
     Ok(report)
@@ -145,8 +160,8 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
         ply: None,
         reason: format!("the record holds {} rounds", records.len()),
     })?;
-    let (counts, _) =
-        round::verify_round(record).map_err(|(ply, reason)| Discrepancy { game, ply, reason })?;
+    let (counts, _) = round::verify_round(record, record.turn_id_from.unwrap_or(0))
+        .map_err(|(ply, reason)| Discrepancy { game, ply, reason })?;
     add(&mut report, counts);
     Ok(report)
 }
@@ -188,7 +203,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
                 game: i + 1,
                 ply: None,
                 reason: format!(
-                    "it belongs to match {} like game {}, but {reason}",
+                    "it belongs to match {} like the file's round {}, but {reason}",
                     r.match_id,
                     games[0] + 1
                 ),
@@ -198,7 +213,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
                     game: i + 1,
                     ply: None,
                     reason: format!(
-                        "round {} of match {} is already in the file as game {}",
+                        "round {} of match {} is already in the file as its round {}",
                         r.round,
                         r.match_id,
                         dup + 1

@@ -12,7 +12,7 @@ use crate::duration::round_ms;
 use crate::game::{Game, RoundSetup, Seat, short_json};
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
 use crate::record::{FORMAT_VERSION, MoveRecord, RoundRecord};
-use crate::referee::{Failure, Input, Output, Referee, Settings};
+use crate::referee::{Failure, Input, Output, Referee, Settings, Verdict};
 use crate::seed::round_seed;
 
 /// A discrepancy: the move (ply) where there is one, and the reason.
@@ -26,8 +26,16 @@ fn whole(reason: String) -> Found {
 /// restarts between rounds, and refused lines of simultaneous play (recorded without a time).
 const EVIDENCE_FAULTS: [&str; 3] = ["unasked", "restarted", "refused"];
 
-/// Verifies one round; returns what it hands on to the next round of its match.
-pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), Found> {
+/// What a verified round hands on to the next round of its match.
+pub(super) struct Handed {
+    pub carry: Option<Value>,
+    /// The match's request counter after the round.
+    pub turn_id: u64,
+}
+
+/// Verifies one round whose requests are numbered on from `turn_id_from`; returns what it
+/// hands on to the next round of its match.
+pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts, Handed), Found> {
     if r.format != FORMAT_VERSION {
         return Err(whole(format!(
             "record format {} is not the one this build reads ({FORMAT_VERSION})",
@@ -92,17 +100,16 @@ pub(super) fn verify_round(r: &RoundRecord) -> Result<(Counts, Option<Value>), F
         max_log_bytes: usize::MAX,
         timed: game.simultaneous(),
     };
-    let referee = Referee::new(round, n, settings, r.round, r.seed, 0).quiet();
+    let referee = Referee::new(round, n, settings, r.round, r.seed, turn_id_from).quiet();
     let mut feed = Feed {
         r,
         game: &*game,
         referee,
         now: 0.0,
         fed_forfeits: vec![false; r.forfeits.len()],
-        fed_refused: None,
+        fed_refused: vec![false; r.moves.len()],
         compared: 0,
         counts: Counts::default(),
-        illegal: vec![None; n],
     };
     feed.run()?;
     feed.finish()
@@ -239,13 +246,11 @@ struct Feed<'r> {
     /// Round time of the latest input.
     now: f64,
     fed_forfeits: Vec<bool>,
-    /// The recorded move whose refused attempts were fed already.
-    fed_refused: Option<usize>,
+    /// Per recorded move, whether its refused attempts were fed already.
+    fed_refused: Vec<bool>,
     /// Produced actions compared so far.
     compared: usize,
     counts: Counts,
-    /// The last `illegal` each seat was sent since its last input.
-    illegal: Vec<Option<String>>,
 }
 
 impl Feed<'_> {
@@ -255,8 +260,7 @@ impl Feed<'_> {
         self.pump();
     }
 
-    /// Carries out the referee's outputs: drains find nothing more than the record holds;
-    /// `illegal` answers are kept to compare with the recorded reasons.
+    /// Carries out the referee's outputs: drains find nothing more than the record holds.
     fn pump(&mut self) {
         loop {
             let outs: Vec<Output> = self.referee.take_outputs().collect();
@@ -276,12 +280,6 @@ impl Feed<'_> {
                         }
                         self.referee.input(self.now, Input::Drained(seat));
                     }
-                    Output::Send { seat, line, .. }
-                        if line.starts_with(br#"{"type":"illegal""#) =>
-                    {
-                        let v: Value = serde_json::from_slice(&line).unwrap_or_default();
-                        self.illegal[seat] = v["reason"].as_str().map(str::to_string);
-                    }
                     _ => {}
                 }
             }
@@ -289,8 +287,9 @@ impl Feed<'_> {
     }
 
     /// A recorded forfeit of `seat` the drain that is asked for now finds: one of the process
-    /// layer's own (not a clock or refused attempts), at this move, with no attempt of the
-    /// seat's recorded on it (those come after a request).
+    /// layer's own (not a clock or refused attempts), at this move, that came before any
+    /// request of its (no `turn_id`; an older record does not say, but then no attempt of the
+    /// seat's is recorded on it, as those come after a request).
     fn found_draining(&self, seat: Seat) -> Option<usize> {
         let produced = self.referee.play().moves.len();
         let next = self.r.moves.get(produced);
@@ -301,6 +300,7 @@ impl Feed<'_> {
                 && f.seat == seat
                 && f.ply as usize <= produced + 1
                 && !matches!(f.kind, ForfeitKind::Timeout | ForfeitKind::Retries)
+                && f.turn_id.is_none()
                 && !attempts
         })
     }
@@ -346,9 +346,19 @@ impl Feed<'_> {
         let produced = self.referee.play().moves.len();
         let next = r.moves.get(produced);
         let forfeit = (0..r.forfeits.len())
-            .filter(|&k| !self.fed_forfeits[k] && r.forfeits[k].ply as usize <= produced + 1)
+            .filter(|&k| {
+                !self.fed_forfeits[k]
+                    && (r.forfeits[k].ply as usize <= produced + 1 || self.due(k, next))
+            })
             .min_by_key(|&k| r.forfeits[k].ply);
         if let Some(k) = forfeit {
+            // In timed play a deadline that came before the failure was ticked first, live.
+            if let (Some(t), Some(d)) = (r.forfeits[k].at_ms, self.referee.deadline())
+                && d <= t
+            {
+                self.input(d, Input::Tick);
+                return Ok(());
+            }
             return self.forfeit(k, next);
         }
         let Some(m) = next else {
@@ -392,7 +402,6 @@ impl Feed<'_> {
             return Err((ply, self.out_of_turn(m)));
         }
         self.refused(produced, m)?;
-        self.illegal[m.seat] = None;
         let line = answer_line(m);
         self.input(
             at,
@@ -403,7 +412,7 @@ impl Feed<'_> {
             },
         );
         if self.referee.play().moves.len() == produced
-            && let Some(reason) = self.illegal[m.seat].take()
+            && let Verdict::Refused { reason, .. } = self.referee.verdict()
         {
             let colour = m.colour.as_deref().unwrap_or("its seat");
             return Err((
@@ -415,6 +424,19 @@ impl Feed<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// In timed play, a recorded forfeit that happened before what comes next: before the
+    /// next bot action's time, and before the deadline the referee would be ticked at. Live,
+    /// a failure found after a rules' deadline but inside its margin lets the rules act at the
+    /// deadline first, so its move number is one later; its time says when to feed it.
+    fn due(&self, k: usize, next: Option<&MoveRecord>) -> bool {
+        let Some(t) = self.r.forfeits[k].at_ms else {
+            return false;
+        };
+        let before_tick = self.referee.deadline().is_none_or(|d| t < d);
+        let before_next = next.is_none_or(|m| m.by_arbiter || m.at_ms.is_none_or(|a| t < a));
+        before_tick && before_next
     }
 
     /// The round time of a recorded bot action: its own (`at_ms`) in timed play, else its
@@ -462,10 +484,10 @@ impl Feed<'_> {
     /// Feeds the refused attempts recorded on move `i` (once), each checked against the
     /// reason the referee gives.
     fn refused(&mut self, i: usize, m: &MoveRecord) -> Result<(), Found> {
-        if self.fed_refused == Some(i) {
+        if self.fed_refused[i] {
             return Ok(());
         }
-        self.fed_refused = Some(i);
+        self.fed_refused[i] = true;
         let since = self.referee.asked_since(m.seat).unwrap_or(self.now);
         for (k, attempt) in m.refused.iter().enumerate() {
             let ply = Some(i as u32 + 1);
@@ -483,9 +505,6 @@ impl Feed<'_> {
                     ),
                 ));
             }
-            let produced = self.referee.play().moves.len();
-            let forfeits = self.referee.play().forfeits.len();
-            self.illegal[m.seat] = None;
             self.input(
                 since + attempt.ms,
                 Input::Line {
@@ -494,27 +513,10 @@ impl Feed<'_> {
                     cpu_ms: None,
                 },
             );
-            if self.referee.play().moves.len() > produced {
-                return Err((
-                    ply,
-                    format!("{what} is a legal move, which the arbiter would have accepted"),
-                ));
-            }
             let judged = !unjudgeable(attempt);
-            let given = self.illegal[m.seat].take().or_else(|| {
-                // The last attempt may forfeit instead of being answered.
-                let p = self.referee.play();
-                (p.forfeits.len() > forfeits).then(|| {
-                    p.moves
-                        .last()
-                        .and_then(|mv| mv.refused.last())
-                        .map(|a| a.reason.clone())
-                        .unwrap_or_default()
-                })
-            });
-            match given {
-                Some(reason) if reason == attempt.reason || !judged => {}
-                Some(reason) => {
+            match self.referee.verdict().clone() {
+                Verdict::Refused { reason, .. } if reason == attempt.reason || !judged => {}
+                Verdict::Refused { reason, .. } => {
                     return Err((
                         ply,
                         format!(
@@ -524,10 +526,21 @@ impl Feed<'_> {
                         ),
                     ));
                 }
-                None => {
+                Verdict::Accepted => {
                     return Err((
                         ply,
-                        format!("{what} is one the arbiter would not have refused"),
+                        format!("{what} is a legal move, which the arbiter would have accepted"),
+                    ));
+                }
+                other => {
+                    let why = match other {
+                        Verdict::Unasked(why) => format!(": it would be kept unasked ({why})"),
+                        Verdict::Logged => ": it is a log".into(),
+                        _ => String::new(),
+                    };
+                    return Err((
+                        ply,
+                        format!("{what} is one the arbiter would not have refused{why}"),
                     ));
                 }
             }
@@ -560,7 +573,22 @@ impl Feed<'_> {
         let sequential = !self.game.simultaneous();
         match (f.kind, self.referee.asked_since(f.seat)) {
             (ForfeitKind::Timeout, Some(since)) if sequential => {
-                let d = since + r.settings.move_ms as f64 + r.settings.margin_ms as f64;
+                // Seats asked at once (every seat bids together) run out on the same tick:
+                // the attempts the others made before it come first, as they did live.
+                for s in 0..self.referee.forfeited().len() {
+                    if s == f.seat || self.referee.asked_since(s).is_none() {
+                        continue;
+                    }
+                    if let Some(j) = (produced..r.moves.len()).find(|&j| r.moves[j].seat == s)
+                        && r.moves[j].by_arbiter
+                        && !r.moves[j].opening
+                    {
+                        self.refused(j, &r.moves[j])?;
+                    }
+                }
+                // The referee's own sum, to the last bit: `since + move + margin` rounds
+                // differently and can fall a hair short of the clock's end.
+                let d = since + (r.settings.move_ms as f64 + r.settings.margin_ms as f64);
                 self.input(d, Input::Tick);
             }
             (ForfeitKind::Timeout, None) if sequential => {
@@ -619,7 +647,7 @@ impl Feed<'_> {
 
     /// The round is over: the record ends here, and its forfeits, rules' faults, final state
     /// and result are the referee's.
-    fn finish(self) -> Result<(Counts, Option<Value>), Found> {
+    fn finish(self) -> Result<(Counts, Handed), Found> {
         let r = self.r;
         let play = self.referee.play();
         if r.moves.len() > play.moves.len() {
@@ -631,7 +659,9 @@ impl Feed<'_> {
                 ),
             ));
         }
-        forfeits_agree(&r.forfeits, &play.forfeits)?;
+        // Records that number their requests (turn_id_from) say of every forfeit whether a
+        // request was open.
+        forfeits_agree(&r.forfeits, &play.forfeits, r.turn_id_from.is_some())?;
         let rule_faults = |faults: &[crate::record::Fault]| -> Vec<(Seat, String, String)> {
             faults
                 .iter()
@@ -669,7 +699,11 @@ impl Feed<'_> {
         }
         let mut counts = self.counts;
         counts.forfeits = r.forfeits.len();
-        Ok((counts, round.carry()))
+        let handed = Handed {
+            carry: round.carry(),
+            turn_id: self.referee.turn_id(),
+        };
+        Ok((counts, handed))
     }
 }
 
@@ -807,8 +841,9 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The referee's forfeits against the recorded ones: seat, kind, move and time.
-fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit]) -> Result<(), Found> {
+/// The referee's forfeits against the recorded ones: seat, kind, move, the request open and
+/// time.
+fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit], asked_kept: bool) -> Result<(), Found> {
     let key = |f: &Forfeit| (f.seat, f.kind, f.ply);
     let mut a: Vec<_> = recorded.iter().map(key).collect();
     let mut b: Vec<_> = given.iter().map(key).collect();
@@ -826,6 +861,21 @@ fn forfeits_agree(recorded: &[Forfeit], given: &[Forfeit]) -> Result<(), Found> 
             show(&a),
             show(&b)
         )));
+    }
+    let asked: BTreeMap<Seat, Option<u64>> = given.iter().map(|f| (f.seat, f.turn_id)).collect();
+    for f in recorded
+        .iter()
+        .filter(|f| asked_kept || f.turn_id.is_some())
+    {
+        if asked.get(&f.seat) != Some(&f.turn_id) {
+            return Err(whole(format!(
+                "seat {}'s forfeit is recorded during request turn_id {:?}, but it happens during \
+                 {:?}",
+                f.seat,
+                f.turn_id,
+                asked.get(&f.seat).copied().flatten()
+            )));
+        }
     }
     let times: BTreeMap<Seat, Option<f64>> = given.iter().map(|f| (f.seat, f.at_ms)).collect();
     for f in recorded {

@@ -3,6 +3,7 @@
 //! no timing lock: what only processes show (pipes, signals, the sandbox) is tested in
 //! `tests/arbiter` and `tests/hostile`.
 
+mod agreement;
 mod goofspiel;
 mod rollerball;
 mod sequential;

@@ -219,3 +219,37 @@ fn a_crash_in_the_hourglass_takes_the_seat_out_at_its_time() {
     assert_eq!(t.referee.listening(), vec![1]);
     assert!(t.controls.contains(&Output::Kill(0)));
 }
+
+#[test]
+fn a_declare_or_pass_naming_another_round_is_a_late_line() {
+    let mut t = Table::new(&robots(), timed(), 21);
+    // This is round 1: a `pass` meant for an earlier token, read late, is unasked.
+    t.says(100.0, 0, r#"{"type":"pass","round":0}"#);
+    t.says(150.0, 1, r#"{"type":"declare","moves":9,"round":7}"#);
+    assert!(t.referee.play().moves.is_empty(), "{:?}", t.referee.play());
+    // Naming this round, or no round (older bots), is taken as before.
+    t.says(200.0, 1, r#"{"type":"declare","moves":9,"round":1}"#);
+    t.says(250.0, 0, &declare(7));
+    let kinds: Vec<_> = t.referee.play().moves.iter().map(|m| m.seat).collect();
+    assert_eq!(kinds, vec![1, 0]);
+    // The state lists the current declarations in the order they were made, not by seat.
+    let state = t.referee.round().public_view();
+    let seats: Vec<u64> = state["declarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["seat"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seats, vec![1, 0], "{state}");
+    while !t.referee.is_over() {
+        let d = t.referee.deadline().unwrap();
+        t.tick(d);
+    }
+    let play = t.referee.play();
+    let late: Vec<_> = play
+        .faults
+        .iter()
+        .filter(|f| f.detail.contains("answers another round"))
+        .collect();
+    assert_eq!(late.len(), 2, "one late line per seat: {:?}", play.faults);
+}

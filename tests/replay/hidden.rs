@@ -50,7 +50,7 @@ fn goofspiel_and_a_six_player_rollerball_play_verify_and_replay() {
     );
     let (code, out, err) = verify(&g);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("verified 2 games and 28 moves"), "{out}");
+    assert!(out.contains("verified 2 rounds and 28 moves"), "{out}");
     let r = record(
         &dir,
         "rollerball.jsonl",
@@ -67,7 +67,7 @@ fn goofspiel_and_a_six_player_rollerball_play_verify_and_replay() {
     );
     let (code, out, err) = verify(&r);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("verified 1 game"), "{out}");
+    assert!(out.contains("verified 1 round"), "{out}");
     let round = &lines(&r)[0];
     assert_eq!(round["result"]["points"].as_array().unwrap().len(), 6);
     let shown = rollarena(

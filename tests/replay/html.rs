@@ -110,7 +110,7 @@ fn a_tampered_record_still_gets_a_viewer_saying_so() {
     write_lines(&path, &rounds);
     let (code, page, err) = viewer(&path, "tampered.html");
     assert_eq!(code, 1);
-    assert!(err.contains("game 2: seat 0's points"), "{err}");
+    assert!(err.contains("round 2: seat 0's points"), "{err}");
     assert!(page.contains(r#""ok":false"#));
     // A move the rules cannot play at all: no viewer.
     rounds[0]["moves"][0]["move"] = serde_json::json!("b2");

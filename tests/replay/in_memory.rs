@@ -150,7 +150,7 @@ fn a_changed_move_is_caught() {
     assert!(d.reason.contains("not a legal move"), "{d}");
     assert!(
         d.to_string()
-            .starts_with("game 2, move 4: \"b3\" is not a legal move")
+            .starts_with("round 2, move 4: \"b3\" is not a legal move")
     );
 }
 
@@ -255,7 +255,10 @@ fn seats_seeds_and_matches_are_checked() {
     records.push(records[0].clone());
     let d = rejected(&records);
     assert_eq!(d.game, 3);
-    assert!(d.reason.contains("already in the file as game 1"), "{d}");
+    assert!(
+        d.reason.contains("already in the file as its round 1"),
+        "{d}"
+    );
     let mut records = file();
     records[1].seats[0].name = "someone else".into();
     assert!(rejected(&records).reason.contains("seat names differ"));

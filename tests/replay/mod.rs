@@ -9,8 +9,10 @@
 //! clumsy Python bot (`fumbler.py`: refused attempts, logs, stderr, a crash) and a bot that
 //! never starts, so they hold every kind of event a record can hold.
 
+mod agreement;
 mod browser;
 mod browser_hidden;
+mod golden;
 mod hidden;
 mod html;
 mod in_memory;

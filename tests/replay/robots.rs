@@ -104,7 +104,7 @@ fn every_action_winner_and_tally_of_a_duel() {
     let (code, out, err) = replay(&["replay", r.duel.to_str().unwrap()], None);
     assert_eq!(code, 0, "{err}");
     let records = lines(&r.duel);
-    let games: Vec<&str> = out.split("\ngame ").collect();
+    let games: Vec<&str> = out.split("\nround ").collect();
     assert_eq!(games.len(), records.len(), "{out}");
     for (k, (rec, shown)) in records.iter().zip(&games).enumerate() {
         let moves = rec["moves"].as_array().unwrap();
@@ -242,7 +242,7 @@ fn a_demonstration_the_rules_judge_otherwise_does_not_replay() {
     let (code, _, err) = replay(&["replay", path.to_str().unwrap(), "--round", "1"], None);
     assert_eq!(code, 1);
     assert!(
-        err.contains("does not replay: game 1")
+        err.contains("does not replay: round 1")
             && err.contains(
                 "the record says the demonstration succeeded, but the rules say it fails"
             ),

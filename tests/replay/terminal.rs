@@ -167,7 +167,7 @@ fn paces() {
     assert!(started.elapsed().as_millis() >= 12 * 20);
     // All games without --game.
     let (_, out, _) = replay(&["replay", file], None);
-    assert!(out.contains("game 1 of 2") && out.contains("game 2 of 2"));
+    assert!(out.contains("round 1 of 2") && out.contains("round 2 of 2"));
     // Bad paces are usage errors.
     assert_eq!(
         replay(&["replay", file, "--round", "1", "--to", "13"], None).0,

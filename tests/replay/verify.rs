@@ -37,19 +37,19 @@ fn clean_records_verify() {
     let r = records();
     let (code, out, err) = verify(&r.small, &[]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("verified 2 games and 24 moves"), "{out}");
+    assert!(out.contains("verified 2 rounds and 24 moves"), "{out}");
     assert!(out.contains("all 2 rounds; standings:"), "{out}");
 
     let (code, out, err) = verify(&r.faults, &[]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("verified 4 games and 128 moves"), "{out}");
+    assert!(out.contains("verified 4 rounds and 128 moves"), "{out}");
     assert!(out.contains("reproduced with the seeded fallback"), "{out}");
     assert!(out.contains("refused attempts re-judged"), "{out}");
     assert!(out.contains("forfeits"), "{out}");
 
     let (code, out, _) = verify(&r.big, &["--round", "3"]);
     assert_eq!(code, 0);
-    assert!(out.contains("verified 1 game and 60 moves"), "{out}");
+    assert!(out.contains("verified 1 round and 60 moves"), "{out}");
     // --game N, the flag's old name, still picks the same round.
     let (old_code, old_out, _) = verify(&r.big, &["--game", "3"]);
     assert_eq!((old_code, old_out), (code, out));
@@ -66,8 +66,8 @@ fn a_changed_move_is_rejected() {
     });
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("does not verify: game 2, move 5:")
-            || err.contains("does not verify: game 2, move 7:"),
+        err.contains("does not verify: round 2, move 5:")
+            || err.contains("does not verify: round 2, move 7:"),
         "{err}"
     );
     // An occupied square.
@@ -77,7 +77,7 @@ fn a_changed_move_is_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 1, move 4:") && err.contains("is occupied"),
+        err.contains("round 1, move 4:") && err.contains("is occupied"),
         "{err}"
     );
 }
@@ -94,7 +94,7 @@ fn a_raised_score_is_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 2: ") && err.contains("score is recorded as"),
+        err.contains("round 2: ") && err.contains("score is recorded as"),
         "{err}"
     );
     // Points alone.
@@ -104,7 +104,7 @@ fn a_raised_score_is_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 4: seat 0's points are recorded as"),
+        err.contains("round 4: seat 0's points are recorded as"),
         "{err}"
     );
 }
@@ -118,7 +118,7 @@ fn a_changed_flip_is_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 1, move 10:") && err.contains("flipped"),
+        err.contains("round 1, move 10:") && err.contains("flipped"),
         "{err}"
     );
 }
@@ -131,7 +131,7 @@ fn a_dropped_move_is_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 1, move 7: the move is numbered 8"),
+        err.contains("round 1, move 7: the move is numbered 8"),
         "{err}"
     );
 }
@@ -173,7 +173,7 @@ fn forged_faults_are_rejected() {
     });
     assert_eq!(code, 1);
     assert!(
-        err.contains("game 3") && err.contains("had not forfeited"),
+        err.contains("round 3") && err.contains("had not forfeited"),
         "{err}"
     );
 }
@@ -189,11 +189,12 @@ fn torn_and_bad_files() {
     let (code, out, err) = verify(&torn, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("torn"), "{err}");
-    assert!(out.contains("verified 2 games"), "{out}");
-    // A file that is not a record, and a game that does not exist: usage errors.
+    assert!(out.contains("verified 2 rounds"), "{out}");
+    // A file that is not a record: its first line is damage (exit 1); a round that does not
+    // exist: a usage error.
     let junk = r.path("junk.jsonl");
     std::fs::write(&junk, "hello\nworld\n").unwrap();
-    assert_eq!(verify(&junk, &[]).0, 2);
+    assert_eq!(verify(&junk, &[]).0, 1);
     assert_eq!(verify(&r.small, &["--round", "3"]).0, 2);
     assert_eq!(verify(&r.small, &["--round", "0"]).0, 2);
     let (_, _, err) = verify(&r.small, &["--round", "3"]);
@@ -202,4 +203,95 @@ fn torn_and_bad_files() {
         "{err}"
     );
     assert_eq!(verify(&r.path("missing.jsonl"), &[]).0, 2);
+}
+
+#[test]
+fn a_damaged_middle_line_is_an_error_and_a_torn_last_line_a_note() {
+    let r = records();
+    let text = std::fs::read_to_string(&r.faults).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    // Line 2 cut in half: damage, named with its round, exit 1.
+    let mut damaged = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        damaged += if i == 1 { &l[..l.len() / 2] } else { l };
+        damaged.push('\n');
+    }
+    let path = r.path("damaged-middle.jsonl");
+    std::fs::write(&path, damaged).unwrap();
+    let (code, out, err) = verify(&path, &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("line 2 is damaged") && err.contains("the file's round 2"),
+        "{err}"
+    );
+    assert!(!err.contains("note:"), "not a note: {err}");
+    // The first line cut: the same.
+    let path = r.path("damaged-first.jsonl");
+    std::fs::write(&path, format!("{}\n{}\n", &lines[0][..100], lines[1])).unwrap();
+    let (code, _, err) = verify(&path, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1 is damaged"), "{err}");
+    // The last line torn (no newline after it): a note naming it, the rest verified.
+    let path = r.path("torn-last.jsonl");
+    let torn = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..300]
+    );
+    std::fs::write(&path, torn).unwrap();
+    let (code, out, err) = verify(&path, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("line 4 of") && err.contains("is torn"),
+        "{err}"
+    );
+    assert!(out.contains("verified 3 rounds"), "{out}");
+    assert!(
+        out.contains("checked 3 rounds of the file's 4 lines; line 4, the last, is torn"),
+        "{out}"
+    );
+}
+
+#[test]
+fn table_and_round_pick_a_tournament_round_by_the_schedule() {
+    let r = records();
+    // Two tables' rounds in completion order: table 2's round 2, table 1's, table 2's round 1.
+    let rounds = lines(&r.small);
+    let mut file = Vec::new();
+    for (table, k) in [(2u32, 1usize), (1, 0), (1, 1), (2, 0)] {
+        let mut round = rounds[k].clone();
+        round["table"] = json!(table);
+        file.push(round);
+    }
+    let path = r.path("tables.jsonl");
+    write_lines(&path, &file);
+    let out = rollarena(
+        &[
+            "replay",
+            path.to_str().unwrap(),
+            "--table",
+            "2",
+            "--round",
+            "1",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The file's 4th line is table 2's round 1.
+    assert!(
+        text(&out.stdout).starts_with("round 4 of 4:"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = rollarena(&["replay", path.to_str().unwrap(), "--table", "3"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no round of table 3")
+            && text(&out.stderr).contains("tables 1 to 2"),
+        "{}",
+        text(&out.stderr)
+    );
 }

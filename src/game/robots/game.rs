@@ -18,8 +18,11 @@ use super::round::RobotsRound;
 use super::token::Token;
 use crate::game::{Game, Round, RoundSetup};
 
-/// The rules version of this implementation (bumped on every change of a rule).
-pub const RULES_VERSION: u32 = 1;
+/// The rules version of this implementation, bumped whenever what a record says can change.
+/// Version 2: the state lists the declarations in the order they were made, and a forfeited
+/// seat's declaration leaves it; a failed vortex demonstration reads "no robot stands on the
+/// vortex target at ..." (version 1: "no robot stands there, not on the vortex target at ...").
+pub const RULES_VERSION: u32 = 2;
 
 /// Most seats a match may have.
 pub const MAX_PLAYERS: usize = 8;
@@ -57,6 +60,8 @@ pub struct Robots {
     pub tiebreak: Tiebreak,
     /// Nodes the arbiter's solver may search for each token's optimal length.
     pub solver_nodes: u64,
+    /// The rules version played ([`RULES_VERSION`], or an earlier one for an older record).
+    pub rules: u32,
 }
 
 impl Robots {
@@ -76,6 +81,7 @@ impl Robots {
             prove_ms: 60_000,
             tiebreak: Tiebreak::Time,
             solver_nodes: 20_000_000,
+            rules: RULES_VERSION,
         })
     }
 
@@ -233,7 +239,16 @@ impl Game for Robots {
     }
 
     fn rules_version(&self) -> u32 {
-        RULES_VERSION
+        self.rules
+    }
+
+    fn under_rules(&self, version: u32) -> Option<std::sync::Arc<dyn Game>> {
+        (1..=RULES_VERSION).contains(&version).then(|| {
+            std::sync::Arc::new(Robots {
+                rules: version,
+                ..self.clone()
+            }) as std::sync::Arc<dyn Game>
+        })
     }
 
     fn options(&self) -> Value {

@@ -352,6 +352,12 @@ impl RobotsRound {
                 None
             }
             Err(reason) => {
+                let reason = match reason.strip_prefix("after the last move no robot stands on ") {
+                    Some(target) if self.game.rules < 2 => {
+                        format!("after the last move no robot stands there, not on {target}")
+                    }
+                    _ => reason,
+                };
                 effects.insert("reason".into(), json!(reason));
                 self.verify_next(queue, at);
                 Some(format!(
@@ -380,9 +386,18 @@ impl RobotsRound {
             Phase::Verifying { .. } => state::Phase::Verifying,
             Phase::Over => state::Phase::Over,
         };
-        let declarations = (0..self.game.players)
-            .filter(|&s| !self.forfeited[s])
+        // Each seat's current declaration, in the order made (the first declarer of a tied
+        // value proves first); rules version 1 listed them in seat order, forfeited seats'
+        // included.
+        let mut current: Vec<usize> = (0..self.game.players)
+            .filter(|&s| self.game.rules < 2 || !self.forfeited[s])
             .filter_map(|s| self.current(s))
+            .collect();
+        if self.game.rules >= 2 {
+            current.sort_unstable();
+        }
+        let declarations = current
+            .into_iter()
             .map(|i| {
                 let d = &self.declarations[i];
                 state::Declaration {

@@ -129,14 +129,17 @@ pub fn robots_of(record: &RoundRecord) -> Result<Robots, String> {
     if record.game != "robots" {
         return Err(format!("the record is of {:?}, not robots", record.game));
     }
-    if record.rules != RULES_VERSION {
+    if record.rules == 0 || record.rules > RULES_VERSION {
         return Err(format!(
-            "the record was played under robots rules version {}; this build knows version \
-             {RULES_VERSION}",
+            "the record was played under robots rules version {}; this build knows versions 1 \
+             to {RULES_VERSION}",
             record.rules
         ));
     }
-    Robots::from_options(&record.options)
+    Robots::from_options(&record.options).map(|g| Robots {
+        rules: record.rules,
+        ..g
+    })
 }
 
 /// Plays one token's recorded actions through the engine. `game` is the token's index in its

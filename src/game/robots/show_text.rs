@@ -69,7 +69,7 @@ pub fn header(index: usize, total: usize, record: &RoundRecord, rp: &RobotsRepla
         format!("{} players", g.players)
     };
     let mut out = format!(
-        "game {index} of {total}: match {}{}, round {}/{}, robots 16x16 {}, {players}\n",
+        "round {index} of {total}: match {}{}, round {}/{}, robots 16x16 {}, {players}\n",
         clean(&record.match_id),
         record
             .table

@@ -99,7 +99,7 @@ pub fn counts(board: &[String]) -> [u32; 4] {
 /// The header of a game: where it comes from, who sits where, who moves first.
 pub fn header(index: usize, total: usize, record: &RoundRecord, replayed: &RolitReplay) -> String {
     let mut out = format!(
-        "game {index} of {total}: match {}{}, round {}/{}, rolit {n}x{n}, {} players\n",
+        "round {index} of {total}: match {}{}, round {}/{}, rolit {n}x{n}, {} players\n",
         clean(&record.match_id),
         record
             .table

@@ -157,7 +157,7 @@ fn board(p: &Pieces<'_>, style: &Style) -> String {
 /// The header: where the round comes from, who sits where in which colour, whose view.
 fn header(screen: &Screen<'_>, record: &RoundRecord, v: &View) -> String {
     let mut out = format!(
-        "game {} of {}: match {}{}, round {}/{}, rollerball, {} players, turn limit {}\n",
+        "round {} of {}: match {}{}, round {}/{}, rollerball, {} players, turn limit {}\n",
         screen.index,
         screen.total,
         clean(&record.match_id),
