@@ -311,6 +311,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn relative_paths_are_taken_from_the_base() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("bots")).unwrap();
+        std::fs::write(dir.path().join("bots/a.py"), "").unwrap();
+        let argv = |s: &str| shell_words::split(s).unwrap();
+        let base = dir.path();
+        let got = paths_from(&argv("python3 bots/a.py --depth 2 fast"), base).unwrap();
+        assert_eq!(got[1], base.join("bots/a.py").display().to_string());
+        assert_eq!(&got[2..], ["--depth", "2", "fast"], "flags and words stay");
+        let got = paths_from(&argv("./bots/run"), base).unwrap();
+        assert_eq!(got[0], base.join("./bots/run").display().to_string());
+        assert_eq!(
+            paths_from(&argv("python3 bots/b.py"), base),
+            Err("bots/b.py".to_string()),
+            "a missing script is the error"
+        );
+        assert!(paths_from(&argv("java -jar /abs/x.jar"), base).is_ok());
+    }
+
+    #[test]
     fn resolves_programs_or_says_why_not() {
         assert!(resolve_program("sh").unwrap().ends_with("sh"));
         assert!(resolve_program("rollarena").is_ok());
