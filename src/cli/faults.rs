@@ -135,6 +135,7 @@ mod tests {
             kind,
             ply,
             at_ms: None,
+            turn_id: None,
             detail: detail.into(),
             line: None,
             exit: None,
