@@ -257,8 +257,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         file: args.file.display().to_string(),
         file_sha256: loaded.file_sha256,
         on_standings: args.live.clone().map(|dir| {
+            let out = output.clone();
             runner::OnStandings(std::sync::Arc::new(move |standings| {
-                crate::report::live::write(&dir, standings)
+                crate::report::live::write_from(&dir, Some(&out), standings)
             }))
         }),
     };

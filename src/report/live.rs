@@ -6,8 +6,11 @@
 //!
 //! The page also tells how far the event is and when it should end: the time since the first
 //! page of this run and, once a table has ended in it, the time left at the rate of the tables
-//! this run has played (tables kept from an earlier run do not count for the rate); and, for
-//! events of two players per table, the crosstable of the head-to-head results so far.
+//! this run has played (tables kept from an earlier run do not count for the rate); and, when
+//! the runner names the output directory ([`write_from`]), the crosstable of every round so far
+//! and the tables still playing, each with a viewer of the rounds it has played
+//! ([`super::live_rounds`]); without it, for events of two players per table, the crosstable of
+//! the head-to-head results.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::json;
 
+use super::live_rounds::Rounds;
 use super::page;
 use crate::tournament::aggregate::Standings;
 
@@ -49,12 +53,33 @@ fn progress(dir: &Path, standings: &Standings) -> (f64, Option<f64>) {
     (elapsed, eta)
 }
 
+/// Per live directory: the rounds read of the output's results so far.
+static ROUNDS: Mutex<BTreeMap<PathBuf, Rounds>> = Mutex::new(BTreeMap::new());
+
 /// Writes the live standings page `dir/index.html`.
 pub fn write(dir: &Path, standings: &Standings) -> Result<(), String> {
+    write_from(dir, None, standings)
+}
+
+/// Writes the live page `dir/index.html`, with what `output/results.jsonl` holds so far when
+/// `output` is given (the crosstable, the tables playing).
+pub fn write_from(dir: &Path, output: Option<&Path>, standings: &Standings) -> Result<(), String> {
     let _one = WRITING.lock().unwrap_or_else(|p| p.into_inner());
     let names: Vec<&str> = standings.standings.iter().map(|r| r.bot.as_str()).collect();
     let (elapsed_s, eta_s) = progress(dir, standings);
+    let rounds = match output {
+        Some(output) => {
+            let mut all = ROUNDS.lock().unwrap_or_else(|p| p.into_inner());
+            let seen = all
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| Rounds::new(names.iter().map(|n| n.to_string()).collect()));
+            seen.update(output, dir)?;
+            seen.data()
+        }
+        None => serde_json::Value::Null,
+    };
     let data = json!({
+        "rounds": rounds,
         "elapsed_s": elapsed_s,
         "eta_s": eta_s,
         "kind": "live",

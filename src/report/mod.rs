@@ -21,6 +21,7 @@
 pub mod collect;
 pub mod index;
 pub mod live;
+pub mod live_rounds;
 pub mod page;
 pub mod timing;
 pub mod viewers;

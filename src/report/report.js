@@ -540,7 +540,34 @@
       `live: ${s.rounds_played} rounds, ${s.tables_played} tables${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''} counted; updated ${DATA.updated}; this page reloads itself`));
     main.appendChild(panel('standings', standingsTable(s), sprtBlock(s)));
     main.appendChild(progressPanel(s));
-    if ((s.head_to_head || []).length) main.appendChild(panel('crosstable so far: score against each opponent', headToHead(s)));
+    const R = DATA.rounds;
+    if (R) {
+      main.appendChild(playingPanel(R.playing || []));
+      if ((R.crosstable || []).length) {
+        main.appendChild(panel(R.players === 2 ? 'crosstable so far: score against each opponent' : 'crosstable so far: finished ahead of each opponent',
+          liveCrosstable(s, R.crosstable, R.players === 2)));
+      }
+    } else if ((s.head_to_head || []).length) {
+      main.appendChild(panel('crosstable so far: score against each opponent', liveCrosstable(s, s.head_to_head.map((h) => ({
+        row: h.bot, col: h.opponent, ahead: h.wins, tied: h.draws, behind: h.losses, score: h.wins + h.draws / 2 })), true)));
+    }
+  }
+
+  // The tables with rounds played but not over, each linking to a viewer of those rounds.
+  function playingPanel(playing) {
+    const p = panel(`tables playing (${playing.length})`);
+    p.id = 'playing';
+    if (!playing.length) {
+      p.appendChild(el('p', { class: 'muted', text: 'none with a finished round yet' }));
+      return p;
+    }
+    p.appendChild(el('table', {}, el('thead', {}, el('tr', {}, ['table', 'bots by seat', 'rounds so far'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, playing.map((t) => el('tr', { 'data-table': t.t },
+        el('td', { class: 'num' }, String(t.t)),
+        el('td', {}, t.bots.join(', ')),
+        el('td', {}, el('a', { href: t.href, class: 'replay' }, `${t.done} of ${t.rounds}: replay`)))))));
+    p.appendChild(el('p', { class: 'muted', text: 'A table is listed once a round of it has ended; the page is written again as each table ends.' }));
+    return p;
   }
 
   // A duration in words: "45 s", "4 min 12 s", "2 h 5 min".
@@ -566,19 +593,22 @@
     ]));
   }
 
-  // Two players per table: each bot's score against each other so far (a draw counts half).
-  function headToHead(s) {
+  // The crosstable so far, by name: cells {row, col, ahead, tied, behind, score}; with two
+  // players the score against each other (a draw counts half), else how often ahead.
+  function liveCrosstable(s, cells, two) {
     const order = s.standings.map((r) => r.bot);
-    const cell = new Map(s.head_to_head.map((h) => [`${h.bot}\u0000${h.opponent}`, h]));
+    const cell = new Map(cells.map((c) => [`${c.row}\u0000${c.col}`, c]));
     return el('table', { id: 'crosstable' },
-      el('thead', {}, el('tr', {}, el('th', { text: 'score (row against column)' }), order.map((b) => el('th', { class: 'num', text: b })))),
+      el('thead', {}, el('tr', {}, el('th', { text: two ? 'score (row against column)' : 'finished ahead (row against column)' }),
+        order.map((b) => el('th', { class: 'num', text: b })))),
       el('tbody', {}, order.map((row) => el('tr', { 'data-bot': row }, el('th', { text: row }), order.map((col) => {
         if (row === col) return el('td', { class: 'cell self' }, '');
-        const h = cell.get(`${row}\u0000${col}`);
-        if (!h) return el('td', { class: 'cell muted' }, '·');
-        const n = h.wins + h.draws + h.losses;
+        const c = cell.get(`${row}\u0000${col}`);
+        if (!c) return el('td', { class: 'cell muted' }, '·');
+        const n = c.ahead + c.tied + c.behind;
+        const pct = 100 * (two ? c.score / n : (c.ahead + c.tied / 2) / n);
         return el('td', { class: 'cell', 'data-row': row, 'data-col': col, 'data-rounds': n },
-          n ? `${fmt(100 * (h.wins + h.draws / 2) / n, 0)}%` : '-', el('small', {}, `${h.wins}-${h.draws}-${h.losses} · ${n}`));
+          n ? `${fmt(pct, 0)}%` : '-', el('small', {}, `${c.ahead}-${c.tied}-${c.behind} · ${n}`));
       })))));
   }
 

@@ -239,6 +239,27 @@ try {
     check(h2h.some(([r, c, t]) => r === a && c === b && t.startsWith('88%') && t.endsWith('3-1-0 · 4')), `the live crosstable: ${JSON.stringify(h2h)}`);
     stamp(`ok: the live page: win % and wins as the terminal, time left ${JSON.stringify(eta)}, the crosstable so far`);
 
+    // The live page of a running tournament: the crosstable of the rounds so far, and the
+    // table still playing with a link to its rounds so far.
+    const running = await open(expect.running.page);
+    await running.waitForSelector('body[data-ready]');
+    const runCells = await running.$$eval('#crosstable td.cell[data-row]', (tds) => tds.map((td) => ({
+      row: td.dataset.row, col: td.dataset.col, rounds: Number(td.dataset.rounds), small: td.querySelector('small').textContent })));
+    check(runCells.length === expect.running.crosstable.length, `${runCells.length} live crosstable cells, want ${expect.running.crosstable.length}`);
+    for (const want of expect.running.crosstable) {
+      const got = runCells.find((c) => c.row === want.row && c.col === want.col);
+      check(got && got.small === `${want.ahead}-${want.tied}-${want.behind} · ${want.rounds}`, `live crosstable ${want.row} against ${want.col}: ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    }
+    const playing = await running.$$eval('#playing tbody tr', (trs) => trs.map((tr) => ({ table: Number(tr.dataset.table),
+      href: tr.querySelector('a.replay').getAttribute('href'), text: tr.textContent })));
+    check(playing.length === 1 && playing[0].table === expect.running.table && playing[0].href.endsWith(`#round=${expect.running.done}`),
+      `tables playing: ${JSON.stringify(playing)}, want table ${expect.running.table} after ${expect.running.done} rounds`);
+    if (expect.running.screenshot) await running.screenshot({ path: expect.running.screenshot, fullPage: true });
+    await Promise.all([running.waitForNavigation(), running.click('#playing a.replay')]);
+    await running.waitForSelector('#board circle.ball');
+    check(await running.$eval('#round', (s) => s.value) === String(expect.running.done), 'the playing table\'s link opens its last round played');
+    stamp(`ok: the running tournament's live page: its crosstable so far and table ${expect.running.table} playing, with its ${expect.running.done} rounds so far`);
+
     // A three-round tournament: the rating plot's x axis names each round once.
     const small = await measure(expect.small);
     const xs = await small.$$eval('#rating-plot text.xtick', (ts) => ts.map((t) => t.textContent));

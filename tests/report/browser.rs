@@ -152,6 +152,23 @@ fn the_report_in_chromium() {
     std::fs::rename(live.join("index.html"), live.join("next.html")).unwrap();
     s.rounds_played = 1;
     rollarena::report::live::write(&live, &s).unwrap();
+    // The live page as a running tournament writes it: the results so far lack the last
+    // round of the table that ended last, so that table is still playing.
+    let partial = p.out.with_file_name("out-partial");
+    std::fs::create_dir_all(&partial).unwrap();
+    let all = std::fs::read_to_string(p.out.join("results.jsonl")).unwrap();
+    let kept: Vec<&str> = all.lines().collect();
+    let (last, kept) = kept.split_last().unwrap();
+    std::fs::write(partial.join("results.jsonl"), kept.join("\n") + "\n").unwrap();
+    let last: Value = serde_json::from_str(last).unwrap();
+    let running = p.out.with_file_name("live-running");
+    rollarena::report::live::write_from(&running, Some(&partial), &s).unwrap();
+    let partial_cells: Vec<Value> = crosstable(&rounds(&partial))
+        .into_iter()
+        .map(|((row, col), [a, t, b, n])| {
+            json!({"row": row, "col": col, "ahead": a, "tied": t, "behind": b, "rounds": n})
+        })
+        .collect();
     let small = small_report();
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let shot = tmp.join("report-index.png");
@@ -176,6 +193,9 @@ fn the_report_in_chromium() {
             "live": {"page": live.join("index.html"), "next": live.join("next.html"),
                 "win_pct": "1.2", "wins": ["32.0", "13.5"], "pair": [a, b]},
             "results": results,
+            "running": {"page": running.join("index.html"), "crosstable": partial_cells,
+                "table": last["table"], "done": last["round"].as_u64().unwrap() - 1,
+                "screenshot": tmp.join("report-live.png")},
             "small": small.1,
         }),
         &p.out.with_file_name("report-expect.json"),
