@@ -13,9 +13,10 @@ use crate::sandbox::{Isolation, Level, ResourceLimits, identity, parse_size, scr
 #[command(next_help_heading = "Isolation of bots")]
 pub struct IsolationArgs {
     /// Sandbox level: none (process group only, for debugging), basic (limits, cleared
-    /// environment, scratch directory, private PID namespace), strict (basic plus no network
-    /// and a read-only filesystem except the scratch directory). A level the kernel refuses
-    /// is an error.
+    /// environment, scratch directory, and a world of its own: PID namespace with a fresh
+    /// /proc, private /tmp, /var/tmp and /dev/shm, IPC namespace, loopback-only network),
+    /// strict (basic plus a filesystem read-only except the bot's own directories). A level
+    /// the kernel refuses is an error.
     #[arg(long, value_enum, default_value = "basic")]
     pub sandbox: Level,
     /// When the arbiter runs as root, every bot runs under a uid (and gid) of its own from

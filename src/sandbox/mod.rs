@@ -45,9 +45,10 @@ use serde::{Deserialize, Serialize};
 pub enum Level {
     /// Process group only (for debugging).
     None,
-    /// Limits, cleared environment, scratch directory, private PID namespace.
+    /// Limits, cleared environment, scratch directory, and a world of its own: PID, mount,
+    /// IPC and loopback-only network namespaces, a fresh /proc, private /tmp.
     Basic,
-    /// Basic plus no network and a read-only filesystem except the scratch directory.
+    /// Basic plus a read-only filesystem except the bot's own directories (landlock).
     Strict,
 }
 

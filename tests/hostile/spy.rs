@@ -281,20 +281,24 @@ fn a_second_arbiter_never_reuses_a_uid_in_use() {
         assert!(Instant::now() < deadline, "the first match took both uids");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let second = Command::new(rollarena())
-        .args([
-            "match",
-            "--rounds",
-            "1",
-            "--size",
-            "4",
-            "--bot-uids",
-            range,
-            "rollarena bot random",
-            "rollarena bot random",
-        ])
-        .output()
-        .unwrap();
+    // A quick match of two built-in bots in the same range.
+    let quick = || {
+        Command::new(rollarena())
+            .args([
+                "match",
+                "--rounds",
+                "1",
+                "--size",
+                "4",
+                "--bot-uids",
+                range,
+                "rollarena bot random",
+                "rollarena bot random",
+            ])
+            .output()
+            .unwrap()
+    };
+    let second = quick();
     let said = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(2), "refused: {said}");
     assert!(
@@ -303,23 +307,55 @@ fn a_second_arbiter_never_reuses_a_uid_in_use() {
     );
     first.kill().unwrap(); // SIGKILL: no clean-up of its own
     first.wait().unwrap();
-    let third = Command::new(rollarena())
+    let third = quick();
+    assert!(
+        third.status.success(),
+        "the uids are free after SIGKILL: {}",
+        String::from_utf8_lossy(&third.stderr)
+    );
+}
+
+/// `--output-group`: the record and the bot logs are readable by that group (0640, the
+/// directory 0750) and by no one else; without it they are owner-only (the spies above).
+#[test]
+fn output_group_shares_the_output_with_one_group_only() {
+    use std::os::unix::fs::MetadataExt;
+    let Some(gid) = std::fs::read_to_string("/etc/group").ok().and_then(|t| {
+        t.lines()
+            .find(|l| l.starts_with("nogroup:"))
+            .and_then(|l| l.split(':').nth(2)?.parse::<u32>().ok())
+    }) else {
+        eprintln!("SKIPPED: no group nogroup on this machine");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.jsonl");
+    let logs = dir.path().join("logs");
+    let out = Command::new(rollarena())
         .args([
             "match",
             "--rounds",
             "1",
             "--size",
             "4",
-            "--bot-uids",
-            range,
-            "rollarena bot random",
-            "rollarena bot random",
+            "--output-group",
+            "nogroup",
         ])
+        .arg("--record")
+        .arg(&record)
+        .arg("--bot-logs")
+        .arg(&logs)
+        .args(["rollarena bot random", "rollarena bot random"])
         .output()
         .unwrap();
     assert!(
-        third.status.success(),
-        "the uids are free after SIGKILL: {}",
-        String::from_utf8_lossy(&third.stderr)
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    for (path, mode) in [(record.clone(), 0o640), (logs.clone(), 0o750)] {
+        let meta = path.metadata().unwrap();
+        assert_eq!(meta.mode() & 0o777, mode, "{}", path.display());
+        assert_eq!(meta.gid(), gid, "{} belongs to nogroup", path.display());
+    }
 }
