@@ -515,16 +515,24 @@ impl Feed<'_> {
             );
             let judged = !unjudgeable(attempt);
             match self.referee.verdict().clone() {
-                Verdict::Refused { reason, .. } if reason == attempt.reason || !judged => {}
-                Verdict::Refused { reason, .. } => {
-                    return Err((
-                        ply,
-                        format!(
-                            "{what} is recorded as refused because {:?}, but the arbiter's \
-                             reason is {reason:?}",
-                            attempt.reason
-                        ),
-                    ));
+                // Codes are compared where the record keeps them (a reason may be reworded);
+                // older records have only the reason.
+                Verdict::Refused { code, reason, .. } => {
+                    let agrees = match &attempt.code {
+                        Some(recorded) => recorded == code,
+                        None => reason == attempt.reason,
+                    };
+                    if judged && !agrees {
+                        return Err((
+                            ply,
+                            format!(
+                                "{what} is recorded as refused with code {:?} because {:?}, but \
+                                 the arbiter's code is {code:?} and its reason {reason:?}",
+                                attempt.code.as_deref().unwrap_or("(none)"),
+                                attempt.reason
+                            ),
+                        ));
+                    }
                 }
                 Verdict::Accepted => {
                     return Err((

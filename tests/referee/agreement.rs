@@ -369,8 +369,9 @@ fn edit(
                 .filter(|&(i, k)| !r.moves[i].refused[k].line.contains("bytes in all)"))
                 .collect();
             let (i, k) = *attempts.get(pick % attempts.len().max(1))?;
-            r.moves[i].refused[k].reason.push_str(" (edited)");
-            Some("a refused attempt's reason")
+            // The code is what is verified; the reason is words, free to be reworded.
+            r.moves[i].refused[k].code = Some("edited".into());
+            Some("a refused attempt's code")
         }
         2 if sequential => {
             let i = *bots.get(pick % bots.len().max(1))?;
