@@ -268,19 +268,16 @@ impl Feed<'_> {
                 return;
             }
             for o in outs {
-                match o {
-                    Output::Drain(seat) => {
-                        // A failure the process layer finds by draining (at the end, or
-                        // before a request) is fed here, as it was found live.
-                        if let Some(k) = self.found_draining(seat) {
-                            self.fed_forfeits[k] = true;
-                            let f = &self.r.forfeits[k];
-                            let at = f.at_ms.unwrap_or(self.now);
-                            self.referee.input(at, failed(f));
-                        }
-                        self.referee.input(self.now, Input::Drained(seat));
+                if let Output::Drain(seat) = o {
+                    // A failure the process layer finds by draining (at the end, or before a
+                    // request) is fed here, as it was found live.
+                    if let Some(k) = self.found_draining(seat) {
+                        self.fed_forfeits[k] = true;
+                        let f = &self.r.forfeits[k];
+                        let at = f.at_ms.unwrap_or(self.now);
+                        self.referee.input(at, failed(f));
                     }
-                    _ => {}
+                    self.referee.input(self.now, Input::Drained(seat));
                 }
             }
         }
