@@ -91,6 +91,7 @@ pub struct Turn {
 
 /// The last answer was refused; this asks for another `move` on the same clock.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = illegal_code)]
 pub struct Illegal {
     /// The `turn_id` of the `turn` being answered.
     pub turn_id: u64,
@@ -100,6 +101,26 @@ pub struct Illegal {
     pub retries_left: u32,
     /// Time left for this move, in ms (the clock did not restart).
     pub time_ms: u64,
+}
+
+/// The arbiter adds `code` to every `illegal` it sends (a stable machine name of the kind of
+/// refusal, protocol/SPEC.md §7.2); a bot may switch on it. It is written beside the message,
+/// not in [`Illegal`], which bots of every version read the same.
+fn illegal_code(schema: &mut schemars::Schema) {
+    if let Some(props) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        props.insert(
+            "code".into(),
+            serde_json::json!({
+                "type": "string",
+                "description": "The refusal's code: a stable machine name of the kind of refusal \
+                    (protocol/SPEC.md §7.2 lists them), to switch on; the reason is for people \
+                    and may be reworded. Sent by the arbiter always; absent from older arbiters."
+            }),
+        );
+    }
 }
 
 /// A move was played (sent to every live bot, the mover included).
@@ -195,40 +216,56 @@ pub enum Incoming {
     Other { kind: String, message: Value },
 }
 
-/// Parses one line (without its `\n`). The error is the reason sent back in `illegal`.
-pub fn parse_line(line: &[u8]) -> Result<Incoming, String> {
+/// Parses one line (without its `\n`). The error is the code and the reason sent back in
+/// `illegal`.
+pub fn parse_line(line: &[u8]) -> Result<Incoming, (&'static str, String)> {
     let text = std::str::from_utf8(line).map_err(|e| {
-        format!(
-            "the line is not valid UTF-8 (bad byte at offset {})",
-            e.valid_up_to()
+        (
+            "not_utf8",
+            format!(
+                "the line is not valid UTF-8 (bad byte at offset {})",
+                e.valid_up_to()
+            ),
         )
     })?;
     let text = text.strip_suffix('\r').unwrap_or(text);
     if text.trim().is_empty() {
-        return Err("the line is empty: send one JSON object per line".into());
+        return Err((
+            "empty_line",
+            "the line is empty: send one JSON object per line".into(),
+        ));
     }
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| format!("the line is not JSON ({e}): {}", cut(text, 80)))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        (
+            "not_json",
+            format!("the line is not JSON ({e}): {}", cut(text, 80)),
+        )
+    })?;
     let Value::Object(map) = &value else {
-        return Err(format!(
-            "the line is JSON but not an object: {}",
-            cut(text, 80)
+        return Err((
+            "not_an_object",
+            format!("the line is JSON but not an object: {}", cut(text, 80)),
         ));
     };
     let kind = match map.get("type") {
         Some(Value::String(k)) => k.clone(),
         Some(other) => {
-            return Err(format!(
-                "\"type\" must be a string, got {}",
-                crate::game::short_json(other)
+            return Err((
+                "bad_type",
+                format!(
+                    "\"type\" must be a string, got {}",
+                    crate::game::short_json(other)
+                ),
             ));
         }
-        None => return Err("the object has no \"type\" field".into()),
+        None => {
+            return Err(("no_type", "the object has no \"type\" field".into()));
+        }
     };
     match kind.as_str() {
         "ready" | "move" | "log" => serde_json::from_value::<FromBot>(value)
             .map(Incoming::Message)
-            .map_err(|e| format!("bad {kind:?} message: {e}")),
+            .map_err(|e| ("bad_message", format!("bad {kind:?} message: {e}"))),
         _ => Ok(Incoming::Other {
             kind,
             message: value,
@@ -312,20 +349,17 @@ mod tests {
                 turn_id: None
             }))
         );
-        assert!(parse_line(b"").unwrap_err().contains("empty"));
-        assert!(parse_line(b"\xff\xfe").unwrap_err().contains("UTF-8"));
-        assert!(parse_line(b"[1,2]").unwrap_err().contains("not an object"));
-        assert!(parse_line(b"{nope").unwrap_err().contains("not JSON"));
-        assert!(
-            parse_line(br#"{"move":"d3"}"#)
-                .unwrap_err()
-                .contains("no \"type\"")
-        );
-        assert!(
-            parse_line(br#"{"type":"move"}"#)
-                .unwrap_err()
-                .contains("bad \"move\"")
-        );
+        let err = |line: &[u8]| parse_line(line).unwrap_err();
+        assert!(err(b"").1.contains("empty") && err(b"").0 == "empty_line");
+        assert_eq!(err(b"\xff\xfe").0, "not_utf8");
+        assert!(err(b"\xff\xfe").1.contains("UTF-8"));
+        assert_eq!(err(b"[1,2]").0, "not_an_object");
+        assert!(err(b"{nope").1.contains("not JSON") && err(b"{nope").0 == "not_json");
+        assert_eq!(err(br#"{"move":"d3"}"#).0, "no_type");
+        assert!(err(br#"{"move":"d3"}"#).1.contains("no \"type\""));
+        assert_eq!(err(br#"{"type":7}"#).0, "bad_type");
+        assert_eq!(err(br#"{"type":"move"}"#).0, "bad_message");
+        assert!(err(br#"{"type":"move"}"#).1.contains("bad \"move\""));
         assert!(matches!(
             parse_line(br#"{"type":"declare","moves":4}"#).unwrap(),
             Incoming::Other { .. }

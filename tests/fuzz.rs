@@ -112,7 +112,8 @@ proptest! {
     fn parser_survives_any_bytes(line in prop::collection::vec(any::<u8>(), 0..300)) {
         match parse_line(&line) {
             Ok(_) => {}
-            Err(reason) => {
+            Err((code, reason)) => {
+                prop_assert!(!code.is_empty());
                 prop_assert!(!reason.is_empty());
                 prop_assert!(reason.len() < 400, "{}", reason);
             }
@@ -132,7 +133,7 @@ proptest! {
                 prop_assert_eq!(m.get("type").and_then(Value::as_str), Some(kind.as_str()));
             }
             (Ok(_), _) => prop_assert!(false, "only objects are messages"),
-            (Err(reason), _) => prop_assert!(!reason.is_empty()),
+            (Err((_, reason)), _) => prop_assert!(!reason.is_empty()),
         }
     }
 

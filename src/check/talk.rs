@@ -910,7 +910,7 @@ impl Talk {
         for ex in examples {
             self.note(Dir::Received, ex.line.as_bytes());
             match parse_line(ex.line.as_bytes()) {
-                Err(reason) if !is_junk(ex.line.as_bytes()) => {
+                Err((_, reason)) if !is_junk(ex.line.as_bytes()) => {
                     if found.is_none() {
                         let ready = ex.line.contains("\"ready\"");
                         found = Some(
@@ -927,7 +927,7 @@ impl Talk {
                         );
                     }
                 }
-                Err(reason) => self.junk_found(&reason),
+                Err((_, reason)) => self.junk_found(&reason),
                 Ok(Incoming::Other { kind, .. }) => {
                     self.junk_found(&format!("unknown message type {kind:?}"))
                 }

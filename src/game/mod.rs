@@ -101,15 +101,25 @@ pub enum Limit {
 }
 
 /// An action refused by the rules. The state is unchanged; the reason is written for the bot's
-/// author and is sent to the bot in an `illegal` message.
+/// author and is sent to the bot in an `illegal` message, with the code, a stable machine name
+/// of the kind of refusal (`occupied`, `not_in_hand`, ...) that bots may switch on and that a
+/// verifier compares (protocol/SPEC.md lists them), so that a reason can be reworded freely.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    pub code: &'static str,
     pub reason: String,
 }
 
 impl Refusal {
+    /// A refusal of the general kind: a move the rules do not allow (`illegal_move`).
     pub fn new(reason: impl Into<String>) -> Self {
+        Refusal::coded("illegal_move", reason)
+    }
+
+    /// A refusal with its own code.
+    pub fn coded(code: &'static str, reason: impl Into<String>) -> Self {
         Refusal {
+            code,
             reason: reason.into(),
         }
     }
@@ -278,7 +288,10 @@ pub trait Round: Send {
         _message: &Value,
         _at: Stamp,
     ) -> Result<Vec<Applied>, Refusal> {
-        Err(Refusal::new(format!("unknown message type {kind:?}")))
+        Err(Refusal::coded(
+            "unknown_type",
+            format!("unknown message type {kind:?}"),
+        ))
     }
     /// The round time (ms since the start) at which the rules themselves act (an hourglass),
     /// if ever.

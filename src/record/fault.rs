@@ -124,8 +124,13 @@ impl std::fmt::Display for ForfeitKind {
 pub struct Refused {
     /// The line the bot sent, cut to a sane length.
     pub line: String,
-    /// The reason sent back in `illegal`.
+    /// The reason sent back in `illegal`, in words (may be reworded between versions).
     pub reason: String,
+    /// The refusal's code, sent back in `illegal` too: a stable machine name of the kind of
+    /// refusal (protocol/SPEC.md §7.2 lists them). A verifier compares codes, not reasons.
+    /// Absent in records made before codes were kept (their reasons are compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     /// Milliseconds since the request when the line arrived.
     pub ms: f64,
 }

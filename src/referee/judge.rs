@@ -43,7 +43,7 @@ impl Referee {
         let listened = listened && self.listened(seat);
         let incoming = match parse_line(line) {
             Ok(incoming) => incoming,
-            Err(reason) if listened => return self.refuse(seat, reason, line, at),
+            Err((code, reason)) if listened => return self.refuse(seat, code, reason, line, at),
             Err(_) => return self.unasked(seat, line, "sent when nothing was asked"),
         };
         if let Incoming::Message(FromBot::Log(log)) = incoming {
@@ -65,7 +65,7 @@ impl Referee {
                 } else if takes_move {
                     self.play_move(seat, &m.mv, line, at, cpu_ms)
                 } else {
-                    self.refuse(seat, NO_TURN.to_string(), line, at)
+                    self.refuse(seat, "no_turn", NO_TURN.to_string(), line, at)
                 }
             }
             Incoming::Other { kind, message } => {
@@ -75,15 +75,21 @@ impl Referee {
                 {
                     return self.unasked(seat, line, "answers another request");
                 }
-                // A game message may name the round it belongs to (robots: the token its
-                // `declare` or `pass` is for); one naming another round is a late line.
+                // A game message may name the round it is for (`round`, as a `move` names its
+                // turn): one naming another round was meant for an earlier one, read late.
                 if let Some(r) = message.get("round").and_then(serde_json::Value::as_u64)
                     && r != u64::from(self.round_no)
                 {
                     return self.unasked(seat, line, "answers another round");
                 }
                 if takes_move {
-                    return self.refuse(seat, format!("unknown message type {kind:?}"), line, at);
+                    return self.refuse(
+                        seat,
+                        "unknown_type",
+                        format!("unknown message type {kind:?}"),
+                        line,
+                        at,
+                    );
                 }
                 let stamp = Stamp { ms: at, cpu_ms };
                 match self.round.act(seat, &kind, &message, stamp) {
@@ -94,7 +100,7 @@ impl Referee {
                         }
                         self.record_all(applied, at, cpu_ms, false);
                     }
-                    Err(r) => self.refuse(seat, r.reason, line, at),
+                    Err(r) => self.refuse(seat, r.code, r.reason, line, at),
                 }
             }
             Incoming::Message(FromBot::Log(_)) => unreachable!("handled above"),
@@ -130,14 +136,21 @@ impl Referee {
                     false,
                 );
             }
-            Err(r) => self.refuse(seat, r.reason, line, at),
+            Err(r) => self.refuse(seat, r.code, r.reason, line, at),
         }
     }
 
     /// A refused line: on a per-move request, an attempt kept with the move and answered by
     /// `illegal` on the same clock; otherwise a fault of the round. Past the retry limit, the
     /// seat forfeits.
-    pub(super) fn refuse(&mut self, seat: Seat, reason: String, line: &[u8], at: f64) {
+    pub(super) fn refuse(
+        &mut self,
+        seat: Seat,
+        code: &'static str,
+        reason: String,
+        line: &[u8],
+        at: f64,
+    ) {
         let retries = self.settings.retries;
         let proof = evidence(line, EVIDENCE);
         let per_move = self.seats[seat]
@@ -149,6 +162,7 @@ impl Referee {
             asked.refused.push(Refused {
                 line: proof.clone(),
                 reason: reason.clone(),
+                code: Some(code.to_string()),
                 ms: round_ms(at - asked.since),
             });
             let used = asked.refused.len() as u32;
@@ -176,6 +190,7 @@ impl Referee {
             (used, turn_id, left, detail)
         };
         self.verdict = Verdict::Refused {
+            code,
             reason: reason.clone(),
             forfeited: used > retries,
         };
@@ -194,7 +209,7 @@ impl Referee {
             retries_left: retries - used,
             time_ms,
         });
-        self.send(seat, to_line(&illegal), false);
+        self.send(seat, with_code(to_line(&illegal), code), false);
     }
 
     /// A line nobody asked for: counted and kept as evidence; too many forfeit.
@@ -262,4 +277,13 @@ impl Referee {
             });
         }
     }
+}
+
+/// An encoded `illegal` with its `code` added (SPEC.md §4.4: an addition old bots ignore).
+fn with_code(line: Vec<u8>, code: &str) -> Vec<u8> {
+    let mut v: serde_json::Value = serde_json::from_slice(&line).expect("an encoded message");
+    v["code"] = serde_json::Value::from(code);
+    let mut line = serde_json::to_vec(&v).expect("JSON");
+    line.push(b'\n');
+    line
 }

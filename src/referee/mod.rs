@@ -104,8 +104,13 @@ pub enum Verdict {
     Ignored,
     /// The rules applied it (a move, or a game message they accepted).
     Accepted,
-    /// Refused with this reason: answered by `illegal`, or, past the retries, a forfeit.
-    Refused { reason: String, forfeited: bool },
+    /// Refused with this code and reason: answered by `illegal`, or, past the retries, a
+    /// forfeit.
+    Refused {
+        code: &'static str,
+        reason: String,
+        forfeited: bool,
+    },
     /// Kept as a line nobody asked for, with why (a `turn_id` of another request, say).
     Unasked(&'static str),
     /// A `log`.

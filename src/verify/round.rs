@@ -268,19 +268,16 @@ impl Feed<'_> {
                 return;
             }
             for o in outs {
-                match o {
-                    Output::Drain(seat) => {
-                        // A failure the process layer finds by draining (at the end, or
-                        // before a request) is fed here, as it was found live.
-                        if let Some(k) = self.found_draining(seat) {
-                            self.fed_forfeits[k] = true;
-                            let f = &self.r.forfeits[k];
-                            let at = f.at_ms.unwrap_or(self.now);
-                            self.referee.input(at, failed(f));
-                        }
-                        self.referee.input(self.now, Input::Drained(seat));
+                if let Output::Drain(seat) = o {
+                    // A failure the process layer finds by draining (at the end, or before a
+                    // request) is fed here, as it was found live.
+                    if let Some(k) = self.found_draining(seat) {
+                        self.fed_forfeits[k] = true;
+                        let f = &self.r.forfeits[k];
+                        let at = f.at_ms.unwrap_or(self.now);
+                        self.referee.input(at, failed(f));
                     }
-                    _ => {}
+                    self.referee.input(self.now, Input::Drained(seat));
                 }
             }
         }
@@ -515,16 +512,24 @@ impl Feed<'_> {
             );
             let judged = !unjudgeable(attempt);
             match self.referee.verdict().clone() {
-                Verdict::Refused { reason, .. } if reason == attempt.reason || !judged => {}
-                Verdict::Refused { reason, .. } => {
-                    return Err((
-                        ply,
-                        format!(
-                            "{what} is recorded as refused because {:?}, but the arbiter's \
-                             reason is {reason:?}",
-                            attempt.reason
-                        ),
-                    ));
+                // Codes are compared where the record keeps them (a reason may be reworded);
+                // older records have only the reason.
+                Verdict::Refused { code, reason, .. } => {
+                    let agrees = match &attempt.code {
+                        Some(recorded) => recorded == code,
+                        None => reason == attempt.reason,
+                    };
+                    if judged && !agrees {
+                        return Err((
+                            ply,
+                            format!(
+                                "{what} is recorded as refused with code {:?} because {:?}, but \
+                                 the arbiter's code is {code:?} and its reason {reason:?}",
+                                attempt.code.as_deref().unwrap_or("(none)"),
+                                attempt.reason
+                            ),
+                        ));
+                    }
                 }
                 Verdict::Accepted => {
                     return Err((

@@ -137,13 +137,13 @@ impl Live<'_> {
             0..=3 if robots => json!({"type": "declare", "moves": 2 + pick % 25}),
             0..=3 if !legal.is_empty() => {
                 let mut m = json!({"type": "move", "move": legal[pick % legal.len()]});
-                if act.kind % 2 == 0 {
+                if act.kind.is_multiple_of(2) {
                     m["turn_id"] = json!(t);
                 }
                 m
             }
             4 if robots => json!({"type": "pass"}),
-            4 | 0..=3 => json!({"type": "move", "move": "zz9"}),
+            0..=4 => json!({"type": "move", "move": "zz9"}),
             5 => json!({"type": "move", "move": "zz9", "turn_id": t}),
             6 if !legal.is_empty() => {
                 json!({"type": "move", "move": legal[pick % legal.len()], "turn_id": t.saturating_sub(1 + (pick % 3) as u64)})
@@ -369,8 +369,9 @@ fn edit(
                 .filter(|&(i, k)| !r.moves[i].refused[k].line.contains("bytes in all)"))
                 .collect();
             let (i, k) = *attempts.get(pick % attempts.len().max(1))?;
-            r.moves[i].refused[k].reason.push_str(" (edited)");
-            Some("a refused attempt's reason")
+            // The code is what is verified; the reason is words, free to be reworded.
+            r.moves[i].refused[k].code = Some("edited".into());
+            Some("a refused attempt's code")
         }
         2 if sequential => {
             let i = *bots.get(pick % bots.len().max(1))?;

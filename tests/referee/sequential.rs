@@ -460,3 +460,20 @@ fn a_non_capture_is_refused_while_a_capture_exists() {
     let told = t.last(a)["reason"].as_str().unwrap().to_string();
     assert!(told.contains("a capture is possible"), "{told}");
 }
+
+#[test]
+fn a_refusal_carries_its_code_to_the_bot_and_the_record() {
+    let game = rolit_4x4();
+    let mut t = Table::new(&game, settings(), 3);
+    let seat = t.asked();
+    t.says(10.0, seat, &mv("z9"));
+    assert_eq!(t.last(seat)["type"], "illegal");
+    assert_eq!(t.last(seat)["code"], "off_board");
+    t.says(20.0, seat, "not json");
+    assert_eq!(t.last(seat)["code"], "not_json");
+    let legal = t.first_legal(seat);
+    t.says(30.0, seat, &mv(&legal));
+    let m = &t.referee.play().moves[0];
+    let codes: Vec<_> = m.refused.iter().map(|r| r.code.as_deref()).collect();
+    assert_eq!(codes, vec![Some("off_board"), Some("not_json")]);
+}

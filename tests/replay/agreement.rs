@@ -8,12 +8,13 @@ use std::path::PathBuf;
 
 use super::{lines, rollarena, text};
 
-/// Records a match of `game` between the refuser in `mode` (refusing with `bad`) and the
+/// Records a match of `game` between the golden records' misbehaving bot in `mode` (`retries`:
+/// every answer is `bad`; `echo`: `bad` then a legal move, both echoing `turn_id`) and the
 /// built-in random bot; returns the record's path.
 fn record(dir: &tempfile::TempDir, game: &str, mode: &str, bad: &str, rounds: &str) -> PathBuf {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let bot = dir.path().join("refuser.py");
-    std::fs::write(&bot, include_str!("refuser.py")).unwrap();
+    let bot = dir.path().join("misbehave.py");
+    std::fs::write(&bot, include_str!("../records/misbehave.py")).unwrap();
     std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
     let refuser = format!("/usr/bin/python3 {} {mode} {bad}", bot.display());
     let path = dir.path().join(format!("{game}-{mode}.jsonl"));
@@ -54,7 +55,7 @@ fn verifies(path: &std::path::Path) -> String {
 fn a_retries_forfeit_verifies_in_every_turn_based_game() {
     for (game, bad) in [("rolit", "a1"), ("goofspiel", "99"), ("rollerball", "99")] {
         let dir = tempfile::tempdir().unwrap();
-        let path = record(&dir, game, "always", bad, "1");
+        let path = record(&dir, game, "retries", bad, "1");
         let round = &lines(&path)[0];
         let forfeits = round["forfeits"].as_array().unwrap();
         assert!(

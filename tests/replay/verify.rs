@@ -153,20 +153,42 @@ fn forged_faults_are_rejected() {
         err.contains("yet its bot is recorded as playing this move"),
         "{err}"
     );
-    // A refused attempt whose reason was edited.
+    // A refused attempt whose code was edited.
+    let (code, err) = tampered("code.jsonl", &r.faults, 2, |round| {
+        let moves = round["moves"].as_array_mut().unwrap();
+        let m = moves
+            .iter_mut()
+            .find(|m| m.get("refused").is_some())
+            .unwrap();
+        m["refused"][0]["code"] = json!("because_i_said_so");
+    });
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("refused attempt 1") && err.contains("because_i_said_so"),
+        "{err}"
+    );
+    // Its reason reworded: words, not the verdict, so the record still verifies; without its
+    // code (a record made before codes), the reason is compared.
     let (code, err) = tampered("reason.jsonl", &r.faults, 2, |round| {
         let moves = round["moves"].as_array_mut().unwrap();
         let m = moves
             .iter_mut()
             .find(|m| m.get("refused").is_some())
             .unwrap();
+        m["refused"][0]["reason"] = json!("reworded");
+    });
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = tampered("uncoded.jsonl", &r.faults, 2, |round| {
+        let moves = round["moves"].as_array_mut().unwrap();
+        let m = moves
+            .iter_mut()
+            .find(|m| m.get("refused").is_some())
+            .unwrap();
+        m["refused"][0].as_object_mut().unwrap().remove("code");
         m["refused"][0]["reason"] = json!("because I said so");
     });
     assert_eq!(code, 1);
-    assert!(
-        err.contains("refused attempt 1") && err.contains("because I said so"),
-        "{err}"
-    );
+    assert!(err.contains("because I said so"), "{err}");
     // A forfeit removed: the arbiter's moves are no longer explained.
     let (code, err) = tampered("forfeit.jsonl", &r.faults, 3, |round| {
         round["forfeits"].as_array_mut().unwrap().pop();

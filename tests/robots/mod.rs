@@ -172,7 +172,7 @@ pub fn verify_file(path: &Path) -> (Option<i32>, String) {
 pub fn assert_verifies(run: &Run) {
     let (code, text) = verify_file(&record_path(run));
     assert_eq!(code, Some(0), "the record verifies:\n{text}");
-    let games = format!("verified {} game", run.rounds.len());
+    let games = format!("verified {} round", run.rounds.len());
     assert!(text.contains(&games), "{games}:\n{text}");
 }
 

@@ -30,7 +30,7 @@ fn play_and_verify(path: &Path, args: &[&str], rounds: usize) -> Vec<Value> {
         text(&verified.stderr)
     );
     let said = text(&verified.stdout);
-    assert!(said.contains(&format!("verified {rounds} game")), "{said}");
+    assert!(said.contains(&format!("verified {rounds} round")), "{said}");
     let records = lines(path);
     assert_eq!(records.len(), rounds);
     records

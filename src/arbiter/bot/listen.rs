@@ -119,7 +119,7 @@ impl Bot {
                             line,
                         }
                     }
-                    Err(reason) => Reply::Bad { reason, line },
+                    Err((_, reason)) => Reply::Bad { reason, line },
                 },
                 Some(BotEvent::TooLong { head }) => Reply::Fault(self.too_long(&head)),
                 Some(BotEvent::Eof) | None => {

@@ -65,10 +65,13 @@ impl GoofspielRound {
         n.filter(|&n| (1..=13).contains(&n))
             .map(|n| n as u8)
             .ok_or_else(|| {
-                Refusal::new(format!(
-                    "a bid is one of your cards, like \"7\", not {}",
-                    crate::game::short_json(action)
-                ))
+                Refusal::coded(
+                    "not_a_card",
+                    format!(
+                        "a bid is one of your cards, like \"7\", not {}",
+                        crate::game::short_json(action)
+                    ),
+                )
             })
     }
 
@@ -139,17 +142,23 @@ impl Round for GoofspielRound {
 
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal> {
         if self.over() {
-            return Err(Refusal::new("the round is over"));
+            return Err(Refusal::coded("round_over", "the round is over"));
         }
         if self.bids[seat].is_some() {
-            return Err(Refusal::new("you have bid this turn already"));
+            return Err(Refusal::coded(
+                "already_bid",
+                "you have bid this turn already",
+            ));
         }
         let card = Self::card(action)?;
         let Some(i) = self.hands[seat].iter().position(|&c| c == card) else {
-            return Err(Refusal::new(format!(
-                "you do not hold the {card}: your hand is {:?}",
-                self.hands[seat]
-            )));
+            return Err(Refusal::coded(
+                "not_in_hand",
+                format!(
+                    "you do not hold the {card}: your hand is {:?}",
+                    self.hands[seat]
+                ),
+            ));
         };
         self.hands[seat].remove(i);
         self.bids[seat] = Some(card);

@@ -192,43 +192,55 @@ impl RobotsRound {
 
     fn declare(&mut self, seat: Seat, message: &Value, at: Stamp) -> Result<Applied, Refusal> {
         let Phase::Thinking { hourglass } = self.phase else {
-            return Err(Refusal::new(self.closed_because()));
+            return Err(Refusal::coded("declarations_closed", self.closed_because()));
         };
         let moves = match message.get("moves") {
             Some(v) => v.as_u64().ok_or_else(|| {
-                Refusal::new(format!(
-                    "\"moves\" must be a whole number of moves, got {}",
-                    crate::game::short_json(v)
-                ))
+                Refusal::coded(
+                    "bad_declaration",
+                    format!(
+                        "\"moves\" must be a whole number of moves, got {}",
+                        crate::game::short_json(v)
+                    ),
+                )
             })?,
             None => {
-                return Err(Refusal::new(
+                return Err(Refusal::coded(
+                    "bad_declaration",
                     "a declaration needs \"moves\": {\"type\":\"declare\",\"moves\":5}",
                 ));
             }
         };
         if self.passed[seat] {
-            return Err(Refusal::new(
+            return Err(Refusal::coded(
+                "passed_already",
                 "you passed: you may not declare again for this token",
             ));
         }
         if moves < 2 {
-            return Err(Refusal::new(format!(
-                "{moves} moves cannot win a token: the robot must bounce off an obstacle at \
+            return Err(Refusal::coded(
+                "too_few_moves",
+                format!(
+                    "{moves} moves cannot win a token: the robot must bounce off an obstacle at \
                  least once on its way, so it needs at least 2 moves"
-            )));
+                ),
+            ));
         }
         if moves > MAX_DECLARATION {
-            return Err(Refusal::new(format!(
-                "{moves} moves is more than a declaration may name ({MAX_DECLARATION})"
-            )));
+            return Err(Refusal::coded(
+                "too_many_moves",
+                format!("{moves} moves is more than a declaration may name ({MAX_DECLARATION})"),
+            ));
         }
         if let Some(i) = self.current(seat) {
             let mine = self.declarations[i].moves;
             if moves as u32 >= mine {
-                return Err(Refusal::new(format!(
-                    "you declared {mine} moves already and may only lower your declaration"
-                )));
+                return Err(Refusal::coded(
+                    "not_lower",
+                    format!(
+                        "you declared {mine} moves already and may only lower your declaration"
+                    ),
+                ));
             }
         }
         self.declarations.push(Declaration {
@@ -268,13 +280,16 @@ impl RobotsRound {
     /// the round is over.
     fn pass(&mut self, seat: Seat, at: f64) -> Result<Applied, Refusal> {
         if !matches!(self.phase, Phase::Thinking { .. }) {
-            return Err(Refusal::new(format!(
-                "there is nothing to pass now: {}",
-                self.closed_because()
-            )));
+            return Err(Refusal::coded(
+                "declarations_closed",
+                format!("there is nothing to pass now: {}", self.closed_because()),
+            ));
         }
         if self.passed[seat] {
-            return Err(Refusal::new("you passed already for this token"));
+            return Err(Refusal::coded(
+                "passed_already",
+                "you passed already for this token",
+            ));
         }
         self.passed[seat] = true;
         self.end_if_all_passed(at);
@@ -517,7 +532,8 @@ impl Round for RobotsRound {
     }
 
     fn play(&mut self, _seat: Seat, _action: &Value) -> Result<Applied, Refusal> {
-        Err(Refusal::new(
+        Err(Refusal::coded(
+            "no_turn",
             "Rock'n'Roll Robot has no turns: send \"declare\" or, when asked, \"solution\"",
         ))
     }
@@ -530,22 +546,31 @@ impl Round for RobotsRound {
         at: Stamp,
     ) -> Result<Vec<Applied>, Refusal> {
         if self.forfeited.get(seat) != Some(&false) {
-            return Err(Refusal::new("this seat is out of the round"));
+            return Err(Refusal::coded(
+                "out_of_round",
+                "this seat is out of the round",
+            ));
         }
         match kind {
             "declare" => Ok(vec![self.declare(seat, message, at)?]),
             "pass" => Ok(vec![self.pass(seat, at.ms)?]),
             "solution" => {
                 if self.proving().map(|(s, _)| s) != Some(seat) {
-                    return Err(Refusal::new("no demonstration is asked of you now"));
+                    return Err(Refusal::coded(
+                        "not_proving",
+                        "no demonstration is asked of you now",
+                    ));
                 }
                 let moves = message.get("moves").unwrap_or(&Value::Null);
                 Ok(vec![self.demonstration(seat, Some(moves), at.ms)])
             }
-            other => Err(Refusal::new(format!(
-                "unknown message type {other:?}: Rock'n'Roll Robot takes \"declare\", \"pass\" \
+            other => Err(Refusal::coded(
+                "unknown_type",
+                format!(
+                    "unknown message type {other:?}: Rock'n'Roll Robot takes \"declare\", \"pass\" \
                  and \"solution\""
-            ))),
+                ),
+            )),
         }
     }
 

@@ -172,13 +172,16 @@ impl Round for RolitRound {
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal> {
         let colour = self.pos.to_move();
         if self.pos.is_over() || self.seat_of(colour) != seat {
-            return Err(Refusal::new("it is not your turn"));
+            return Err(Refusal::coded("not_your_turn", "it is not your turn"));
         }
         let Some(text) = action.as_str() else {
-            return Err(Refusal::new(format!(
-                "a move is a square name in a string, like \"d3\"; got {}",
-                crate::game::short_json(action)
-            )));
+            return Err(Refusal::coded(
+                "not_a_square",
+                format!(
+                    "a move is a square name in a string, like \"d3\"; got {}",
+                    crate::game::short_json(action)
+                ),
+            ));
         };
         let sq = Square::parse(text, self.pos.size()).map_err(refusal)?;
         let turned = self.pos.play(sq).map_err(refusal)?;
@@ -216,7 +219,14 @@ impl Round for RolitRound {
 
 /// The engine's reason for refusing a move, as the bot is told it.
 fn refusal(e: MoveError) -> Refusal {
-    Refusal::new(e.to_string())
+    let code = match e {
+        MoveError::NotASquare { .. } => "not_a_square",
+        MoveError::OffBoard { .. } => "off_board",
+        MoveError::Occupied { .. } => "occupied",
+        MoveError::TouchesNoBall(_) => "touches_no_ball",
+        MoveError::CapturesNothing { .. } => "captures_nothing",
+    };
+    Refusal::coded(code, e.to_string())
 }
 
 /// The board as text: ranks down the left, files along the bottom, letters for balls.

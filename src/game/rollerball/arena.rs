@@ -123,18 +123,24 @@ impl Round for RollerballRound {
 
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal> {
         let Value::String(text) = action else {
-            return Err(Refusal::new(format!(
-                "a move is a string from turn.legal, such as \"stay\", not {}",
-                crate::game::short_json(action)
-            )));
+            return Err(Refusal::coded(
+                "not_a_move",
+                format!(
+                    "a move is a string from turn.legal, such as \"stay\", not {}",
+                    crate::game::short_json(action)
+                ),
+            ));
         };
         if !self.engine.is_asked(seat) {
-            return Err(Refusal::new("it is not your decision now"));
+            return Err(Refusal::coded(
+                "not_your_turn",
+                "it is not your decision now",
+            ));
         }
         let applied = self
             .engine
             .apply_text(seat, text)
-            .map_err(|e| Refusal::new(e.to_string()))?;
+            .map_err(|e| Refusal::coded(e.code, e.to_string()))?;
         let colour = COLOURS.get(seat).map(|c| c.to_string());
         let played = applied.played.to_string();
         let mut effects = Map::new();

@@ -242,15 +242,20 @@ impl Rollerball {
 
     /// Checks `seat`'s move and returns it in canonical form (a `take` names the card by its s1).
     pub fn check(&self, seat: usize, mv: &Move) -> Result<Move, MoveError> {
-        let err = |reason: String| MoveError::new(mv.to_string(), reason);
+        let err = |reason: String| MoveError::coded("illegal_move", mv.to_string(), reason);
+        let turn = |reason: String| MoveError::coded("not_your_turn", mv.to_string(), reason);
         if seat >= self.players {
-            return Err(err(format!("there is no seat {seat}")));
+            return Err(turn(format!("there is no seat {seat}")));
         }
         let Some(to_act) = self.to_act() else {
-            return Err(err("the game is over".into()));
+            return Err(MoveError::coded(
+                "round_over",
+                mv.to_string(),
+                "the game is over",
+            ));
         };
         if !to_act.seats.contains(&seat) {
-            return Err(err(if self.phase == Phase::Bid {
+            return Err(turn(if self.phase == Phase::Bid {
                 "you have bid already".into()
             } else {
                 format!(
@@ -267,11 +272,15 @@ impl Rollerball {
             self.phase.name()
         };
         if kind != phase {
-            return Err(err(format!(
-                "the decision asked is {} (e.g. {:?}), not {kind}",
-                self.phase.name(),
-                self.legal(seat)[0].to_string()
-            )));
+            return Err(MoveError::coded(
+                "wrong_decision",
+                mv.to_string(),
+                format!(
+                    "the decision asked is {} (e.g. {:?}), not {kind}",
+                    self.phase.name(),
+                    self.legal(seat)[0].to_string()
+                ),
+            ));
         }
         let checked = match mv {
             Move::Bid(cards) => {

@@ -64,13 +64,26 @@ pub struct MoveError {
     /// The move as sent (or canonicalised, once it could be read).
     pub text: String,
     pub reason: String,
+    /// The refusal's stable code (protocol/SPEC.md §7.2): `not_a_move` for text that is no
+    /// move, `illegal_move` for a move the rules do not allow now, or a narrower one.
+    pub code: &'static str,
 }
 
 impl MoveError {
+    /// Text that does not read as a move (`not_a_move`).
     pub fn new(text: impl Into<String>, reason: impl Into<String>) -> MoveError {
+        MoveError::coded("not_a_move", text, reason)
+    }
+
+    pub fn coded(
+        code: &'static str,
+        text: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> MoveError {
         MoveError {
             text: text.into(),
             reason: reason.into(),
+            code,
         }
     }
 }
