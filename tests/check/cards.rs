@@ -185,13 +185,24 @@ fn every_mistake_has_a_case() {
     }
 }
 
-/// Every built-in bot of the board games passes the check of both games (outside Rolit a
-/// built-in bot chooses among `turn.legal`), with the text report's line per item. (`solver`,
+/// Every built-in bot passes the check of both games of hidden information, its own game's
+/// bots playing their own way (Goofspiel's `heuristic` and `search`, Rollerball's `heuristic`
+/// and `ismcts`) and every other choosing among `turn.legal`, with the text report's line
+/// per item. (`solver`,
 /// the robots' bot, does not answer a `turn` in this build: the check says so, "not a board".)
 #[test]
 fn every_built_in_bot_passes_goofspiel_and_rollerball() {
     for game in ["goofspiel", "rollerball"] {
-        for bot in ["random", "greedy", "positional", "mcts", "brs"] {
+        for bot in [
+            "random",
+            "greedy",
+            "positional",
+            "mcts",
+            "brs",
+            "heuristic",
+            "ismcts",
+            "search",
+        ] {
             let output = std::process::Command::new(rollarena())
                 .args(["check", &format!("rollarena bot {bot}"), "--game", game])
                 .args(["--time", "2s"])

@@ -28,8 +28,7 @@ pub static ENTRY: Entry = Entry {
         html: Some(super::show::HTML),
     },
     check: &super::check::CHECK,
-    // Only `random`, which plays every game.
-    bots: &[],
+    bots: super::bots::BOTS,
 };
 
 fn flags() -> Vec<Arg> {
@@ -53,12 +52,12 @@ fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
     Ok(Arc::new(Goofspiel::from_options(&options)?))
 }
 
-/// Built-in bots choosing among the legal bids, each with its own seed.
+/// Its own bots, then `random`: `--players N` takes the first N.
 const DEMO: &[&str] = &[
+    "rollarena bot search --movetime 50",
+    "rollarena bot heuristic",
     "rollarena bot random",
     "rollarena bot random --seed 2",
-    "rollarena bot random --seed 3",
-    "rollarena bot random --seed 4",
 ];
 
 fn demo(_: &Map<String, Value>) -> (&'static [&'static str], usize) {

@@ -9,6 +9,7 @@
 //! announced to the others as `"sealed"` until the last one is in, then all are revealed. The
 //! highest bid takes the prize; a tie for highest discards it. The score is the prizes' sum.
 
+pub mod bots;
 pub mod check;
 pub mod entry;
 mod round;

@@ -33,9 +33,10 @@ pub const BOTS: &[BuiltinBot] = &[
         name: "ismcts",
         help: "information-set Monte-Carlo tree search: every iteration deals the cards it has \
                not seen at random (consistently with the hand sizes, the board, the discards \
-               and the points), searches the heuristic's best decisions and the replies to \
-               them, and judges a few turns of light play by the heuristic's evaluation. \
-               Thinks for half the request's time_ms less 50 ms; --movetime MS caps that, \
+               and the points), searches the heuristic's best decisions (each starting \
+               with the heuristic's judgement of it as a prior) and the replies to them, and \
+               judges a few turns of light play by the heuristic's evaluation. \
+               Thinks for 80% of the request's time_ms less 50 ms; --movetime MS caps that, \
                --playouts N stops after N iterations (with a fixed --seed: the same moves \
                every time). The setup decisions are the heuristic's.",
         flags: &[BotFlag::Movetime, BotFlag::Playouts],

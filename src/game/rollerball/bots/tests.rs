@@ -135,7 +135,7 @@ fn the_heuristic_beats_random() {
 
 #[test]
 fn a_short_clock_is_kept_with_a_wide_margin() {
-    // 300 ms a decision: the search thinks about 100 ms; allow 250 ms on a busy machine.
+    // 600 ms a decision: the search thinks 430 ms; it must answer within the 600.
     let mut b = bot("ismcts", BotSettings::default());
     let mut g = Rollerball::new(4, 360, 5).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -158,12 +158,12 @@ fn a_short_clock_is_kept_with_a_wide_margin() {
                 seat,
                 state: &state,
                 legal: &legal,
-                time_ms: Some(300),
+                time_ms: Some(600),
             };
             let started = Instant::now();
             let i = b.choose(&req, &mut rng, &mut String::new()).unwrap();
             let took = started.elapsed();
-            assert!(took < Duration::from_millis(250), "took {took:?}");
+            assert!(took < Duration::from_millis(600), "took {took:?}");
             timed += 1;
             i
         };
@@ -182,4 +182,89 @@ fn every_registry_bot_builds_and_refuses_zero_playouts() {
         ..BotSettings::default()
     };
     assert!((BOTS[1].build.request().unwrap())(&zero).is_err());
+}
+
+/// Screening: `ismcts` (settings from the environment) against `heuristic` in every other
+/// seat, seats rotated, in-process. `RB_PLAYERS` (2), `RB_GAMES` (40), `RB_LIMIT` (turn limit,
+/// 120 as in the ladder), `RB_PLAYOUTS` (iterations a decision; unset: `RB_TIME` ms a
+/// request, 200), `RB_SEED`; the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`,
+/// `RB_PRIOR`, `RB_HORIZON`, `RB_RIVAL`:
+/// `RB_GAMES=60 RB_PLAYOUTS=300 cargo test --release --lib rollerball::bots::tests::versus --
+/// --ignored --nocapture`. Prints the win share (a shared win counts as a share) with a 95%
+/// interval.
+#[test]
+#[ignore = "a measurement, minutes"]
+fn versus() {
+    use super::ismcts::{Config, Ismcts};
+    let env = |k: &str| std::env::var(k).ok();
+    let num = |k: &str, d: f64| env(k).map_or(d, |v| v.parse().unwrap());
+    let players = num("RB_PLAYERS", 2.0) as usize;
+    let games = num("RB_GAMES", 40.0) as u64;
+    let limit = num("RB_LIMIT", 120.0) as u32;
+    let first = num("RB_SEED", 0.0) as u64;
+    let playouts = env("RB_PLAYOUTS").map(|v| v.parse::<u64>().unwrap());
+    let time = playouts.is_none().then(|| num("RB_TIME", 200.0) as u64);
+    let d = Config::default();
+    let config = Config {
+        playouts,
+        exploration: num("RB_C", d.exploration.into()) as f32,
+        root_width: num("RB_WIDTH", d.root_width as f64) as usize,
+        rollout_turns: num("RB_ROLLOUT", d.rollout_turns.into()) as u32,
+        temperature: num("RB_TEMP", d.temperature.into()) as f32,
+        prior: num("RB_PRIOR", d.prior.into()) as u32,
+        horizon: num("RB_HORIZON", d.horizon.into()) as u32,
+        rival: num("RB_RIVAL", d.rival.into()) as f32,
+        ..d
+    };
+    println!("{config:?}");
+    let mut shares = Vec::new();
+    let mut margin = 0i64;
+    let started = Instant::now();
+    for g in 0..games {
+        let seat = g as usize % players;
+        let mut seats: Vec<Option<Box<dyn GameBot>>> = (0..players)
+            .map(|s| -> Option<Box<dyn GameBot>> {
+                if s == seat {
+                    Some(Box::new(Ismcts::new(config)))
+                } else {
+                    Some(bot("heuristic", BotSettings::default()))
+                }
+            })
+            .collect();
+        let seed = first + g / players as u64;
+        let moves = play(players, limit, seed, &mut seats, time);
+        let mut end = Rollerball::new(players, limit, seed).unwrap();
+        for m in &moves {
+            let s = end.to_act().unwrap().seats[0];
+            end.apply_text(s, m).unwrap();
+        }
+        let r = end.result().unwrap();
+        let share = if r.winners.contains(&seat) {
+            1.0 / r.winners.len() as f64
+        } else {
+            0.0
+        };
+        let best_other = (0..players)
+            .filter(|&s| s != seat)
+            .map(|s| r.points[s])
+            .max()
+            .unwrap();
+        margin += r.points[seat] as i64 - best_other as i64;
+        shares.push(share);
+        println!(
+            "round {g}: ismcts in seat {seat}: points {:?}, share {share:.2}",
+            r.points
+        );
+    }
+    let n = shares.len() as f64;
+    let mean = shares.iter().sum::<f64>() / n;
+    let sd = (shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    println!(
+        "ismcts against heuristic, {players} players, {playouts:?} iterations / {time:?} ms, \
+         {games} rounds: {:.1}% +- {:.1}% (mean point margin {:+.2}) in {:.0} s",
+        100.0 * mean,
+        196.0 * sd / n.sqrt(),
+        margin as f64 / n,
+        started.elapsed().as_secs_f64()
+    );
 }
