@@ -313,3 +313,26 @@ fn a_report_made_while_a_round_is_being_written_leaves_the_file_alone() {
     let tables = page_data(&copy.join("report/tables.html"));
     assert_eq!(tables["tables"].as_array().unwrap().len(), 4);
 }
+
+#[test]
+fn a_report_refuses_a_damaged_middle_line_naming_it() {
+    let p = played();
+    let copy = p.out.with_file_name("damaged");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["tournament.json", "results.jsonl", "standings.json"] {
+        std::fs::copy(p.out.join(f), copy.join(f)).unwrap();
+    }
+    // Line 2 cut in half, the lines after it whole: damage, not a round being written.
+    let results = copy.join("results.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[1] = lines[1][..lines[1].len() / 2].to_string();
+    std::fs::write(&results, lines.join("\n") + "\n").unwrap();
+    let run = rollarena(&["report", copy.to_str().unwrap()]);
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("line 2 of") && err.contains("is damaged") && err.contains("--resume"),
+        "{err}"
+    );
+}
