@@ -391,7 +391,7 @@ impl Observer for RoundLines {
             for f in &record.forfeits {
                 line.push_str(&format!(
                     "  {}",
-                    super::faults::forfeit_note(&names[f.seat], f, &record.faults)
+                    crate::record::notes::forfeit_note(&names[f.seat], f, &record.faults)
                 ));
             }
             // Unasked lines of a seat that forfeited are told with its forfeit.
@@ -401,7 +401,7 @@ impl Observer for RoundLines {
                 .filter(|x| !record.forfeits.iter().any(|f| f.seat == x.seat))
                 .cloned()
                 .collect();
-            for note in super::faults::fault_notes(&names, &others) {
+            for note in crate::record::notes::fault_notes(&names, &others) {
                 line.push_str(&format!("  {note}"));
             }
             let mut counts = self.faults.lock().unwrap_or_else(|p| p.into_inner());

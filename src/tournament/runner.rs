@@ -672,16 +672,19 @@ impl Observer for TableObserver<'_> {
                     .push(RoundSummary::of(&self.ctx.tournament, record));
                 self.ctx.rounds_played.fetch_add(1, Ordering::SeqCst);
                 self.ctx.progress.round_done();
-            }
-            Event::Forfeited { round, forfeit } if !self.ctx.opts.quiet => {
-                self.ctx.progress.note(&format!(
-                    "table {} round {round}: {} forfeited ({} at move {}): {}",
-                    self.table,
-                    self.names[forfeit.seat],
-                    forfeit.kind,
-                    forfeit.ply,
-                    crate::game::cut(&forfeit.detail, 120)
-                ));
+                if !self.ctx.opts.quiet {
+                    // At the round's end, where the record holds the cause (exit, stderr
+                    // tail, the lines ignored before a timeout), in `match`'s words.
+                    for f in &record.forfeits {
+                        let name = self.names.get(f.seat).map_or("?", String::as_str);
+                        self.ctx.progress.note(&format!(
+                            "table {} round {}: {}",
+                            self.table,
+                            record.round,
+                            crate::record::notes::forfeit_cause(name, f, &record.faults)
+                        ));
+                    }
+                }
             }
             _ => {}
         }
