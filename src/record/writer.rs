@@ -41,7 +41,7 @@ impl RecordWriter {
                 regular: false,
             });
         }
-        let file = OpenOptions::new()
+                let file = OpenOptions::new()
             .create(true)
             .append(true)
             .read(true)
