@@ -11,7 +11,8 @@
 //!   told); durations as people write them, and ms figures at the precision records keep;
 //! - [`record`]: the record format (one round per JSON line), its writer and reader, and the
 //!   recorded vocabulary of misbehaviour (`record::fault`: refused attempts, faults with their
-//!   kind, forfeits, exit information);
+//!   kind, forfeits, exit information) and the words every terminal line gives it
+//!   (`record::notes`);
 //! - [`game`]: the boundary between the arbiter and a game's rules (`Game`, `Round`, requests,
 //!   per-seat announcements, results), round outcomes, the registry of games
 //!   (`game::registry`: everything the rest knows of a game), and the games, one folder each;

@@ -137,6 +137,25 @@ impl MatchStandings {
     }
 }
 
+/// Round wins as a table's column shows them: whole numbers as they are, and a column in which
+/// one value is not whole shows every value with the decimals the most precise one needs (at
+/// most 2), so `32` and `13.50` never sit in one column (`32.00` and `13.50`, or `32.0` and `13.5`, do). The terminal's
+/// tables use it; the HTML report's `winsDigits` in `src/report/report.js` follows the same rule.
+pub fn wins_column(all: &[f64]) -> Vec<String> {
+    let needed = |w: f64| {
+        let two = format!("{w:.2}");
+        if two.ends_with(".00") {
+            0
+        } else if two.ends_with('0') {
+            1
+        } else {
+            2
+        }
+    };
+    let digits = all.iter().map(|&w| needed(w)).max().unwrap_or(0);
+    all.iter().map(|w| format!("{w:.digits$}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +166,21 @@ mod tests {
             points,
             outright,
         }
+    }
+
+    #[test]
+    fn a_wins_column_has_one_number_of_decimals() {
+        // Before: each value alone, so "32" sat above "13.50".
+        assert_eq!(wins_column(&[32.0, 13.5]), ["32.0", "13.5"]);
+        assert_eq!(
+            wins_column(&[32.0, 13.5, 1.0 / 3.0]),
+            ["32.00", "13.50", "0.33"]
+        );
+        assert_eq!(wins_column(&[3.0, 0.0, 12.0]), ["3", "0", "12"]);
+        assert_eq!(wins_column(&[0.25, 2.0]), ["0.25", "2.00"]);
+        // 1.999 rounds to 2.00 at two decimals: whole as the column shows it.
+        assert_eq!(wins_column(&[1.999, 4.0]), ["2", "4"]);
+        assert!(wins_column(&[]).is_empty());
     }
 
     #[test]

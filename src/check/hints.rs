@@ -2,14 +2,9 @@
 //! in the words of a bot author. Plain text, one constant or small function per cause, so the
 //! wording lives in one place and the tests can look for it.
 
-/// Nothing arrived at all, even after a grace period.
-pub const SILENT: &str = "Nothing arrived. The usual cause: the answer is stuck in your \
-program's output buffer, because stdout is a pipe, not a terminal, and is flushed only when the \
-buffer fills. Did you flush? Flush after every line: Python print(..., flush=True); C \
-fflush(stdout); C++ std::endl or std::flush; Java System.out.flush() (or a PrintStream with \
-autoflush and println); Rust out.flush() on a locked stdout. Otherwise the bot is stuck: reading \
-more than one line before answering (read a line at a time, not the whole input), or thinking \
-longer than the time limit.";
+/// Nothing arrived at all, even after a grace period (kept beside the forfeit notes, which
+/// give it too, on a start-up forfeit with nothing received).
+pub use crate::record::notes::SILENT;
 
 /// Nothing arrived, though earlier answers did.
 pub const NO_ANSWER: &str = "Nothing arrived, though the bot's earlier answers did (so its \

@@ -391,7 +391,7 @@ impl Observer for RoundLines {
             for f in &record.forfeits {
                 line.push_str(&format!(
                     "  {}",
-                    super::faults::forfeit_note(&names[f.seat], f, &record.faults)
+                    crate::record::notes::forfeit_note(&names[f.seat], f, &record.faults)
                 ));
             }
             // Unasked lines of a seat that forfeited are told with its forfeit.
@@ -401,7 +401,7 @@ impl Observer for RoundLines {
                 .filter(|x| !record.forfeits.iter().any(|f| f.seat == x.seat))
                 .cloned()
                 .collect();
-            for note in super::faults::fault_notes(&names, &others) {
+            for note in crate::record::notes::fault_notes(&names, &others) {
                 line.push_str(&format!("  {note}"));
             }
             let mut counts = self.faults.lock().unwrap_or_else(|p| p.into_inner());
@@ -450,7 +450,8 @@ pub fn standings_with_faults(
             .join(", "),
         _ => "-".to_string(),
     };
-    for s in standings {
+    let wins = crate::standings::wins_column(&standings.iter().map(|s| s.wins).collect::<Vec<_>>());
+    for (i, s) in standings.iter().enumerate() {
         let forfeits = if s.forfeits.is_empty() {
             "-".to_string()
         } else {
@@ -464,7 +465,7 @@ pub fn standings_with_faults(
             s.rank.to_string(),
             s.seat.to_string(),
             s.name.clone(),
-            format_wins(s.wins),
+            wins[i].clone(),
             s.points.to_string(),
             s.outright.to_string(),
             s.rounds.to_string(),
@@ -476,15 +477,6 @@ pub fn standings_with_faults(
         table.add_row(row);
     }
     table
-}
-
-/// Round wins with shared wins shown as fractions rounded to two decimals.
-fn format_wins(w: f64) -> String {
-    if w.fract() == 0.0 {
-        format!("{w:.0}")
-    } else {
-        format!("{w:.2}")
-    }
 }
 
 /// A fresh match id: the seed in hexadecimal, the Unix time in seconds, and a random part, so
@@ -500,6 +492,27 @@ pub fn new_match_id(seed: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_match_wins_column_has_one_number_of_decimals() {
+        let seat = |seat: usize, wins: f64| Standing {
+            rank: seat as u32 + 1,
+            seat,
+            name: format!("bot{seat}"),
+            wins,
+            points: 10,
+            outright: 1,
+            rounds: 5,
+            forfeits: BTreeMap::new(),
+        };
+        let table = standings_table(&[seat(0, 3.0), seat(1, 1.0 / 3.0), seat(2, 1.0)]);
+        let cells: Vec<String> = table
+            .row_iter()
+            .map(|r| r.cell_iter().nth(3).unwrap().content())
+            .collect();
+        // Before, each row alone: "3", "0.33", "1".
+        assert_eq!(cells, ["3.00", "0.33", "1.00"]);
+    }
 
     #[test]
     fn match_ids_made_in_the_same_second_differ() {

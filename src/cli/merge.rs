@@ -39,8 +39,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
         println!(
             "\n{}, {} merged into {}",
-            super::faults::plural(merged.shards as usize, "shard", "shards"),
-            super::faults::plural(merged.rounds, "round", "rounds"),
+            crate::record::notes::plural(merged.shards as usize, "shard", "shards"),
+            crate::record::notes::plural(merged.rounds, "round", "rounds"),
             output::shown(&args.output).display()
         );
     }

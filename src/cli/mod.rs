@@ -5,7 +5,6 @@
 
 mod bot;
 mod check;
-mod faults;
 pub mod game_flags;
 mod isolation;
 mod matches;

@@ -265,7 +265,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
     if !args.json {
-        let plural = super::faults::plural;
+        let plural = crate::record::notes::plural;
         eprintln!(
             "{}: {}, {} schedule, {} of {} x {}{}, {} at once -> {}",
             t.name,
@@ -352,7 +352,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     }
     println!(
         "\n{} played in {:.1}s ({:.1} rounds/s){}; results in {}",
-        super::faults::plural(summary.rounds_played as usize, "round", "rounds"),
+        crate::record::notes::plural(summary.rounds_played as usize, "round", "rounds"),
         secs,
         summary.rounds_played as f64 / secs,
         if summary.rounds_kept > 0 {

@@ -10,6 +10,7 @@
 //! record keeps.
 
 pub mod fault;
+pub mod notes;
 pub mod outcome;
 pub mod reader;
 pub mod writer;

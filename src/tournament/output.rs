@@ -278,7 +278,9 @@ pub fn people_table(s: &Standings) -> comfy_table::Table {
         header.extend(["elo", "LOS"]);
     }
     table.set_header(header);
-    for r in &s.standings {
+    let wins =
+        crate::standings::wins_column(&s.standings.iter().map(|r| r.wins).collect::<Vec<_>>());
+    for (i, r) in s.standings.iter().enumerate() {
         let forfeits = if r.forfeits.is_empty() {
             "-".to_string()
         } else {
@@ -293,11 +295,7 @@ pub fn people_table(s: &Standings) -> comfy_table::Table {
             r.bot.clone(),
             r.tables.to_string(),
             r.rounds.to_string(),
-            if r.wins.fract() == 0.0 {
-                format!("{:.0}", r.wins)
-            } else {
-                format!("{:.2}", r.wins)
-            },
+            wins[i].clone(),
             r.points.to_string(),
             format!("{:.1}", r.avg_points),
             format!("{:.1}", r.win_pct),
@@ -354,4 +352,46 @@ pub fn head_to_head_table(s: &Standings) -> Option<comfy_table::Table> {
 /// The directory's path made absolute for messages.
 pub fn shown(dir: &Path) -> PathBuf {
     std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(rank: u32, bot: &str, wins: f64) -> serde_json::Value {
+        serde_json::json!({
+            "rank": rank, "bot": bot, "tables": 1, "rounds": 40, "wins": wins, "points": 100,
+            "outright": 10, "avg_points": 2.5, "win_pct": 50.0, "forfeits": {}, "moves": 400,
+            "avg_ms": null, "rating": {"mu": 25.0, "sigma": 2.0, "ordinal": 19.0}
+        })
+    }
+
+    /// The wins cell of each line of a table, as printed.
+    fn wins_cells(table: &comfy_table::Table) -> Vec<String> {
+        table
+            .row_iter()
+            .map(|r| r.cell_iter().nth(4).unwrap().content())
+            .collect()
+    }
+
+    #[test]
+    fn the_wins_column_has_one_number_of_decimals() {
+        let standings: Standings = serde_json::from_value(serde_json::json!({
+            "tournament": "t", "id": "x", "tables_played": 1, "tables_scheduled": 1,
+            "rounds_played": 60,
+            "standings": [row(1, "a", 32.0), row(2, "b", 13.5), row(3, "c", 14.5 - 13.5)]
+        }))
+        .unwrap();
+        // Before, each row alone: "32", "13.50", "1".
+        assert_eq!(
+            wins_cells(&people_table(&standings)),
+            ["32.0", "13.5", "1.0"]
+        );
+        let whole: Standings = serde_json::from_value(serde_json::json!({
+            "tournament": "t", "id": "x", "tables_played": 1, "tables_scheduled": 1,
+            "rounds_played": 60, "standings": [row(1, "a", 32.0), row(2, "b", 8.0)]
+        }))
+        .unwrap();
+        assert_eq!(wins_cells(&people_table(&whole)), ["32", "8"]);
+    }
 }

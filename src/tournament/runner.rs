@@ -659,31 +659,31 @@ struct TableObserver<'a> {
 
 impl Observer for TableObserver<'_> {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
-        match event {
-            Event::RoundEnded { record } => {
-                if self.ctx.cancelled() {
-                    return Err(std::io::Error::other("the tournament was cancelled"));
+        if let Event::RoundEnded { record } = event {
+            if self.ctx.cancelled() {
+                return Err(std::io::Error::other("the tournament was cancelled"));
+            }
+            self.line.clear();
+            serde_json::to_writer(&mut self.line, record).map_err(std::io::Error::other)?;
+            self.line.push(b'\n');
+            self.ctx.writer.write_line(&self.line)?;
+            self.rounds
+                .push(RoundSummary::of(&self.ctx.tournament, record));
+            self.ctx.rounds_played.fetch_add(1, Ordering::SeqCst);
+            self.ctx.progress.round_done();
+            if !self.ctx.opts.quiet {
+                // At the round's end, where the record holds the cause (exit, stderr
+                // tail, the lines ignored before a timeout), in `match`'s words.
+                for f in &record.forfeits {
+                    let name = self.names.get(f.seat).map_or("?", String::as_str);
+                    self.ctx.progress.note(&format!(
+                        "table {} round {}: {}",
+                        self.table,
+                        record.round,
+                        crate::record::notes::forfeit_cause(name, f, &record.faults)
+                    ));
                 }
-                self.line.clear();
-                serde_json::to_writer(&mut self.line, record).map_err(std::io::Error::other)?;
-                self.line.push(b'\n');
-                self.ctx.writer.write_line(&self.line)?;
-                self.rounds
-                    .push(RoundSummary::of(&self.ctx.tournament, record));
-                self.ctx.rounds_played.fetch_add(1, Ordering::SeqCst);
-                self.ctx.progress.round_done();
             }
-            Event::Forfeited { round, forfeit } if !self.ctx.opts.quiet => {
-                self.ctx.progress.note(&format!(
-                    "table {} round {round}: {} forfeited ({} at move {}): {}",
-                    self.table,
-                    self.names[forfeit.seat],
-                    forfeit.kind,
-                    forfeit.ply,
-                    crate::game::cut(&forfeit.detail, 120)
-                ));
-            }
-            _ => {}
         }
         Ok(())
     }

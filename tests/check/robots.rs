@@ -41,21 +41,23 @@ const CASES: &[Case] = &[
         item: "prove",
         causes: &["illegal"],
         says: "its demonstration of its declaration",
-        also: &["others", "quiet"],
+        also: &["others", "quiet", "solo"],
     },
     Case {
         mistake: "silent_on_prove",
         item: "prove",
         causes: &["no_answer"],
         says: "no solution within",
-        also: &["others", "quiet"],
+        also: &["others", "quiet", "solo"],
     },
     Case {
         mistake: "early_solution",
         item: "prove",
         causes: &["illegal"],
         says: "the rules refuse its solution",
-        also: &["others", "pass", "quiet", "bye"],
+        // Alone, the unasked solution answers the prove sent right after the declaration, and
+        // the real answer arrives after the token, as junk.
+        also: &["others", "pass", "quiet", "bye", "stdout"],
     },
     Case {
         mistake: "crash_on_declared",
@@ -69,6 +71,13 @@ const CASES: &[Case] = &[
         item: "quiet",
         causes: &["crash"],
         says: "did not expect to lose a token",
+        also: &[],
+    },
+    Case {
+        mistake: "pass_solo",
+        item: "solo",
+        causes: &["illegal"],
+        says: "playing alone, it passed after declaring",
         also: &[],
     },
     Case {
@@ -160,7 +169,10 @@ fn the_built_in_solver_passes_and_the_text_report_says_so() {
         .expect("run rollarena check");
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{text}");
-    assert!(text.contains(": robots, two seats,"), "{text}");
+    assert!(
+        text.contains(": robots, two seats (and one alone for solo),"),
+        "{text}"
+    );
     for item in [
         "handshake",
         "declare",
@@ -168,6 +180,7 @@ fn the_built_in_solver_passes_and_the_text_report_says_so() {
         "others",
         "pass",
         "quiet",
+        "solo",
         "bye",
         "stdout",
         "flush",
@@ -178,5 +191,5 @@ fn the_built_in_solver_passes_and_the_text_report_says_so() {
             "{item}: {text}"
         );
     }
-    assert!(text.contains("9 passed, 0 failed, 0 skipped"), "{text}");
+    assert!(text.contains("10 passed, 0 failed, 0 skipped"), "{text}");
 }

@@ -191,3 +191,53 @@ fn a_timeout_names_the_lines_it_ignored() {
         "{text}"
     );
 }
+
+/// Before: `table 1 round 1: dies forfeited (crash at move 1): the bot exited with status 3`,
+/// the detail alone; now the tournament's progress lines say what `match` says.
+#[test]
+fn a_tournament_forfeit_line_says_why_as_match_does() {
+    let dir = shared_dir();
+    let d = dir.path();
+    std::fs::write(
+        d.join("dies.py"),
+        "import json, sys\n\
+         for line in sys.stdin:\n\
+         \x20   m = json.loads(line)\n\
+         \x20   if m['type'] == 'hello':\n\
+         \x20       print(json.dumps({'type': 'ready', 'name': 'dies', 'version': '1'}), flush=True)\n\
+         \x20   elif m['type'] == 'turn':\n\
+         \x20       print('ModuleNotFoundError: numpy', file=sys.stderr, flush=True)\n\
+         \x20       sys.exit(3)\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(d, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    std::fs::write(
+        d.join("t.toml"),
+        format!(
+            "players = 2\nrounds = 2\ntime = \"5s\"\n[options]\nsize = 4\n\
+             [[bot]]\nname = \"greedy\"\ncommand = \"rollarena bot greedy\"\n\
+             [[bot]]\nname = \"dies\"\ncommand = \"{PYTHON} {}\"\n",
+            d.join("dies.py").display()
+        ),
+    )
+    .unwrap();
+    let out = run_in(d, &["tournament", "t.toml", "--jobs", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err
+        .lines()
+        .find(|l| l.contains("dies forfeited"))
+        .unwrap_or_else(|| panic!("a forfeit line: {err}"));
+    assert!(
+        line.starts_with("table 1 round ") && line.contains(": dies forfeited "),
+        "{line}"
+    );
+    assert!(
+        line.contains(": crash: the bot exited with status 3"),
+        "the exit status: {line}"
+    );
+    assert!(
+        line.ends_with("; last stderr line: ModuleNotFoundError: numpy"),
+        "the last stderr line: {line}"
+    );
+}

@@ -262,7 +262,7 @@ fn kit(kit: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
-    for (game, items) in [("robots", 9), ("goofspiel", 7), ("rollerball", 7)] {
+    for (game, items) in [("robots", 10), ("goofspiel", 7), ("rollerball", 7)] {
         let (code, report, output) = check(&command, &["--game", game]);
         assert_eq!(
             code,

@@ -14,6 +14,7 @@
 //! | others | seat 1 declares one move fewer than the shortest solution at once, the bot declares, seat 1 passes; seat 1's demonstration fails (`verified` ok false), then the bot proves its own |
 //! | pass | seat 1 passes at once; after its declaration the bot must `pass` before the hourglass runs out (which ends it at once) |
 //! | quiet | seat 1 declares the shortest solution at once and proves it: the bot is asked nothing; then a second token in the same process (seat 1 passes at once), which the bot declares and proves |
+//! | solo | a token played alone (`hello` with one player): the bot declares, its declaration is verified at once, so it answers `prove` with its `solution` and never passes (protocol/games/robots.md, "Playing alone") |
 //! | bye | a token (seat 1 passes at once), `end`, `bye` → the process exits with status 0 within the grace |
 
 use std::time::Duration;
@@ -61,6 +62,10 @@ const QUIET: Item = Item {
     id: "quiet",
     title: "a token where nothing is asked of it, then another",
 };
+const SOLO: Item = Item {
+    id: "solo",
+    title: "a token played alone: declare, prove at once, never pass",
+};
 
 /// The scenarios, in the order they run.
 const SCENARIOS: &[Scenario] = &[
@@ -93,6 +98,11 @@ const SCENARIOS: &[Scenario] = &[
         item: QUIET,
         requires: &[Item::HANDSHAKE, DECLARE],
         script: "a token the other seat wins with nothing asked of the bot, then another token",
+    },
+    Scenario {
+        item: SOLO,
+        requires: &[Item::HANDSHAKE, DECLARE],
+        script: "one player: the bot declares, is asked to prove at once, and proves without a pass",
     },
     Scenario {
         item: Item::BYE,
@@ -128,6 +138,7 @@ impl GameCheck for RobotsCheck {
                 "others" => others(config, seen).await,
                 "pass" => pass(config, seen).await,
                 "quiet" => quiet(config, seen).await,
+                "solo" => solo(config, seen).await,
                 "bye" => bye(config, seen).await,
                 other => unreachable!("{other} is not one of this game's scenarios"),
             }
@@ -140,7 +151,7 @@ impl GameCheck for RobotsCheck {
 
     fn setup(&self, config: &CheckConfig) -> String {
         format!(
-            "robots, two seats, {} ms for the hourglass and to prove",
+            "robots, two seats (and one alone for solo), {} ms for the hourglass and to prove",
             config.time.per_move.as_millis()
         )
     }
@@ -149,10 +160,15 @@ impl GameCheck for RobotsCheck {
 /// The options the check plays with: the contest's rules (diagonals, the black robot, the
 /// tie-break) at a table of two, every deadline `--time`.
 pub fn game(config: &CheckConfig) -> Robots {
-    let mut g = (super::entry::ENTRY.build)(&config.options_with(2))
+    game_for(config, 2)
+}
+
+/// The check's rules for `players` seats (2, or 1 for the solo scenario).
+fn game_for(config: &CheckConfig, players: usize) -> Robots {
+    let mut g = (super::entry::ENTRY.build)(&config.options_with(players))
         .ok()
         .and_then(|built| Robots::from_options(&built.options()).ok())
-        .unwrap_or_else(|| Robots::new(2).expect("two players"));
+        .unwrap_or_else(|| Robots::new(players).expect("one or two players"));
     let ms = config.time.per_move.as_millis() as u64;
     g.hourglass_ms = ms;
     g.first_declaration_ms = ms;
@@ -171,7 +187,12 @@ pub fn options(config: &CheckConfig) -> Value {
 }
 
 fn hello(config: &CheckConfig, rounds: u32) -> Hello {
-    conversation::hello(config, "robots", game(config).options(), BOT, 2, rounds)
+    hello_for(config, rounds, 2)
+}
+
+fn hello_for(config: &CheckConfig, rounds: u32, players: usize) -> Hello {
+    let options = game_for(config, players).options();
+    conversation::hello(config, "robots", options, BOT, players, rounds)
 }
 
 /// The shortest solution of a round's token from where the robots stand, if the solver finds
@@ -209,7 +230,12 @@ fn easy(g: &Robots, match_seed: u64, state: MatchState, round_no: u32) -> Robots
 /// The first round of a match for the scenario `tag`, with an easy token (the match seed is
 /// searched for one whose robots allow it).
 fn first_round(config: &CheckConfig, tag: u64) -> (u64, RobotsRound) {
-    let g = game(config);
+    first_round_for(config, tag, 2)
+}
+
+/// [`first_round`] at a table of `players`.
+fn first_round_for(config: &CheckConfig, tag: u64, players: usize) -> (u64, RobotsRound) {
+    let g = game_for(config, players);
     for attempt in 0..64u64 {
         let match_seed = mix(config.seed ^ mix(tag) ^ mix(attempt << 32));
         let board = g.board(match_seed);
@@ -237,6 +263,8 @@ struct Table {
     /// When the bot passed (round time), if it did.
     passed: Option<f64>,
     time: Duration,
+    /// Played alone (one player): a declaration is verified at once.
+    solo: bool,
 }
 
 impl Table {
@@ -250,6 +278,7 @@ impl Table {
             declared: Vec::new(),
             passed: None,
             time,
+            solo: false,
         }
     }
 
@@ -472,6 +501,18 @@ impl Table {
                     },
                 )
                 .map_err(|r| {
+                    if kind == "pass" && self.solo {
+                        return talk.problem(
+                            Cause::Illegal,
+                            format!(
+                                "playing alone, it passed after declaring {asked} moves for {}: \
+                                 the rules refuse it ({})",
+                                self.what(),
+                                r.reason
+                            ),
+                            HINT_SOLO.into(),
+                        );
+                    }
                     talk.problem(
                         Cause::Illegal,
                         format!(
@@ -550,6 +591,10 @@ const HINT_PROVE: &str = "Answer prove with {\"type\":\"solution\",\"moves\":[{\
 const HINT_NO_DECLARE: &str = "Declare as soon as your search finds a solution: \
     {\"type\":\"declare\",\"moves\":N}. These tokens have a solution of 3 or 4 moves; a \
     breadth-first search over the robots' positions finds it in milliseconds.";
+const HINT_SOLO: &str = "Playing alone (hello.players is 1), your first declaration is verified \
+    at once: the next message is prove, so answer it with your solution and send no pass (nor a \
+    lower declaration) after declaring; both are refused (protocol/games/robots.md, \
+    \"Playing alone\").";
 const HINT_PASS: &str = "Once you will not declare again for this token, send \
     {\"type\":\"pass\"}: when every seat has passed, the hourglass ends at once and the \
     demonstrations start. A bot that never passes still plays, but every token then lasts the \
@@ -663,6 +708,37 @@ async fn others(config: &CheckConfig, seen: &mut Seen) -> Verdict {
             shown.unwrap_or(0)
         ))
     })
+}
+
+/// Before: `check` sat only at a table of two, so a bot that passes after declaring when it
+/// plays alone (refused, every token) passed every item.
+async fn solo(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let (seed, round) = first_round_for(config, 17, 1);
+    let mut talk = conversation::open(config, hello_for(config, 1, 1), false, seen).await?;
+    let verdict: Verdict = async {
+        let mut table = Table::new(round, 1, config.time.per_move);
+        table.solo = true;
+        table.start(&mut talk, seed);
+        first_declaration(&mut table, &mut talk).await?;
+        let shown = table.verifying(&mut talk, false, true).await?;
+        if shown.is_none() {
+            return Err(talk.problem(
+                Cause::NoAnswer,
+                "playing alone, its declaration was never verified".into(),
+                HINT_SOLO.into(),
+            ));
+        }
+        talk.settle().await?;
+        Ok(format!(
+            "alone: {}, asked to prove at once, proved it with {} moves on {}",
+            table.declarations(),
+            shown.unwrap_or(0),
+            table.what()
+        ))
+    }
+    .await;
+    close(talk, seen).await;
+    verdict
 }
 
 async fn pass(config: &CheckConfig, seen: &mut Seen) -> Verdict {

@@ -12,6 +12,7 @@ Mistakes:
   silent_on_prove    never answers prove
   move_instead       answers start with a Rolit-style move
   early_solution     sends its solution right after declaring, unasked
+  pass_solo          passes after declaring when it plays alone (the solo rule forbids it)
 """
 
 import sys
@@ -38,7 +39,8 @@ class Broken(kit.RobotsPlayer):
         kit.send({"type": "declare", "moves": n - 1 if MISTAKE == "declare_low" else n})
         if MISTAKE == "early_solution":
             kit.send({"type": "solution", "moves": self.solution})
-        if MISTAKE != "no_pass":
+        # As the kit: no pass after a declaration when alone (it is verified at once).
+        if MISTAKE != "no_pass" and (not self.solo or MISTAKE == "pass_solo"):
             kit.send({"type": "pass"})
 
     def on_prove(self, msg):

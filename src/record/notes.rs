@@ -1,12 +1,23 @@
-//! What the terminal says about a round's forfeits and faults: the cause a record holds (the
+//! What a terminal says about a round's forfeits and faults: the cause a record holds (the
 //! limit reached, the exit status or signal, the last line of stderr, the lines the arbiter
 //! ignored before a timeout), on the line of the round, so that nobody has to open the record
-//! to learn why a bot lost a round. The words are `check`'s where `check` has them.
+//! to learn why a bot lost a round. The words are `check`'s where `check` has them (the flush
+//! hint lives here, the lowest layer, and `check::hints` names it). It sits beside the fault
+//! types so that every layer that prints rounds (`match`, a tournament's progress lines) says
+//! the same.
 
 use std::collections::BTreeMap;
 
-use crate::check::hints;
-use crate::record::{Fault, Forfeit, ForfeitKind};
+use super::fault::{Fault, Forfeit, ForfeitKind};
+
+/// Nothing arrived at all, even after a grace period.
+pub const SILENT: &str = "Nothing arrived. The usual cause: the answer is stuck in your \
+program's output buffer, because stdout is a pipe, not a terminal, and is flushed only when the \
+buffer fills. Did you flush? Flush after every line: Python print(..., flush=True); C \
+fflush(stdout); C++ std::endl or std::flush; Java System.out.flush() (or a PrintStream with \
+autoflush and println); Rust out.flush() on a locked stdout. Otherwise the bot is stuck: reading \
+more than one line before answering (read a line at a time, not the whole input), or thinking \
+longer than the time limit.";
 
 /// Longest stderr line shown on a round's line, in characters.
 const STDERR_SHOWN: usize = 120;
@@ -14,12 +25,18 @@ const STDERR_SHOWN: usize = 120;
 /// `[name forfeited at move N: cause]`, with the evidence the record holds. `faults` are the
 /// round's faults (the seat's own are picked out).
 pub fn forfeit_note(name: &str, f: &Forfeit, faults: &[Fault]) -> String {
+    format!("[{}]", forfeit_cause(name, f, faults))
+}
+
+/// `name forfeited at move N: cause`: [`forfeit_note`] without its brackets, for a line of its
+/// own.
+pub fn forfeit_cause(name: &str, f: &Forfeit, faults: &[Fault]) -> String {
     let at = if f.ply == 0 {
         "before its first move".to_string()
     } else {
         format!("at move {}", f.ply)
     };
-    let mut note = format!("[{name} forfeited {at}: {}: {}", f.kind, f.detail);
+    let mut note = format!("{name} forfeited {at}: {}: {}", f.kind, f.detail);
     if let Some(exit) = &f.exit
         && !f.detail.contains(&exit.to_string())
     {
@@ -34,7 +51,7 @@ pub fn forfeit_note(name: &str, f: &Forfeit, faults: &[Fault]) -> String {
     } else if f.kind == ForfeitKind::Startup && f.line.is_none() && f.stderr_tail.trim().is_empty()
     {
         // Nothing arrived at all: the usual cause is an unflushed `ready`.
-        note.push_str(&format!(". {}", hints::SILENT));
+        note.push_str(&format!(". {}", SILENT));
     }
     if let Some(line) = &f.line {
         note.push_str(&format!("; the line: {}", cut(line)));
@@ -42,7 +59,6 @@ pub fn forfeit_note(name: &str, f: &Forfeit, faults: &[Fault]) -> String {
     if let Some(last) = f.stderr_tail.lines().rev().find(|l| !l.trim().is_empty()) {
         note.push_str(&format!("; last stderr line: {}", cut(last.trim())));
     }
-    note.push(']');
     note
 }
 
