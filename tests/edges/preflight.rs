@@ -99,7 +99,14 @@ fn a_bot_that_keeps_crashing_is_withdrawn() {
     std::fs::set_permissions(d, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
     let crashy = format!("{} {}", super::PYTHON, d.join("crashy.py").display());
     let run = |extra: &[&str]| {
-        let _ = std::fs::remove_file(d.join("starts"));
+        // Each start runs under a uid of its own (one per bot process): the count is a file
+        // every one of them may append to.
+        std::fs::write(d.join("starts"), "").unwrap();
+        std::fs::set_permissions(
+            d.join("starts"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o666),
+        )
+        .unwrap();
         let mut args = vec![
             "match",
             "rollarena bot greedy",

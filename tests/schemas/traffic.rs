@@ -104,9 +104,20 @@ fn types_of(file: &str) -> BTreeSet<String> {
 
 /// A bot command behind a tap: what it receives is appended to `dir/in-<tag>`, what it sends to
 /// `dir/out-<tag>`.
+///
+/// The directory is a word of the command of its own (the shell's `$0`), so that the sandbox
+/// lets the bot see it (a bot sees of the host's `/tmp` only what its command names), and the
+/// tap files are made beforehand, writable by all: every bot process runs under a uid of its
+/// own, a restarted one under another.
 fn tapped(dir: &Path, tag: &str, command: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    for name in [format!("in-{tag}"), format!("out-{tag}")] {
+        let file = dir.join(name);
+        std::fs::write(&file, "").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
     format!(
-        "/bin/sh -c 'tee -a {dir}/in-{tag} | {command} | tee -a {dir}/out-{tag}'",
+        "/bin/sh -c 'tee -a \"$0/in-{tag}\" | {command} | tee -a \"$0/out-{tag}\"' {dir}",
         dir = dir.display()
     )
 }
