@@ -155,15 +155,20 @@ fn kept_paths(
         let Ok(meta) = path.metadata() else {
             continue;
         };
-        let dir = if meta.is_dir() {
-            path.to_path_buf()
-        } else {
-            match path.parent() {
-                Some(p) => p.to_path_buf(),
-                None => continue,
-            }
-        };
-        wanted.push((dir, spec.level != Level::Strict));
+        // A symbolic link stands for the file it names too: the program must be reachable
+        // where the link leads (`DIR/arena` -> `/tmp/build/rollarena`).
+        let real = std::fs::canonicalize(path).ok();
+        for path in std::iter::once(path).chain(real.as_deref()) {
+            let dir = if meta.is_dir() {
+                path.to_path_buf()
+            } else {
+                match path.parent() {
+                    Some(p) => p.to_path_buf(),
+                    None => continue,
+                }
+            };
+            wanted.push((dir, spec.level != Level::Strict));
+        }
     }
     let mut kept: Vec<(PathBuf, OwnedFd, bool)> = Vec::new();
     for (path, writable) in wanted {

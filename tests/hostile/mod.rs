@@ -204,6 +204,7 @@ mod cgroup2;
 mod crash;
 mod faults;
 mod lines;
+mod links;
 mod resources;
 mod sandbox;
 mod spy;

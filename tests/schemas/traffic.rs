@@ -106,7 +106,8 @@ fn types_of(file: &str) -> BTreeSet<String> {
 /// `dir/out-<tag>`.
 ///
 /// The directory is a word of the command of its own (the shell's `$0`), so that the sandbox
-/// lets the bot see it (a bot sees of the host's `/tmp` only what its command names), and the
+/// lets the bot see it (a bot sees of the host's `/tmp` only what its command names, word by
+/// word), and the
 /// tap files are made beforehand, writable by all: every bot process runs under a uid of its
 /// own, a restarted one under another.
 fn tapped(dir: &Path, tag: &str, command: &str) -> String {
@@ -116,9 +117,13 @@ fn tapped(dir: &Path, tag: &str, command: &str) -> String {
         std::fs::write(&file, "").unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
     }
+    // The absolute paths the bot's own command names follow as words of their own (the
+    // script ignores them), for the same reason: a path inside the `-c` script is not seen.
+    let paths: Vec<&str> = command.split(' ').filter(|w| w.starts_with('/')).collect();
     format!(
-        "/bin/sh -c 'tee -a \"$0/in-{tag}\" | {command} | tee -a \"$0/out-{tag}\"' {dir}",
-        dir = dir.display()
+        "/bin/sh -c 'tee -a \"$0/in-{tag}\" | {command} | tee -a \"$0/out-{tag}\"' {dir} {paths}",
+        dir = dir.display(),
+        paths = paths.join(" ")
     )
 }
 
