@@ -71,6 +71,41 @@ impl IsolationArgs {
     }
 }
 
+/// Who bots run as, in an error: the seats' own uids (`--bot-uids`) or the one named user.
+fn who(user: &crate::sandbox::BotUser) -> String {
+    if user.name.starts_with("uid ") {
+        format!(
+            "the bots (the arbiter is root, so each runs under a uid of its own from \
+             --bot-uids, such as {})",
+            user.name
+        )
+    } else {
+        format!(
+            "the bot user {}, whom bots run as when the arbiter is root",
+            user.name
+        )
+    }
+}
+
+/// [`who`] again, in a pronoun.
+fn them(user: &crate::sandbox::BotUser) -> &'static str {
+    if user.name.starts_with("uid ") {
+        "them"
+    } else {
+        "that user"
+    }
+}
+
+/// What to do about a file the bots cannot reach.
+fn way_out(user: &crate::sandbox::BotUser) -> &'static str {
+    if user.name.starts_with("uid ") {
+        "a system interpreter such as /usr/bin/python3 works; a program under /root does not: \
+         move the bot to a directory others may read, e.g. /srv or /opt"
+    } else {
+        "a system interpreter such as /usr/bin/python3 works; or choose another --bot-user"
+    }
+}
+
 /// Checks that the bot user can run a bot's program and read the files its command names.
 pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
     let Some(user) = &iso.reach_user() else {
@@ -80,11 +115,12 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
         let program = crate::arbiter::process::resolve_program(&argv[0])?;
         if !scratch::reachable(&program, user, true) {
             return Err(format!(
-                "{} cannot be run by the bot user {}: bots run as that user when the arbiter \
-                 is root, so the file and every directory above it must be readable by it \
-                 (or choose another --bot-user)",
+                "{} cannot be run by {}: the file and every directory above it must be \
+                 readable and searchable by {} ({})",
                 program.display(),
-                user.name
+                who(user),
+                them(user),
+                way_out(user)
             ));
         }
     }
@@ -92,9 +128,11 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
         let path = std::path::Path::new(arg);
         if !arg.starts_with('-') && path.exists() && !scratch::reachable(path, user, false) {
             return Err(format!(
-                "{arg} cannot be read by the bot user {}: make it and every directory above \
-                 it readable by that user (or choose another --bot-user)",
-                user.name
+                "{arg} cannot be read by {}: make it and every directory above it readable by \
+                 {} ({})",
+                who(user),
+                them(user),
+                way_out(user)
             ));
         }
     }

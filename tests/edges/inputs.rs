@@ -281,3 +281,29 @@ fn a_missing_script_is_named_with_the_directory_it_was_looked_for_in() {
     );
     assert!(err.contains(&d.display().to_string()), "{err}");
 }
+
+/// Before: a bot in a directory only root may enter was refused with "cannot be run by the bot
+/// user uid 60000 ... (or choose another --bot-user)", advice that no longer fits seats with
+/// uids of their own. Now the message says who runs bots and what to do.
+#[test]
+fn a_bot_the_seats_cannot_reach_is_refused_with_the_way_out() {
+    if !rollarena::sandbox::is_root() {
+        eprintln!("SKIPPED: only root runs bots under uids of their own");
+        return;
+    }
+    let dir = shared_dir();
+    let private = dir.path().join("private");
+    std::fs::create_dir(&private).unwrap();
+    std::fs::set_permissions(
+        &private,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    std::fs::write(private.join("bot.py"), "print('never')\n").unwrap();
+    let bot = format!("{} {}", super::PYTHON, private.join("bot.py").display());
+    let out = run_in(dir.path(), &["match", &bot, "rollarena bot random"]);
+    let err = refused(&out, "cannot be read by the bots");
+    assert!(err.contains("a uid of its own from --bot-uids"), "{err}");
+    assert!(err.contains("/usr/bin/python3"), "{err}");
+    assert!(!err.contains("choose another --bot-user"), "{err}");
+}
