@@ -91,6 +91,18 @@ pub struct BotSettings {
     pub strength: Option<u32>,
 }
 
+impl BotSettings {
+    /// A searching bot's limits, `--movetime` and `--playouts`, are at least 1 when given: the
+    /// one check every such bot's builder makes (the command line refuses 0 before, but bots
+    /// are also built in-process).
+    pub fn search_limits(&self) -> Result<(), String> {
+        if self.playouts == Some(0) || self.movetime.is_some_and(|m| m.is_zero()) {
+            return Err("--movetime and --playouts: at least 1".into());
+        }
+        Ok(())
+    }
+}
+
 /// A flag of `rollarena bot` beyond `--seed` and `--noise`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BotFlag {

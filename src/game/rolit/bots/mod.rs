@@ -122,9 +122,7 @@ fn build_positional(settings: &BotSettings, options: Options) -> Result<Box<dyn 
 }
 
 fn build_mcts(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
-    if settings.playouts == Some(0) || settings.movetime.is_some_and(|m| m.is_zero()) {
-        return Err("--movetime and --playouts: at least 1".into());
-    }
+    settings.search_limits()?;
     let config = mcts::Config {
         movetime: settings.movetime,
         playouts: settings.playouts,

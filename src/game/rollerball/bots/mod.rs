@@ -49,9 +49,7 @@ fn build_heuristic(_: &BotSettings) -> Result<Box<dyn GameBot>, String> {
 }
 
 fn build_ismcts(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
-    if settings.playouts == Some(0) || settings.movetime.is_some_and(|m| m.is_zero()) {
-        return Err("--movetime and --playouts: at least 1".into());
-    }
+    settings.search_limits()?;
     Ok(Box::new(Ismcts::new(ismcts::Config {
         movetime: settings.movetime,
         playouts: settings.playouts,
