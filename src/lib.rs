@@ -36,8 +36,11 @@
 //! - [`tournament`]: schedules, concurrent tables, resume, shards, standings and ratings (the
 //!   tournament file's validation in `tournament::config`);
 //! - [`report`]: a tournament's HTML report, and its live standings page;
+//! - [`arena`]: the arena server (`rollarena serve`): its database, submissions, builds and
+//!   checks, the ladder's matchmaker and workers, and its pages;
 //! - [`cli`]: the command line, one file per subcommand.
 pub mod arbiter;
+pub mod arena;
 pub mod bots;
 pub mod check;
 pub mod cli;
