@@ -3,13 +3,12 @@
 //! knockout event whose bracket is printed, written and verified.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use rollarena::tournament::knockout::{
     Bracket, Elimination, Format, TieResult, Tiebreak, bracket, first_byes, max_tables,
 };
 
-use super::rollarena;
+use super::{assert_ok, rollarena, s};
 
 fn format(elimination: Elimination, players: usize, advance: usize) -> Format {
     Format {
@@ -250,10 +249,6 @@ fn tables_of_four_send_their_top_two_through() {
     );
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn a_knockout_event_draws_its_bracket() {
     let dir = tempfile::tempdir().unwrap();
@@ -343,5 +338,73 @@ command = "rollarena bot random"
         String::from_utf8_lossy(&refused.stderr).contains("fields that work are 4, 6, 8"),
         "{}",
         String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+#[test]
+fn a_knockout_killed_mid_bracket_resumes_into_the_same_bracket() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cup.toml");
+    std::fs::write(
+        &file,
+        r#"name = "long cup"
+schedule = "knockout"
+players = 2
+rounds = 60
+seed = 9
+opening_plies = 2
+[options]
+size = 6
+[[bot]]
+name = "positional-d2"
+command = "rollarena bot positional --depth 2"
+[[bot]]
+name = "positional"
+command = "rollarena bot positional"
+[[bot]]
+name = "greedy"
+command = "rollarena bot greedy"
+[[bot]]
+name = "noisy"
+command = "rollarena bot greedy --noise 0.4 --seed 5"
+"#,
+    )
+    .unwrap();
+    let (out, reference) = (dir.path().join("out"), dir.path().join("ref"));
+    assert_ok(
+        &rollarena(&["tournament", s(&file), "-o", s(&reference), "--jobs", "1"]),
+        "the uninterrupted knockout",
+    );
+    let results = out.join("results.jsonl");
+    let mut child = std::process::Command::new(crate::arbiter::rollarena())
+        .args(["tournament", s(&file), "-o", s(&out), "--jobs", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed inside the second semi-final (table 2 of 3 tables of 60 rounds).
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < 80 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "no progress"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before it was killed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(&results).unwrap().lines().count();
+    assert!(kept < 180, "killed before the final ended ({kept} rounds)");
+    let resumed = rollarena(&["tournament", s(&file), "-o", s(&out), "--resume"]);
+    assert_ok(&resumed, "--resume");
+    let bracket = |d: &std::path::Path| std::fs::read_to_string(d.join("bracket.txt")).unwrap();
+    assert_eq!(bracket(&out), bracket(&reference));
+    assert!(
+        super::comparable_results(&out) == super::comparable_results(&reference),
+        "the resumed knockout's rounds differ from an uninterrupted one"
     );
 }

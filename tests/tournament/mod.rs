@@ -19,6 +19,22 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Fails with the exit code, stdout and stderr unless the run succeeded.
+pub fn assert_ok(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs the binary with arguments, returning its output.
 pub fn rollarena(args: &[&str]) -> Output {
     Command::new(crate::arbiter::rollarena())

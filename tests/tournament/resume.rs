@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{comparable_results, comparable_standings, rollarena};
+use super::{assert_ok, comparable_results, comparable_standings, rollarena, s};
 
 /// 2 bots, 1 table of 200 rounds, twice: a kill after 20 rounds lands inside table 1.
 const LONG_TABLES: &str = r#"name = "long tables"
@@ -41,10 +41,6 @@ const MATCH: [&str; 9] = [
     "--time",
     "10s",
 ];
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
 
 fn file_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
@@ -80,16 +76,6 @@ fn kill_after(child: &mut Child, path: &Path, n: usize, signal: i32) {
     }
     // SAFETY: the pid is our own child's, not yet reaped.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-}
-
-fn assert_ok(out: &std::process::Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// A record's rounds without their timing fields and match id.
