@@ -4,8 +4,9 @@
 //! The match resumed is the record's last one (the match of its last line). Its seed and match
 //! id are taken from the record (so `--seed` may be left out; given, it must agree), and
 //! everything that decides how its rounds are played must be what the command line says now:
-//! the game and its options, the rounds, the clock and the other settings, and each seat's
-//! command. A difference is named with the way out, never resumed into a different match.
+//! the game and its options, the rounds, the clock and the other settings, each seat's
+//! command, and the opening (`--openings`) each kept round was played from. A difference is
+//! named with the way out, never resumed into a different match.
 
 use std::path::Path;
 
@@ -69,9 +70,49 @@ pub fn kept(
     config.match_id = id.clone();
     let mut resume = None;
     for r in rounds {
+        // The kept rounds opened as the openings given now would open them.
+        let i = r.round as usize - 1;
+        let opened: Vec<&serde_json::Value> = r
+            .moves
+            .iter()
+            .filter(|m| m.opening)
+            .map(|m| &m.mv)
+            .collect();
+        let now: Vec<&serde_json::Value> = config.openings.get(i).into_iter().flatten().collect();
+        if opened != now || r.deal != config.deals.get(i).copied() {
+            return Err(err(format!(
+                "round {} of the match to resume in {} was not opened as --openings opens it now \
+                 (it opened with {}, now {}): give the interrupted match's --openings file and \
+                 --openings-order",
+                r.round,
+                path.display(),
+                opening_text(&opened, r.deal),
+                opening_text(&now, config.deals.get(i).copied())
+            )));
+        }
         resume = Some(Resume::add(resume, r).map_err(|e| err(format!("{}: {e}", path.display())))?);
     }
     Ok(resume)
+}
+
+/// An opening as the error shows it: its moves, or its deal seed, or "no opening".
+fn opening_text(moves: &[&serde_json::Value], deal: Option<u64>) -> String {
+    match deal {
+        Some(d) => format!("deal seed {d}"),
+        None if moves.is_empty() => "no opening".into(),
+        None => moves
+            .iter()
+            .map(|m| m.as_str().map_or_else(|| m.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// The match seed of the record's last match, if the file has a round.
+pub fn seed_of(path: &Path) -> Option<u64> {
+    read_records(path)
+        .ok()
+        .and_then(|(records, _)| records.last().map(|r| r.match_seed))
 }
 
 /// What the record's round says that the command line does not, one phrase each.

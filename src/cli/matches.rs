@@ -120,6 +120,21 @@ pub struct MatchArgs {
     /// or written; a bot that fails it stops the match with exit 2).
     #[arg(long)]
     no_preflight: bool,
+    /// Openings from FILE, one a line, as a tournament takes them (the first moves in the
+    /// game's notation; a deal seed in a game with hidden information): each rotation cycle of
+    /// `players` rounds plays the next line, once from every seat. A resumed match needs the
+    /// same file.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// The order in which the openings file is used: its own, or shuffled by the seed.
+    #[arg(
+        long,
+        value_name = "ORDER",
+        value_enum,
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    openings_order: crate::tournament::book::Order,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
     /// The game flags given (read by [`super::Cli::from_env`]).
@@ -134,7 +149,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
              give --record a file, or leave out --json",
         );
     }
-    let mut config = build_config(&args)?;
+    // A resumed match is played with its record's seed (its openings are drawn from it too).
+    let recorded_seed = match (&args.record, args.resume) {
+        (Some(path), true) => super::match_resume::seed_of(path),
+        _ => None,
+    };
+    let mut config = build_config(&args, recorded_seed)?;
     if let Some(w) = config.game.schedule_warning(config.rounds) {
         tracing::warn!("{w}");
     }
@@ -311,7 +331,7 @@ async fn interrupted() {
     }
 }
 
-fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<MatchConfig> {
     let entry = registry::find(&args.game).map_err(UsageError)?;
     let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
     let demo = args.bots.is_empty();
@@ -398,7 +418,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             spec.log = Some(dir.join(crate::arbiter::names::log_file_name(seat, &spec.name)));
         }
     }
-    let seed = args.seed.unwrap_or_else(random_seed);
+    let seed = args.seed.or(recorded_seed).unwrap_or_else(random_seed);
     if args.seed.is_some() && game.hidden_information() && seed < crate::seed::SHORT_SEED {
         tracing::warn!(
             "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
@@ -420,6 +440,22 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         .unwrap_or(players as u32);
     let rounds = settings::rounds(rounds).map_err(|e| UsageError(format!("--rounds: {e}")))?;
     let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
+    let (openings, deals) = match &args.openings {
+        Some(path) => {
+            use crate::tournament::book;
+            let lines = book::read(path, &*game, seed)
+                .map_err(|e| UsageError(format!("--openings: {e}")))?;
+            let config = book::BookConfig {
+                file: path.clone(),
+                order: args.openings_order,
+                sha256: String::new(),
+                count: lines.len(),
+            };
+            let b = book::table_book(&lines, &config, seed, 1, rounds, players as u32);
+            (b.moves, b.deals)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     let startup =
         settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
     Ok(MatchConfig {
@@ -443,8 +479,8 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         seed,
         match_id: new_match_id(seed),
         table: None,
-        openings: Vec::new(),
-        deals: Vec::new(),
+        openings,
+        deals,
         withdraw_after: Some(args.withdraw_after).filter(|&n| n > 0),
     })
 }

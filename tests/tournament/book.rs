@@ -15,7 +15,7 @@ use rollarena::game::registry::find;
 use rollarena::game::rolit::Rolit;
 use rollarena::tournament::book::{BookConfig, Opening, Order, parse, pick, table_book};
 
-use super::rollarena;
+use super::{assert_ok, rollarena, s};
 
 fn rollerball() -> Arc<dyn Game> {
     let mut options = serde_json::Map::new();
@@ -121,10 +121,6 @@ fn each_opening_is_played_once_per_rotation_cycle_numbered_over_the_schedule() {
             vec![json!("d5")]
         ]
     );
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 fn rounds(path: &Path) -> Vec<Value> {
@@ -317,4 +313,87 @@ command = "rollarena bot random --seed 2"
     ]);
     assert_eq!(changed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&changed.stderr).contains("openings"));
+}
+
+#[test]
+fn a_match_takes_its_openings_from_a_file_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "d5 e6\nb3\n").unwrap();
+    let record = dir.path().join("r.jsonl");
+    let run = rollarena(&[
+        "match",
+        "rollarena bot greedy",
+        "rollarena bot positional",
+        "--size",
+        "6",
+        "--rounds",
+        "6",
+        "--seed",
+        "1",
+        "--openings",
+        s(&book),
+        "--record",
+        s(&record),
+    ]);
+    assert_ok(&run, "match --openings");
+    let opened: Vec<String> = rounds(&record)
+        .iter()
+        .map(|r| {
+            r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["opening"] == true)
+                .map(|m| m["move"].as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(opened, ["d5 e6", "d5 e6", "b3", "b3", "d5 e6", "d5 e6"]);
+    // Resumed (here: already finished) with the same file it is the same match; with another
+    // file its rounds would not have opened as they did, and it is refused.
+    let resume = |book: &Path| {
+        rollarena(&[
+            "match",
+            "rollarena bot greedy",
+            "rollarena bot positional",
+            "--size",
+            "6",
+            "--rounds",
+            "6",
+            "--openings",
+            s(book),
+            "--record",
+            s(&record),
+            "--resume",
+        ])
+    };
+    let same = resume(&book);
+    assert_ok(&same, "the same openings");
+    assert!(String::from_utf8_lossy(&same.stdout).contains("is finished (6 rounds)"));
+    let other_book = dir.path().join("other.txt");
+    std::fs::write(&other_book, "b3\n").unwrap();
+    let other = resume(&other_book);
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("round 1 of the match to resume") && err.contains("opened with d5 e6, now b3"),
+        "{err}"
+    );
+    // Checked against the rules before anything is played.
+    std::fs::write(&book, "b3 b3\n").unwrap();
+    let bad = rollarena(&[
+        "match",
+        "rollarena bot greedy",
+        "rollarena bot positional",
+        "--size",
+        "6",
+        "--seed",
+        "1",
+        "--openings",
+        s(&book),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1: move 2 (b3) is refused"));
 }
