@@ -6,7 +6,8 @@
 //! that is recorded as a fault. A bot that lost `withdraw_after` rounds in a row by a crash or
 //! at start-up is withdrawn: not started again, its remaining rounds forfeited at once. Each
 //! finished round becomes one [`RoundRecord`] on the event stream, where the record writer
-//! syncs it to disk before the next round starts.
+//! syncs it to disk before the next round starts. A match resumed ([`run_match_from`]) plays
+//! on from the round after its kept ones, with the state they hand on ([`Resume`]).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use super::bot::{Bot, BotSpec, Failure, Limits};
 use super::clock::TimeControl;
 use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
+use super::resume::Resume;
 use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
 use crate::seed::round_seed;
@@ -53,6 +55,11 @@ pub struct MatchConfig {
     /// use them so that deterministic bots do not replay the same rounds forever. A round
     /// past the end of the list has no opening.
     pub openings: Vec<Vec<serde_json::Value>>,
+    /// Games with hidden information: the seed of each round's deal (index 0 is round 1), in
+    /// place of the chance seed derived from the match seed, so that the rounds of a rotation
+    /// cycle are dealt alike (an openings file's deal seeds). Recorded as `deal`. A round past
+    /// the end of the list is dealt from the match seed.
+    pub deals: Vec<u64>,
     /// Withdraw a seat's bot after it forfeited this many rounds in a row by a crash or at
     /// start-up: it is not started again, and its remaining rounds are forfeits at start-up
     /// whose detail says `withdrawn` (the arbiter plays its moves). `None` keeps restarting it
@@ -61,7 +68,8 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
-    fn settings(&self) -> Settings {
+    /// The settings every round of the match records.
+    pub fn settings(&self) -> Settings {
         Settings {
             move_ms: self.time.per_move.as_millis() as u64,
             startup_ms: self.time.startup.as_millis() as u64,
@@ -83,6 +91,17 @@ pub async fn run_match(
     config: &MatchConfig,
     observer: &mut dyn Observer,
 ) -> std::io::Result<Vec<Standing>> {
+    run_match_from(config, None, observer).await
+}
+
+/// Plays a match from the round after `resume`'s kept rounds (from the first without one):
+/// the events and records are those of the rounds played now, the standings (returned and sent
+/// in `bye`) those of the whole match.
+pub async fn run_match_from(
+    config: &MatchConfig,
+    resume: Option<Resume>,
+    observer: &mut dyn Observer,
+) -> std::io::Result<Vec<Standing>> {
     let seats = config.bots.len();
     assert_eq!(seats, config.game.seats(), "one bot per seat");
     let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
@@ -99,7 +118,44 @@ pub async fn run_match(
     // name once the first `ready`s are in.
     let mut specs = config.bots.clone();
     let mut withdrawn = vec![false; seats];
-    for r in 0..config.rounds {
+    let mut first = 0;
+    if let Some(resume) = resume {
+        if resume.names.len() != seats {
+            return Err(std::io::Error::other(format!(
+                "the kept rounds have {} seats, the match {seats}",
+                resume.names.len()
+            )));
+        }
+        for (seat, spec) in specs.iter_mut().enumerate() {
+            if let Some(log) = &spec.log
+                && log.file_name().and_then(|n| n.to_str())
+                    == Some(super::names::log_file_name(seat, &config.bots[seat].name).as_str())
+            {
+                spec.log = Some(
+                    log.with_file_name(super::names::log_file_name(seat, &resume.names[seat])),
+                );
+            }
+        }
+        for (record, name) in seat_records.iter_mut().zip(&resume.names) {
+            record.name = name.clone();
+        }
+        withdrawn = resume
+            .streak
+            .iter()
+            .map(|&s| config.withdraw_after.is_some_and(|n| n > 0 && s >= n))
+            .collect();
+        first = if resume.ended {
+            config.rounds
+        } else {
+            resume.played
+        };
+        names = resume.names;
+        standings = resume.standings;
+        turn_id = resume.turn_id;
+        carry = resume.carry;
+        streak = resume.streak;
+    }
+    for r in first..config.rounds {
         let round_no = r + 1;
         observer.on_event(&Event::RoundStarted {
             round: round_no,
@@ -139,7 +195,9 @@ pub async fn run_match(
             round: r,
             match_seed: config.seed,
             round_seed: seed,
-            chance_seed: crate::seed::chance_seed(config.seed, config.table.unwrap_or(0), r),
+            chance_seed: config.deals.get(r as usize).copied().unwrap_or_else(|| {
+                crate::seed::chance_seed(config.seed, config.table.unwrap_or(0), r)
+            }),
         };
         let round = match &carry {
             Some(c) => config.game.next_round(setup, c).map_err(|e| {
@@ -188,6 +246,7 @@ pub async fn run_match(
             rounds: config.rounds,
             match_seed: config.seed,
             seed,
+            deal: config.deals.get(r as usize).copied(),
             settings: config.settings(),
             seats: seat_records.clone(),
             colours,

@@ -5,7 +5,7 @@
 //! the protocol operations on it), [`driver`] (one round: process events in, the
 //! [`crate::referee`]'s outputs carried out), [`matches`](mod@matches) (rounds, restarts, records,
 //! standings), [`names`] (the seats' names), [`preflight`] (every bot started once before
-//! anything is played), [`settings`] (one check of a match's rounds and
+//! anything is played), [`resume`] (a match going on after its kept rounds), [`settings`] (one check of a match's rounds and
 //! clock for `match` and tournaments alike). [`fault`] re-exports a bot's misbehaviour as data
 //! (from [`crate::record::fault`]), [`events`] is the one event stream per match; the wire
 //! types are [`crate::wire`]'s.
@@ -19,8 +19,10 @@ pub mod matches;
 pub mod names;
 pub mod preflight;
 pub mod process;
+pub mod resume;
 pub mod settings;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;
-pub use matches::{MatchConfig, run_match};
+pub use matches::{MatchConfig, run_match, run_match_from};
+pub use resume::Resume;

@@ -13,13 +13,14 @@ use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::names::default_name;
 use crate::arbiter::process::{kill_all, resolve_program};
-use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match};
+use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match_from};
 use crate::arbiter::{preflight, settings};
 use crate::duration::parse_duration;
 use crate::game::Game;
 use crate::game::registry;
 use crate::record::RecordWriter;
 use crate::seed::random_seed;
+use crate::standings::MatchStandings;
 use crate::wire::Standing;
 
 /// Play a match of several rounds between bots.
@@ -36,6 +37,9 @@ use crate::wire::Standing;
 /// Before the first round every bot is started once (the pre-flight: hello, ready within
 /// --startup, bye): a bot that cannot start is named with its stderr and nothing is played
 /// (--no-preflight skips it).
+///
+/// Interrupted (Ctrl-C, SIGTERM), it kills every bot and prints the standings of the finished
+/// rounds; with --record FILE, the same command with --resume plays the rest.
 ///
 /// Exit codes: 0 the match was played (bot faults are results, not errors); 2 bad usage;
 /// 3 the arbiter failed (a record that cannot be written); 130 interrupted.
@@ -76,6 +80,12 @@ pub struct MatchArgs {
     /// the round lines and the table on stderr; a pipe or a FIFO works too).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Go on with the interrupted match in the --record file (its last match): its finished
+    /// rounds are kept, and the match is played on from the round after them, with the
+    /// record's seed. The other arguments must be the interrupted match's (a difference is
+    /// named); with no round in the file, the match starts afresh.
+    #[arg(long, requires = "record")]
+    resume: bool,
     /// Do not freeze idle bots between their turns (they may then think on others' time).
     #[arg(long)]
     no_freeze: bool,
@@ -110,6 +120,21 @@ pub struct MatchArgs {
     /// or written; a bot that fails it stops the match with exit 2).
     #[arg(long)]
     no_preflight: bool,
+    /// Openings from FILE, one a line, as a tournament takes them (the first moves in the
+    /// game's notation; a deal seed in a game with hidden information): each rotation cycle of
+    /// `players` rounds plays the next line, once from every seat. A resumed match needs the
+    /// same file.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// The order in which the openings file is used: its own, or shuffled by the seed.
+    #[arg(
+        long,
+        value_name = "ORDER",
+        value_enum,
+        default_value = "sequential",
+        requires = "openings"
+    )]
+    openings_order: crate::tournament::book::Order,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
     /// The game flags given (read by [`super::Cli::from_env`]).
@@ -124,9 +149,61 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
              give --record a file, or leave out --json",
         );
     }
-    let config = build_config(&args)?;
+    // A resumed match is played with its record's seed (its openings are drawn from it too).
+    let recorded_seed = match (&args.record, args.resume) {
+        (Some(path), true) => super::match_resume::seed_of(path),
+        _ => None,
+    };
+    let mut config = build_config(&args, recorded_seed)?;
     if let Some(w) = config.game.schedule_warning(config.rounds) {
         tracing::warn!("{w}");
+    }
+    let record_on_stdout = args.record.as_deref() == Some(std::path::Path::new("-"));
+    let say = |line: String| {
+        if record_on_stdout || args.json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let resume = match (&args.record, args.resume) {
+        (Some(path), true) => super::match_resume::kept(path, &mut config, args.seed)?,
+        _ => None,
+    };
+    match &resume {
+        Some(r) if r.ended || r.played >= config.rounds => {
+            say(format!(
+                "the match {} in {} is finished ({} rounds): nothing to resume",
+                config.match_id,
+                args.record
+                    .as_ref()
+                    .expect("--resume requires --record")
+                    .display(),
+                r.played
+            ));
+            say(format!("\n{}", standings_table(&r.standings.table())));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(r) => say(format!(
+            "resuming match {} (seed {}): rounds 1-{} kept from {}, playing rounds {}-{}",
+            config.match_id,
+            config.seed,
+            r.played,
+            args.record
+                .as_ref()
+                .expect("--resume requires --record")
+                .display(),
+            r.played + 1,
+            config.rounds
+        )),
+        None if args.resume => say(format!(
+            "nothing to resume in {}: the match starts afresh",
+            args.record
+                .as_ref()
+                .expect("--resume requires --record")
+                .display()
+        )),
+        None => {}
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -164,8 +241,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         observers.push(Box::new(writer));
     }
     let faults = SeatFaults::default();
+    // The standings of the rounds finished so far, for an interrupted match.
+    let so_far = SoFar(Arc::new(std::sync::Mutex::new(
+        resume.as_ref().map(|r| r.standings.clone()),
+    )));
+    observers.push(Box::new(so_far.clone()));
     // `--record -`: the record is standard output, so what people read goes to stderr.
-    let record_on_stdout = args.record.as_deref() == Some(std::path::Path::new("-"));
     if !args.json {
         observers.push(Box::new(RoundLines {
             to_stderr: record_on_stdout,
@@ -174,19 +255,45 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = runtime.block_on(async {
         tokio::select! {
-            result = run_match(&config, &mut observers) => Some(result),
+            result = run_match_from(&config, resume, &mut observers) => Some(result),
             _ = interrupted() => None,
         }
     });
     let Some(result) = outcome else {
         kill_all();
         eprintln!(
-            "interrupted: every bot was killed; the finished rounds are in the record{}",
-            args.record
-                .as_ref()
-                .map(|p| format!(" {}", p.display()))
-                .unwrap_or_default()
+            "interrupted: every bot was killed{}",
+            match &args.record {
+                Some(p) if !record_on_stdout => format!(
+                    "; the finished rounds are in the record {}: the same command with \
+                     --resume plays the rest",
+                    p.display()
+                ),
+                _ => String::new(),
+            }
         );
+        let standings = so_far.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        match standings {
+            Some(s) if args.json => println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "match": config.match_id,
+                    "game": config.game.name(),
+                    "seed": config.seed,
+                    "rounds": config.rounds,
+                    "interrupted": true,
+                    "standings": s.table(),
+                }))?
+            ),
+            Some(s) => {
+                let faults = faults.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                say(format!(
+                    "\nstandings after the finished rounds:\n{}",
+                    standings_with_faults(&s.table(), &faults)
+                ));
+            }
+            None => eprintln!("no round was finished"),
+        }
         return Ok(ExitCode::from(130));
     };
     let standings = result.map_err(|e| anyhow::anyhow!("the match failed: {e}"))?;
@@ -224,7 +331,7 @@ async fn interrupted() {
     }
 }
 
-fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
+fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<MatchConfig> {
     let entry = registry::find(&args.game).map_err(UsageError)?;
     let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
     let demo = args.bots.is_empty();
@@ -311,7 +418,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             spec.log = Some(dir.join(crate::arbiter::names::log_file_name(seat, &spec.name)));
         }
     }
-    let seed = args.seed.unwrap_or_else(random_seed);
+    let seed = args.seed.or(recorded_seed).unwrap_or_else(random_seed);
     if args.seed.is_some() && game.hidden_information() && seed < crate::seed::SHORT_SEED {
         tracing::warn!(
             "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
@@ -333,6 +440,22 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         .unwrap_or(players as u32);
     let rounds = settings::rounds(rounds).map_err(|e| UsageError(format!("--rounds: {e}")))?;
     let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
+    let (openings, deals) = match &args.openings {
+        Some(path) => {
+            use crate::tournament::book;
+            let lines = book::read(path, &*game, seed)
+                .map_err(|e| UsageError(format!("--openings: {e}")))?;
+            let config = book::BookConfig {
+                file: path.clone(),
+                order: args.openings_order,
+                sha256: String::new(),
+                count: lines.len(),
+            };
+            let b = book::table_book(&lines, &config, seed, 1, rounds, players as u32);
+            (b.moves, b.deals)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     let startup =
         settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
     Ok(MatchConfig {
@@ -356,7 +479,8 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
         seed,
         match_id: new_match_id(seed),
         table: None,
-        openings: Vec::new(),
+        openings,
+        deals,
         withdraw_after: Some(args.withdraw_after).filter(|&n| n > 0),
     })
 }
@@ -367,6 +491,25 @@ fn players_help() -> String {
         "Number of players ({}). Defaults to the number of BOTs; for a demo, to the game's demo.",
         super::game_flags::player_ranges()
     )
+}
+
+/// Folds the standings of the rounds finished so far (from the kept ones of a resumed match).
+#[derive(Clone)]
+struct SoFar(Arc<std::sync::Mutex<Option<MatchStandings>>>);
+
+impl Observer for SoFar {
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        if let Event::RoundEnded { record } = event {
+            let mut so_far = self.0.lock().unwrap_or_else(|p| p.into_inner());
+            so_far
+                .get_or_insert_with(|| {
+                    let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
+                    MatchStandings::new(&names)
+                })
+                .add(record);
+        }
+        Ok(())
+    }
 }
 
 /// Faults by seat and kind over the match (unasked lines, restarts, ...), for the table.

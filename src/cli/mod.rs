@@ -7,6 +7,7 @@ mod bot;
 mod check;
 pub mod game_flags;
 mod isolation;
+mod match_resume;
 mod matches;
 mod merge;
 mod perft;

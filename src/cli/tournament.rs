@@ -43,10 +43,16 @@ pub struct TournamentArgs {
     /// a game where bots race in real time and must not share cores with another table).
     #[arg(long, short, value_name = "N")]
     jobs: Option<usize>,
-    /// Continue an interrupted tournament in its output directory: finished tables are kept,
-    /// unfinished ones are played again from their first round.
+    /// Continue an interrupted tournament in its output directory: every finished round is
+    /// kept, and each unfinished table goes on from the round after its last finished one.
     #[arg(long)]
     resume: bool,
+    /// Add bots to a round robin that ran (or is stopped mid-way) in the output directory:
+    /// append their [[bot]] entries to the file, change nothing else, and run with
+    /// --add-bot. Only the tables that seat a new bot are scheduled (numbered after the
+    /// others); every round played is kept, and interrupted tables go on (implies --resume).
+    #[arg(long)]
+    add_bot: bool,
     /// Play only part i of n of the schedule (tables whose number is i modulo n); combine the
     /// parts with `rollarena merge`.
     #[arg(long, value_name = "i/n", value_parser = Shard::parse)]
@@ -79,6 +85,16 @@ pub struct TournamentArgs {
     /// file's `opening_plies`).
     #[arg(long, value_name = "N")]
     opening_plies: Option<u32>,
+    /// Openings from FILE, one a line (the first moves in the game's notation; a deal seed in
+    /// a game with hidden information), each played once per rotation cycle of a table, so
+    /// every seat plays it from every colour (the file's `openings`; not with
+    /// --opening-plies).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// The order in which the openings file is used: its own, or shuffled by the seed (a new
+    /// shuffle each time the file is used up) (the file's `openings_order`).
+    #[arg(long, value_name = "ORDER", value_enum)]
+    openings_order: Option<crate::tournament::book::Order>,
     /// Play the whole schedule this many times (overrides the file's `repeat`).
     #[arg(long, value_name = "N")]
     repeat: Option<u32>,
@@ -89,6 +105,11 @@ pub struct TournamentArgs {
     /// The Elo model of the SPRT bounds.
     #[arg(long, value_enum, default_value = "normalized")]
     sprt_model: EloModel,
+    /// Run the SPRT on pentanomial results (pairs of rounds with the seats swapped: a
+    /// table's rotation cycles, each with its opening), as fastchess does, instead of on
+    /// single rounds.
+    #[arg(long, requires = "sprt")]
+    sprt_pentanomial: bool,
     /// Sandbox level (overrides the file's sandbox.level).
     #[arg(long, value_enum)]
     sandbox: Option<Level>,
@@ -137,6 +158,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         .sprt
         .as_deref()
         .map(|s| Sprt::parse(s, args.sprt_model))
+        .map(|r| {
+            r.map(|t| Sprt {
+                pentanomial: args.sprt_pentanomial,
+                ..t
+            })
+        })
         .transpose()
         .map_err(UsageError)?;
     let overrides = Overrides {
@@ -148,6 +175,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         margin: args.margin,
         retries: args.retries,
         opening_plies: args.opening_plies,
+        openings: args.openings.clone(),
+        openings_order: args.openings_order,
         repeat: args.repeat,
         size: args.size,
         withdraw_after: if args.recover {
@@ -242,13 +271,42 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
                 .map(|n| n.get())
                 .unwrap_or(1)
         });
+    let field = crate::tournament::grow::fit(
+        &output,
+        &mut t,
+        &args.file.display().to_string(),
+        &loaded.file_sha256,
+        loaded.seed_derived,
+        args.add_bot,
+    )
+    .map_err(UsageError)?;
     if !args.no_preflight {
         preflight(&t, &isolation)?;
+    }
+    if let crate::tournament::grow::Field::Grown { meta, names } = &field {
+        // Only once the new bots have passed the pre-flight: the directory is the grown
+        // event's from now on.
+        output::write_meta(&output, meta)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", output::META))?;
+        if !args.json {
+            let fresh = runner::scheduled_tables(&t).map_err(UsageError)?
+                - runner::scheduled_tables(&crate::tournament::Tournament {
+                    bots: t.bots[..t.added[t.added.len() - 1]].to_vec(),
+                    added: t.added[..t.added.len() - 1].to_vec(),
+                    ..t.clone()
+                })
+                .map_err(UsageError)?;
+            eprintln!(
+                "adding {} to the round robin: {fresh} new tables, numbered after the ones \
+                 scheduled before (every round played is kept)",
+                names.join(", ")
+            );
+        }
     }
     let opts = RunOptions {
         output: output.clone(),
         jobs,
-        resume: args.resume,
+        resume: args.resume || args.add_bot,
         shard: args.shard,
         isolation,
         bot_logs: args.bot_logs,
@@ -331,12 +389,35 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if let Some(h2h) = output::head_to_head_table(s) {
         println!("\nhead to head (row against column, wins-draws-losses):\n{h2h}");
     }
+    let pairs: Vec<String> = s
+        .head_to_head
+        .iter()
+        .filter(|h| h.bot < h.opponent)
+        .filter_map(|h| {
+            h.pentanomial
+                .map(|p| format!("  {} against {}: {:?}", h.bot, h.opponent, p.0))
+        })
+        .collect();
+    if !pairs.is_empty() {
+        println!(
+            "\npentanomial (pairs of rounds with the seats swapped, by the first bot's pair \
+             score: LL, LD, WL+DD, WD, WW):\n{}",
+            pairs.join("\n")
+        );
+    }
+    if let Some(bracket) = &summary.bracket {
+        println!("\nbracket:\n{bracket}");
+    }
     if let Some(report) = &s.sprt {
         println!(
-            "\nSPRT [{}, {}] ({:?}): LLR {:.2} ({:.2}, {:.2}), W-D-L {}-{}-{}: {}",
+            "\nSPRT [{}, {}] ({:?}{}): LLR {:.2} ({:.2}, {:.2}), W-D-L {}-{}-{}: {}",
             report.test.elo0,
             report.test.elo1,
             report.test.model,
+            report
+                .pentanomial
+                .map(|p| format!(", pentanomial {:?} over {} pairs", p.0, p.pairs()))
+                .unwrap_or_default(),
             report.llr,
             report.lower,
             report.upper,
@@ -403,7 +484,7 @@ fn preflight(
 fn resume_command() -> String {
     let words: Vec<String> = std::env::args()
         .skip(1)
-        .filter(|a| a != "--resume")
+        .filter(|a| a != "--resume" && a != "--add-bot")
         .collect();
     format!("rollarena {} --resume", shell_words::join(words))
 }

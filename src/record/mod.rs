@@ -57,6 +57,11 @@ pub struct RoundRecord {
     pub match_seed: u64,
     /// The round's seed (derived from the match seed, table and round).
     pub seed: u64,
+    /// Games with hidden information: the seed of the round's deal when an openings file set
+    /// it (the round's chance seed, instead of one derived from the match seed). Absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<u64>,
     /// The rules of play the arbiter enforced.
     pub settings: Settings,
     /// Seats in seat order.

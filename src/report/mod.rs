@@ -176,6 +176,10 @@ pub fn write_to(dir: &Path, out: &Path) -> Result<Written, String> {
         json!({"by_seat": collector.by_seat, "by_order": collector.by_order, "by_colour": collector.by_colour}),
     );
     o.insert("bot_seats".into(), json!(bot_seats));
+    // A knockout's bracket, drawn when the tournament ended.
+    if let Ok(bracket) = std::fs::read_to_string(dir.join(output::BRACKET_TXT)) {
+        o.insert("bracket".into(), json!(bracket));
+    }
     o.insert(
         "about".into(),
         about(&meta, &standings, &collector, scheduled),

@@ -179,7 +179,8 @@
     const verdict = { h0: 'H0 accepted', h1: 'H1 accepted', continue: 'undecided' }[String(t.verdict).toLowerCase()] || String(t.verdict);
     return el('p', { id: 'sprt' },
       `SPRT [${t.test.elo0}, ${t.test.elo1}] (${t.test.model}, α ${t.test.alpha}, β ${t.test.beta}): LLR ${fmt(t.llr, 2)} ` +
-      `(${fmt(t.lower, 2)}, ${fmt(t.upper, 2)}), W-D-L ${t.wdl.wins}-${t.wdl.draws}-${t.wdl.losses}: ${verdict}` +
+      `(${fmt(t.lower, 2)}, ${fmt(t.upper, 2)}), W-D-L ${t.wdl.wins}-${t.wdl.draws}-${t.wdl.losses}` +
+      (t.pentanomial ? `, pentanomial (LL, LD, WL+DD, WD, WW) ${t.pentanomial.join(', ')}` : '') + `: ${verdict}` +
       (t.decided_after ? ` after ${t.decided_after} rounds` : ''));
   }
 
@@ -356,6 +357,10 @@
     header();
     main.appendChild(panel('standings', standingsTable(s), sprtBlock(s),
       el('p', { class: 'muted', text: 'Ranked by round wins (a shared win counts 1/k), then points, then rounds won outright. Click a column to sort, a bot for its page.' })));
+    if (DATA.bracket) {
+      main.appendChild(panel('bracket', el('pre', { id: 'bracket', text: DATA.bracket }),
+        el('p', { class: 'muted', text: 'Each phase\'s tables, their bots in order of finish (seed in brackets) with round wins and points; > goes through.' })));
+    }
     main.appendChild(panel(DATA.players === 2 ? 'crosstable: score against each opponent' : 'crosstable: finished ahead of each opponent',
       crosstable(),
       el('p', { class: 'muted', text: DATA.players === 2

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Tournament;
 use super::elo::{EloEstimate, Wdl, estimate};
+use super::penta::{Penta, halves};
 use super::sprt::{Sprt, SprtReport, Verdict};
 use super::wenglin::{Rating, Ratings};
 use crate::record::RoundRecord;
@@ -82,6 +83,10 @@ pub struct HeadToHead {
     pub wdl: Wdl,
     #[serde(flatten)]
     pub estimate: EloEstimate,
+    /// Pairs of rounds with the seats swapped (a table's rotation cycles), counted by `bot`'s
+    /// pair score: `[LL, LD, WL+DD, WD, WW]` ([`super::penta`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pentanomial: Option<Penta>,
 }
 
 /// Everything `standings.json` holds.
@@ -163,6 +168,14 @@ impl RoundSummary {
         self.seats.iter().flatten().map(|s| (s.bot, s.win))
     }
 
+    /// Each seat's bot, share of the round win and points, in seat order.
+    pub fn results(&self) -> impl Iterator<Item = (usize, f64, u32)> + '_ {
+        self.seats
+            .iter()
+            .flatten()
+            .map(|s| (s.bot, s.win, s.points))
+    }
+
     /// The first bot's and the second's share of the round win (two-bot events).
     fn pair(&self) -> Option<(f64, f64)> {
         let seats = self.seats.as_ref()?;
@@ -172,6 +185,10 @@ impl RoundSummary {
     }
 }
 
+/// The first round of a pair under way: its table and round, and each bot's score in half
+/// points.
+type FirstOfPair = (u32, u32, [(usize, usize); 2]);
+
 /// The SPRT as it goes, round by round in schedule order; it stops counting at its decision.
 #[derive(Clone, Debug)]
 struct SprtState {
@@ -180,6 +197,10 @@ struct SprtState {
     llr: f64,
     rounds: u64,
     decided_after: Option<u64>,
+    /// Pairs of rounds (pentanomial tests), and the first bot's score in the first round of
+    /// the pair under way (its table and round, and the score in half points).
+    penta: Penta,
+    half: Option<(u32, u32, usize)>,
 }
 
 impl SprtState {
@@ -193,6 +214,7 @@ impl SprtState {
             upper,
             verdict: self.test.verdict(self.llr),
             decided_after: self.decided_after,
+            pentanomial: self.test.pentanomial.then_some(self.penta),
         }
     }
 }
@@ -216,6 +238,10 @@ pub struct Fold {
     ratings: Ratings,
     field: Vec<Wdl>,
     h2h: BTreeMap<(usize, usize), Wdl>,
+    /// Pentanomial results per pair of bots, and the first round of the pair under way (its
+    /// table and round, and each side's score in half points).
+    penta: BTreeMap<(usize, usize), Penta>,
+    half: Option<FirstOfPair>,
     tables_played: u32,
     last_table: Option<u32>,
     rounds_counted: u64,
@@ -257,6 +283,8 @@ impl Fold {
             ratings: Ratings::new(n),
             field: vec![Wdl::default(); n],
             h2h: BTreeMap::new(),
+            penta: BTreeMap::new(),
+            half: None,
             tables_played: 0,
             last_table: None,
             rounds_counted: 0,
@@ -266,6 +294,8 @@ impl Fold {
                 llr: 0.0,
                 rounds: 0,
                 decided_after: None,
+                penta: Penta::default(),
+                half: None,
             }),
             cut: None,
         }
@@ -284,7 +314,20 @@ impl Fold {
         {
             s.rounds += 1;
             s.wdl.add(mine, theirs);
-            s.llr = s.test.llr(&s.wdl);
+            if s.test.pentanomial {
+                // A pair is the two rounds of a rotation cycle: rounds 2c + 1 and 2c + 2.
+                let score = halves(mine, theirs);
+                match s.half.take() {
+                    Some((table, round, first)) if table == r.table && round + 1 == r.round => {
+                        s.penta.add(first, score);
+                        s.llr = s.penta.llr(&s.test);
+                    }
+                    _ if r.round % 2 == 1 => s.half = Some((r.table, r.round, score)),
+                    _ => {}
+                }
+            } else {
+                s.llr = s.test.llr(&s.wdl);
+            }
             if s.test.verdict(s.llr) != Verdict::Continue {
                 s.decided_after = Some(s.rounds);
                 self.cut = Some(r.table);
@@ -333,6 +376,19 @@ impl Fold {
             self.field[b].add(wb, wa);
             self.h2h.entry((a, b)).or_default().add(wa, wb);
             self.h2h.entry((b, a)).or_default().add(wb, wa);
+            let scores = [(a, halves(wa, wb)), (b, halves(wb, wa))];
+            match self.half.take() {
+                Some((table, round, first)) if table == r.table && round + 1 == r.round => {
+                    // The same two bots, the seats swapped: match the scores by bot.
+                    let of = |bot: usize| first.iter().find(|f| f.0 == bot).map(|f| f.1);
+                    if let (Some(fa), Some(fb)) = (of(a), of(b)) {
+                        self.penta.entry((a, b)).or_default().add(fa, scores[0].1);
+                        self.penta.entry((b, a)).or_default().add(fb, scores[1].1);
+                    }
+                }
+                _ if r.round % 2 == 1 => self.half = Some((r.table, r.round, scores)),
+                _ => {}
+            }
         }
     }
 
@@ -374,6 +430,7 @@ impl Fold {
                     opponent: self.names[b].clone(),
                     wdl: *wdl,
                     estimate,
+                    pentanomial: self.penta.get(&(a, b)).copied(),
                 })
             })
             .collect();

@@ -23,6 +23,8 @@ pub const META: &str = "tournament.json";
 pub const RESULTS: &str = "results.jsonl";
 pub const STANDINGS_JSON: &str = "standings.json";
 pub const STANDINGS_CSV: &str = "standings.csv";
+pub const BRACKET_JSON: &str = "bracket.json";
+pub const BRACKET_TXT: &str = "bracket.txt";
 
 /// Version of the output directory's layout.
 pub const LAYOUT_VERSION: u32 = 1;
@@ -137,9 +139,14 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
         } else {
             differences(&old.tournament, &meta.tournament).join("; ")
         };
+        let hint = if meta.tournament.bots.len() > old.tournament.bots.len() {
+            " (or, if bots were appended to a round robin's file, add them with --add-bot)"
+        } else {
+            ""
+        };
         return Err(format!(
             "cannot resume: {} holds a tournament from a different file (SHA-256 {} there, {} \
-             for {} now; {changed}); use another --output",
+             for {} now; {changed}); use another --output{hint}",
             dir.display(),
             &old.file_sha256[..12],
             &meta.file_sha256[..12],
@@ -193,6 +200,30 @@ pub fn differences(there: &Tournament, now: &Tournament) -> Vec<String> {
     } else {
         out
     }
+}
+
+/// Writes a knockout's `bracket.json` (the bracket as data, bots by index into the file's
+/// field) and `bracket.txt` (drawn); returns the drawing.
+pub fn write_bracket(
+    dir: &Path,
+    t: &Tournament,
+    bracket: &super::knockout::Bracket,
+) -> std::io::Result<String> {
+    let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+    let seeds = super::runner::knockout_of(t)
+        .map(|k| k.1)
+        .unwrap_or_default();
+    let text = super::knockout::draw(bracket, &names, &seeds);
+    let mut json = serde_json::to_vec_pretty(&serde_json::json!({
+        "bots": names,
+        "seeds": seeds,
+        "bracket": bracket,
+    }))
+    .map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomic(&dir.join(BRACKET_JSON), &json)?;
+    write_atomic(&dir.join(BRACKET_TXT), text.as_bytes())?;
+    Ok(text)
 }
 
 /// Writes `standings.json` and `standings.csv`.

@@ -20,8 +20,9 @@
 //! file opened for appending, as each round ends, so a killed arbiter (SIGKILL, Ctrl-C) leaves
 //! every finished round complete in the file; the file is synced (`fdatasync`) when a table
 //! ends, by a thread of its own ([`Syncer`]) so that no table waits for the disk, and at the
-//! end of the run. A crash of the machine itself therefore loses at most the rounds of the
-//! tables unfinished or just finished, which `--resume` plays again from their first round.
+//! end of the run. A crash of the machine itself therefore loses at most the last rounds of the
+//! tables unfinished or just finished, which `--resume` plays again (it keeps every round the
+//! file holds and plays each table on from there).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -58,6 +59,9 @@ pub struct Scan {
     pub lines: u64,
     /// Rounds that belong to complete tables, once each: what a reader keeps.
     pub kept: u64,
+    /// Tables not complete whose first rounds are present: how many (rounds 1 to n, n >= 1).
+    /// A resumed run keeps those rounds and plays the table on from round n + 1.
+    pub partial: BTreeMap<u32, u32>,
 }
 
 /// Where a round is in the file.
@@ -102,6 +106,21 @@ impl Present {
                 })
             })
             .map(|(t, _, len)| (t, len))
+            .collect()
+    }
+
+    /// For each table not in `complete`, its rounds present from round 1 on without a gap,
+    /// when there is at least one.
+    fn prefixes(&self, complete: &BTreeMap<u32, u32>) -> BTreeMap<u32, u32> {
+        let has = |bits: &Vec<u64>, r: u32| {
+            bits.get((r / 64) as usize)
+                .is_some_and(|w| w & (1 << (r % 64)) != 0)
+        };
+        self.0
+            .iter()
+            .filter(|(t, _)| !complete.contains_key(t))
+            .map(|(&t, bits)| (t, (1..).take_while(|&r| has(bits, r)).count() as u32))
+            .filter(|&(_, n)| n > 0)
             .collect()
     }
 }
@@ -200,6 +219,7 @@ pub fn scan(
         }
     }
     scan.complete = present.complete(rounds);
+    scan.partial = present.prefixes(&scan.complete);
     scan.kept = scan.complete.values().map(|&n| u64::from(n)).sum();
     Ok(scan)
 }
@@ -215,7 +235,8 @@ fn truncate(path: &Path, len: u64) -> Result<(), String> {
 }
 
 /// The second pass: the complete tables of a scanned file in ascending order, each with the
-/// places of its rounds 1 to `rounds` (the first occurrence of each).
+/// places of its rounds 1 to `rounds` (the first occurrence of each). Given the first rounds
+/// of unfinished tables ([`Scan::partial`]) as well, it yields those rounds the same way.
 pub struct Tables {
     path: PathBuf,
     /// Read in order; its lines are read again by place (`pread`, which leaves the order

@@ -14,10 +14,11 @@
 //!   and the match id `t<id8>-<i>`, so round seeds and openings depend on the schedule only.
 //!   The file is in completion order; everything computed from it is folded in schedule order.
 //! - **Resume.** `results.jsonl` is read back as a stream (a torn last line is cut), tables
-//!   with every round present are kept, and the rounds of incomplete tables are dropped from
-//!   the file: a table is one match with one set of bot processes, so it is played again from
-//!   its first round. With deterministic bots the results are then identical to an
-//!   uninterrupted run.
+//!   with every round present are kept, and so are the first rounds of an interrupted table:
+//!   it is played on from the round after them ([`run_match_from`], with the state its kept
+//!   rounds hand on: [`Resume`]), by bots started afresh. Only rounds that cannot be kept (a
+//!   round after a gap, a round that does not re-play as recorded) are dropped from the file.
+//!   With deterministic bots the results are then identical to an uninterrupted run.
 //! - **Shards.** `--shard i/n` plays the tables whose number is i modulo n.
 //! - **Swiss.** Played phase by phase; each phase's pairing is computed from the complete
 //!   tables of the earlier ones (so a resumed Swiss event pairs exactly as before).
@@ -35,6 +36,7 @@ use tokio::sync::watch;
 
 use super::aggregate::{Fold, RoundSummary, Sequencer, Standings};
 use super::config::{ScheduleSpec, Tournament};
+use super::knockout::{self, TieResult};
 use super::openings::table_openings;
 use super::output::{self, Meta, Shard};
 use super::progress::Progress;
@@ -42,7 +44,7 @@ use super::results::{self, Rewrite, Syncer, Tables, Writer};
 use super::schedule::{self, Table};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::kill_all;
-use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
+use crate::arbiter::{BotSpec, Limits, MatchConfig, Resume, run_match_from};
 use crate::game::Game;
 use crate::sandbox::Isolation;
 
@@ -118,6 +120,9 @@ pub struct Summary {
     pub rounds_played: u64,
     /// Rounds kept from an earlier run.
     pub rounds_kept: u64,
+    /// Knockouts: the bracket drawn as text (also in `bracket.txt`, and as data in
+    /// `bracket.json`).
+    pub bracket: Option<String>,
     pub elapsed: std::time::Duration,
 }
 
@@ -141,6 +146,8 @@ struct Ctx {
     cpus: Option<Vec<usize>>,
     /// Tables this run plays in all (kept ones included), for the live standings.
     tables: u32,
+    /// The openings file's openings, when the tournament has one.
+    book: Option<Vec<super::book::Opening>>,
 }
 
 /// What the tables of a run build up together.
@@ -152,6 +159,10 @@ struct State {
     /// Swiss events only: each finished table's (bot, share of the round win), per round and
     /// seat, for the pairings.
     swiss: BTreeMap<u32, Vec<(usize, f64)>>,
+    /// Interrupted tables of an earlier run: where each goes on, and its kept rounds' summaries.
+    resumed: BTreeMap<u32, (Resume, Vec<RoundSummary>)>,
+    /// Knockouts only: each finished tie's bots with their round wins and points.
+    ties: BTreeMap<u32, TieResult>,
 }
 
 impl Ctx {
@@ -197,6 +208,19 @@ impl State {
             self.swiss
                 .insert(table, rounds.iter().flat_map(|r| r.wins()).collect());
         }
+        if matches!(t.schedule, ScheduleSpec::Knockout { .. }) {
+            let mut tie: TieResult = Vec::new();
+            for (bot, win, points) in rounds.iter().flat_map(|r| r.results()) {
+                match tie.iter_mut().find(|row| row.0 == bot) {
+                    Some(row) => {
+                        row.1 += win;
+                        row.2 += u64::from(points);
+                    }
+                    None => tie.push((bot, win, u64::from(points))),
+                }
+            }
+            self.ties.insert(table, tie);
+        }
         self.seq.finished(table, rounds);
         self.seq.fold.decided()
     }
@@ -219,6 +243,10 @@ pub fn shard_tables(t: &Tournament, shard: Option<Shard>) -> Result<Option<Vec<T
 pub fn scheduled_tables(t: &Tournament) -> Result<u32, String> {
     match &t.schedule {
         ScheduleSpec::Swiss { swiss_rounds } => Ok(swiss_rounds * (t.bots.len() / 2) as u32),
+        ScheduleSpec::Knockout { .. } => {
+            let (format, _) = knockout_of(t).expect("a knockout");
+            knockout::max_tables(&format, t.bots.len())
+        }
         _ => Ok(schedule::fixed(t).expect("fixed schedule")?.len() as u32),
     }
 }
@@ -231,12 +259,17 @@ pub fn match_id(id: &str, table: u32) -> String {
 /// Runs (or resumes) a tournament into its output directory.
 pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     let id = t.id();
-    if opts.shard.is_some() && matches!(t.schedule, ScheduleSpec::Swiss { .. }) {
-        return Err(RunError::Usage(
-            "a Swiss event cannot be sharded: each round's pairing depends on the results of \
-             the rounds before it, so it runs on one machine"
-                .into(),
-        ));
+    if opts.shard.is_some()
+        && matches!(
+            t.schedule,
+            ScheduleSpec::Swiss { .. } | ScheduleSpec::Knockout { .. }
+        )
+    {
+        return Err(RunError::Usage(format!(
+            "a {} event cannot be sharded: each round's tables depend on the results of the \
+             rounds before it, so it runs on one machine",
+            t.schedule.name()
+        )));
     }
     if opts.shard.is_some() && t.sprt.is_some() {
         return Err(RunError::Usage(
@@ -246,6 +279,10 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         ));
     }
     let game = t.game().map_err(RunError::Usage)?;
+    let book = match &t.openings {
+        Some(b) => Some(read_book(b, &*game, t.seed).map_err(RunError::Usage)?),
+        None => None,
+    };
     if let Some(w) = game.schedule_warning(t.rounds) {
         tracing::warn!("{w}");
     }
@@ -287,27 +324,47 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         seq,
         complete: BTreeSet::new(),
         swiss: BTreeMap::new(),
+        resumed: BTreeMap::new(),
+        ties: BTreeMap::new(),
     };
-    let rounds_kept = scan.kept;
     // Kept tables whose match the rules ended before the cap: those rounds are never played.
     let kept_short: u64 = scan
         .complete
         .values()
         .map(|&n| u64::from(t.rounds.saturating_sub(n)))
         .sum();
-    let dropped = scan.lines - scan.kept;
+    let lines = scan.lines;
+    // Rewritten (in schedule order, kept rounds only) when a round is dropped or may be.
+    let rewrite = scan.lines > scan.kept || !scan.partial.is_empty();
     if scan.lines > 0 {
-        keep_tables(t, &mut state, &path, scan.complete, dropped > 0)?;
+        keep_tables(t, &mut state, &path, scan.complete, scan.partial, rewrite)?;
     }
     let complete = state.complete.clone();
+    let kept_partial: u64 = state
+        .resumed
+        .values()
+        .map(|(r, _)| u64::from(r.played))
+        .sum();
+    let rounds_kept = scan.kept + kept_partial;
+    let dropped = lines - rounds_kept;
     if resuming && !opts.quiet {
         eprintln!(
-            "resuming: {} finished tables kept ({rounds_kept} rounds){}",
+            "resuming: {} finished tables kept ({} rounds){}{}",
             complete.len(),
+            scan.kept,
+            if state.resumed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; unfinished tables going on from their last finished round: {} \
+                     ({kept_partial} rounds kept)",
+                    state.resumed.len()
+                )
+            },
             if dropped > 0 {
                 format!(
-                    "; {dropped} rounds of unfinished tables dropped (those tables are played \
-                     again from their first round)"
+                    "; {dropped} rounds dropped (repeated, after a gap, or of a table whose \
+                     rounds do not re-play as recorded): those are played again"
                 )
             } else {
                 String::new()
@@ -343,6 +400,7 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         rounds_played: AtomicU64::new(0),
         cpus: opts.pin.then(allowed_cpus),
         tables: total_tables as u32,
+        book,
     });
     if decided {
         ctx.sprt_decided();
@@ -366,6 +424,9 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
                             .filter(|tb| !complete.contains(&tb.index))
                             .collect();
                         play_tables(&ctx, todo)
+                    }
+                    None if matches!(ctx.tournament.schedule, ScheduleSpec::Knockout { .. }) => {
+                        play_knockout(&ctx)
                     }
                     None => play_swiss(&ctx),
                 };
@@ -405,9 +466,18 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     synced.map_err(|e| RunError::Failed(format!("cannot sync {}: {e}", path.display())))?;
 
     // The tables the SPRT stopped from starting leave gaps: fold what waits after them.
-    let fold = {
+    let (fold, bracket) = {
         let mut st = ctx.state();
-        std::mem::replace(&mut st.seq, Sequencer::new(Fold::new(t))).finish()
+        let bracket = knockout_bracket(t, &st.ties);
+        let fold = std::mem::replace(&mut st.seq, Sequencer::new(Fold::new(t))).finish();
+        (fold, bracket)
+    };
+    let bracket = match bracket {
+        Some(b) => Some(
+            output::write_bracket(&dir, t, &b)
+                .map_err(|e| RunError::Failed(format!("cannot write the bracket: {e}")))?,
+        ),
+        None => None,
     };
     let standings = fold.standings(Some(scheduled));
     output::write_standings(&dir, &standings)
@@ -416,22 +486,28 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         rounds_played: ctx.rounds_played.load(Ordering::SeqCst),
         rounds_kept,
         standings,
+        bracket,
         elapsed: ctx.progress.elapsed(),
     })))
 }
 
-/// Reads back the complete tables of an earlier run, in schedule order, into the standings;
-/// with `rewrite`, the file is rewritten with their rounds only (in schedule order), dropping
-/// the rounds of unfinished tables.
+/// Reads back the complete tables of an earlier run, in schedule order, into the standings,
+/// and the first rounds of its interrupted tables (`partial`) into where each goes on
+/// ([`State::resumed`]); with `rewrite`, the file is rewritten with those rounds only (in
+/// schedule order), dropping the rest. An interrupted table whose rounds do not re-play as
+/// recorded is dropped whole (a warning says why) and played again from its first round.
 fn keep_tables(
     t: &Tournament,
     state: &mut State,
     path: &Path,
     complete: BTreeMap<u32, u32>,
+    partial: BTreeMap<u32, u32>,
     rewrite: bool,
 ) -> Result<(), RunError> {
     let failed = |e: std::io::Error| RunError::Failed(format!("cannot rewrite the results: {e}"));
-    let mut tables = Tables::open(path, complete).map_err(RunError::Usage)?;
+    let mut wanted = complete.clone();
+    wanted.extend(&partial);
+    let mut tables = Tables::open(path, wanted).map_err(RunError::Usage)?;
     let mut out = if rewrite {
         Some(Rewrite::create(path).map_err(failed)?)
     } else {
@@ -439,20 +515,65 @@ fn keep_tables(
     };
     while let Some((table, lines)) = tables.next_table().map_err(RunError::Usage)? {
         let mut rounds = Vec::with_capacity(lines.len());
+        let mut resume: Result<Option<Resume>, String> = Ok(None);
+        let mut kept = Vec::new();
         for line in &lines {
             let bytes = tables.read(line).map_err(RunError::Usage)?;
             let record = tables.record(line, &bytes).map_err(RunError::Usage)?;
             rounds.push(RoundSummary::of(t, &record));
-            if let Some(out) = &mut out {
-                out.line(&bytes).map_err(failed)?;
+            if complete.contains_key(&table) {
+                if let Some(out) = &mut out {
+                    out.line(&bytes).map_err(failed)?;
+                }
+            } else {
+                resume = resume.and_then(|r| Resume::add(r, &record).map(Some));
+                kept.push(bytes);
             }
         }
-        state.table_done(t, table, rounds);
+        if complete.contains_key(&table) {
+            state.table_done(t, table, rounds);
+            continue;
+        }
+        match resume {
+            Ok(Some(resume)) => {
+                if let Some(out) = &mut out {
+                    for bytes in &kept {
+                        out.line(bytes).map_err(failed)?;
+                    }
+                }
+                state.resumed.insert(table, (resume, rounds));
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(
+                "table {table} is played again from its first round: its {} finished rounds \
+                 cannot be kept: {e}",
+                lines.len()
+            ),
+        }
     }
     if let Some(out) = out {
         out.finish().map_err(failed)?;
     }
     Ok(())
+}
+
+/// The openings file of a tournament, read again as the run starts; refused if it changed
+/// since the tournament was set up (another file is another tournament).
+fn read_book(
+    b: &super::book::BookConfig,
+    game: &dyn Game,
+    seed: u64,
+) -> Result<Vec<super::book::Opening>, String> {
+    let bytes = std::fs::read(&b.file)
+        .map_err(|e| format!("cannot read the openings file {}: {e}", b.file.display()))?;
+    if super::config::sha256_hex(&bytes) != b.sha256 {
+        return Err(format!(
+            "the openings file {} changed since this tournament was set up: restore it, or run \
+             the new file as another tournament (another --output)",
+            b.file.display()
+        ));
+    }
+    super::book::read(&b.file, game, seed)
 }
 
 /// The CPUs this process may run on (all it can see if it cannot tell).
@@ -581,6 +702,17 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
         .map(|(seat, &b)| bot_spec(ctx, table.index, seat, b))
         .collect::<Result<Vec<_>, _>>()
         .map_err(std::io::Error::other)?;
+    let (openings, deals) = match (&ctx.book, &t.openings) {
+        (Some(book), Some(config)) => {
+            let players = t.players as u32;
+            let b = super::book::table_book(book, config, t.seed, table.index, t.rounds, players);
+            (b.moves, b.deals)
+        }
+        _ => (
+            table_openings(&*ctx.game, t.seed, table.index, t.rounds, t.opening_plies),
+            Vec::new(),
+        ),
+    };
     let config = MatchConfig {
         game: ctx.game.clone(),
         bots,
@@ -594,17 +726,23 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
         seed: t.seed,
         match_id: match_id(&ctx.id, table.index),
         table: Some(table.index),
-        openings: table_openings(&*ctx.game, t.seed, table.index, t.rounds, t.opening_plies),
+        openings,
+        deals,
         withdraw_after: Some(t.withdraw_after).filter(|&n| n > 0),
+    };
+    // An interrupted table of an earlier run goes on from its last finished round.
+    let (resume, rounds) = match ctx.state().resumed.remove(&table.index) {
+        Some((resume, kept)) => (Some(resume), kept),
+        None => (None, Vec::with_capacity(t.rounds as usize)),
     };
     let mut observer = TableObserver {
         ctx,
         table: table.index,
         names: config.bots.iter().map(|b| b.name.clone()).collect(),
         line: Vec::new(),
-        rounds: Vec::with_capacity(t.rounds as usize),
+        rounds,
     };
-    run_match(&config, &mut observer).await?;
+    run_match_from(&config, resume, &mut observer).await?;
     // One sync per table, in the background: the rounds of a table that is not on disk are
     // played again on resume anyway.
     ctx.syncer.ask();
@@ -686,6 +824,70 @@ impl Observer for TableObserver<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A knockout's format and its seeds as bot indices.
+pub fn knockout_of(t: &Tournament) -> Option<(knockout::Format, Vec<usize>)> {
+    let ScheduleSpec::Knockout {
+        elimination,
+        advance,
+        tiebreak,
+        seeds,
+    } = &t.schedule
+    else {
+        return None;
+    };
+    let format = knockout::Format {
+        elimination: *elimination,
+        players: t.players,
+        advance: *advance,
+        tiebreak: *tiebreak,
+    };
+    Some((
+        format,
+        seeds.iter().filter_map(|s| t.bot_index(s)).collect(),
+    ))
+}
+
+/// The bracket of a knockout as far as its finished ties (`ties`) decide it.
+pub fn knockout_bracket(
+    t: &Tournament,
+    ties: &BTreeMap<u32, TieResult>,
+) -> Option<knockout::Bracket> {
+    let (format, seeds) = knockout_of(t)?;
+    Some(knockout::bracket(&format, &seeds, ties))
+}
+
+/// A knockout: phase by phase, each drawn from the finished ties before it, until a champion.
+fn play_knockout(ctx: &Arc<Ctx>) -> std::io::Result<()> {
+    loop {
+        if ctx.cancelled() || ctx.stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let todo: Vec<Table> = {
+            let st = ctx.state();
+            let bracket = knockout_bracket(&ctx.tournament, &st.ties).expect("a knockout");
+            bracket
+                .phases
+                .iter()
+                .flat_map(|p| &p.ties)
+                .filter(|tie| !st.complete.contains(&tie.table))
+                .map(|tie| Table {
+                    index: tie.table,
+                    bots: tie.bots.clone(),
+                })
+                .collect()
+        };
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let before = ctx.state().complete.len();
+        play_tables(ctx, todo)?;
+        if ctx.state().complete.len() == before {
+            // Nothing finished (cancelled): stop rather than draw the same phase again.
+            return Ok(());
+        }
     }
 }
 

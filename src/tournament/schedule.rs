@@ -12,6 +12,9 @@
 //! - **Swiss** (2 players): pairs by score so far, avoiding rematches; decided round by round
 //!   from results, so it is not a fixed list and cannot be sharded.
 //!
+//! A round robin whose field grew (`--add-bot`) keeps the tables it had and adds, numbered
+//! after them, the tables that seat a new bot ([`grown_round_robin`]).
+//!
 //! `repeat` plays the whole fixed schedule again with new table numbers (so new seeds).
 //! Tables are numbered from 1 in schedule order; a shard `i/n` plays the tables whose number
 //! is `i` modulo `n`, which spreads every kind of table evenly over the shards.
@@ -41,13 +44,16 @@ pub fn fixed(t: &Tournament) -> Option<Result<Vec<Table>, String>> {
     let n = t.bots.len();
     let k = t.players;
     let groups = match &t.schedule {
+        ScheduleSpec::RoundRobin if !t.added.is_empty() => {
+            return Some(Ok(grown_round_robin(n, k, &t.added, t.repeat)));
+        }
         ScheduleSpec::RoundRobin => Ok(round_robin(n, k)),
         ScheduleSpec::Gauntlet { challengers } => {
             let idx: Vec<usize> = challengers.iter().filter_map(|c| t.bot_index(c)).collect();
             Ok(gauntlet(n, k, &idx))
         }
         ScheduleSpec::Random { tables_per_bot } => balanced_random(n, k, *tables_per_bot, t.seed),
-        ScheduleSpec::Swiss { .. } => return None,
+        ScheduleSpec::Swiss { .. } | ScheduleSpec::Knockout { .. } => return None,
     };
     Some(groups.map(|g| number(g, t.repeat)))
 }
@@ -60,6 +66,29 @@ fn number(groups: Vec<Vec<usize>>, repeat: u32) -> Vec<Table> {
             out.push(Table {
                 index: out.len() as u32 + 1,
                 bots: g.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The round robin of a field that grew (`--add-bot`): the tables of the first `added[0]`
+/// bots, numbered as they were, then for each addition the tables of the field so far that
+/// seat at least one of its new bots, numbered on (each stage repeated `repeat` times).
+pub fn grown_round_robin(n: usize, k: usize, added: &[usize], repeat: u32) -> Vec<Table> {
+    let mut sizes = added.to_vec();
+    sizes.push(n);
+    let mut out = number(round_robin(sizes[0], k), repeat);
+    for w in sizes.windows(2) {
+        let (before, now) = (w[0], w[1]);
+        let fresh: Vec<Vec<usize>> = round_robin(now, k)
+            .into_iter()
+            .filter(|g| g.iter().any(|&b| b >= before))
+            .collect();
+        for table in number(fresh, repeat) {
+            out.push(Table {
+                index: out.len() as u32 + 1,
+                bots: table.bots,
             });
         }
     }

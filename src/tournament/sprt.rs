@@ -9,7 +9,8 @@
 //! - **logistic**: s = 1 / (1 + 10^(-elo / 400)), the classic Elo curve.
 //!
 //! The test stops at the first round, in schedule order, at which the LLR leaves
-//! [ln(β / (1 - α)), ln((1 - β) / α)]: H1 accepted above, H0 below.
+//! [ln(β / (1 - α)), ln((1 - β) / α)]: H1 accepted above, H0 below. With `pentanomial` it
+//! runs on pairs of rounds instead ([`super::penta`]) and can stop only as a pair ends.
 
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,10 @@ pub struct Sprt {
     pub alpha: f64,
     pub beta: f64,
     pub model: EloModel,
+    /// Test on pentanomial results (pairs of rounds with the seats swapped,
+    /// [`super::penta`]) instead of single rounds (`--sprt-pentanomial`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pentanomial: bool,
 }
 
 /// What the test says.
@@ -72,6 +77,7 @@ impl Sprt {
             alpha,
             beta,
             model,
+            pentanomial: false,
         })
     }
 
@@ -129,6 +135,9 @@ pub struct SprtReport {
     /// The round (in schedule order, from 1) at which the test decided, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_after: Option<u64>,
+    /// The first bot's pentanomial results against the second, over the pairs counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pentanomial: Option<super::penta::Penta>,
 }
 
 /// Runs the test over per-round results of the first bot (its share of the win, the other's),
@@ -154,5 +163,6 @@ pub fn run(test: &Sprt, rounds: impl IntoIterator<Item = (f64, f64)>) -> SprtRep
         upper,
         verdict: test.verdict(llr),
         decided_after,
+        pentanomial: None,
     }
 }

@@ -166,6 +166,19 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
     Ok(report)
 }
 
+/// What a round hands on to the next round of its match, as the rules re-play it: the state
+/// it carries (games whose rounds are not independent) and the request counter after it. A
+/// resumed match starts its next round from these.
+pub fn handed_on(record: &RoundRecord) -> Result<(Option<serde_json::Value>, u64), String> {
+    let (_, handed) = round::verify_round(record, record.turn_id_from.unwrap_or(0)).map_err(
+        |(ply, reason)| match ply {
+            Some(ply) => format!("move {ply}: {reason}"),
+            None => reason,
+        },
+    )?;
+    Ok((handed.carry, handed.turn_id))
+}
+
 fn empty_report() -> Report {
     Report {
         games: 0,

@@ -49,7 +49,9 @@ pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts
         round: r.round - 1,
         match_seed: r.match_seed,
         round_seed: r.seed,
-        chance_seed: crate::seed::chance_seed(r.match_seed, r.table.unwrap_or(0), r.round - 1),
+        chance_seed: r.deal.unwrap_or_else(|| {
+            crate::seed::chance_seed(r.match_seed, r.table.unwrap_or(0), r.round - 1)
+        }),
     };
     let round = match &r.carry {
         Some(c) => game

@@ -50,6 +50,7 @@ fn library_run_match_with_a_program_that_cannot_start() {
         match_id: "library-test".into(),
         table: None,
         openings: Vec::new(),
+        deals: Vec::new(),
         withdraw_after: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

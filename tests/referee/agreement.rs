@@ -282,6 +282,7 @@ impl Live<'_> {
             rounds,
             match_seed,
             seed,
+            deal: None,
             settings: RecordSettings {
                 move_ms: MOVE_MS,
                 startup_ms: 1000,

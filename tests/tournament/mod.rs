@@ -1,11 +1,15 @@
-//! Tournaments: schedules, openings, the file's errors and the statistics as library calls
+//! Tournaments: schedules, knockout brackets, openings (random plies and from a file), the file's errors and the statistics as library calls
 //! (fast, data-driven); then the real binary end to end: the README's round robin, a run
-//! killed with SIGKILL and resumed, four shards as separate processes merged, and the merge's
+//! killed with SIGKILL and resumed (a table and a match going on from their last finished
+//! round), four shards as separate processes merged, and the merge's
 //! refusals. End-to-end runs use built-in bots on small boards and compare results with the
 //! timing fields removed ([`comparable_results`], [`comparable_standings`]).
 
+mod book;
 mod config;
+mod knockout;
 mod results;
+mod resume;
 mod runs;
 mod schedule;
 mod stats;
@@ -14,6 +18,22 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Fails with the exit code, stdout and stderr unless the run succeeded.
+pub fn assert_ok(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
 
 /// Runs the binary with arguments, returning its output.
 pub fn rollarena(args: &[&str]) -> Output {

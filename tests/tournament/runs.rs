@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::{comparable_results, comparable_standings, rollarena};
+use super::{assert_ok, comparable_results, comparable_standings, rollarena, s};
 
 /// 6 bots, 3 per table: C(6,3) = 20 tables, repeated 3 times, 3 rounds each: 180 rounds.
 const FILE: &str = r#"name = "e2e"
@@ -50,24 +50,10 @@ fn scratch(text: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, file)
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
-
 fn lines(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("results.jsonl"))
         .map(|t| t.lines().count())
         .unwrap_or(0)
-}
-
-fn assert_ok(out: &std::process::Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what}: exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 fn assert_refused(out: &std::process::Output, expected: &str) {

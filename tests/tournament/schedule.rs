@@ -8,7 +8,7 @@ use rollarena::game::{Game, RoundSetup};
 use rollarena::tournament::config::{Overrides, parse};
 use rollarena::tournament::openings::table_openings;
 use rollarena::tournament::schedule::{
-    balanced_random, fixed, gauntlet, in_shard, round_robin, swiss_pairs,
+    balanced_random, fixed, gauntlet, grown_round_robin, in_shard, round_robin, swiss_pairs,
 };
 
 fn binomial(n: usize, k: usize) -> usize {
@@ -27,6 +27,66 @@ fn round_robin_is_every_combination_once() {
             assert!(t.windows(2).all(|w| w[0] < w[1]) && t[k - 1] < n);
         }
     }
+}
+
+#[test]
+fn a_grown_round_robin_keeps_its_tables_and_adds_only_the_new_pairings() {
+    let plain = |tables: Vec<rollarena::tournament::schedule::Table>| {
+        tables
+            .into_iter()
+            .map(|t| (t.index, t.bots))
+            .collect::<Vec<_>>()
+    };
+    // 3 bots, then a fourth: the three tables as they were, then the fourth's three.
+    assert_eq!(
+        plain(grown_round_robin(4, 2, &[3], 1)),
+        [
+            (1, vec![0, 1]),
+            (2, vec![0, 2]),
+            (3, vec![1, 2]),
+            (4, vec![0, 3]),
+            (5, vec![1, 3]),
+            (6, vec![2, 3]),
+        ]
+    );
+    // Repeated twice: the old stage twice (numbered as before), then the new one twice.
+    let twice = plain(grown_round_robin(4, 2, &[3], 2));
+    assert_eq!(twice[..6], plain(fixed_round_robin(3, 2, 2))[..]);
+    assert_eq!(
+        twice[6..]
+            .iter()
+            .map(|(_, b)| b.clone())
+            .collect::<Vec<_>>(),
+        [[0, 3], [1, 3], [2, 3], [0, 3], [1, 3], [2, 3]]
+    );
+    // Two additions, tables of 3: every table of the final field exactly once, each
+    // addition's tables seat one of its bots, and no table of the field before it is repeated.
+    let grown = grown_round_robin(7, 3, &[4, 5], 1);
+    assert_eq!(grown.len(), binomial(7, 3));
+    let distinct: BTreeSet<Vec<usize>> = grown.iter().map(|t| t.bots.clone()).collect();
+    assert_eq!(distinct.len(), grown.len());
+    assert!(grown[..4].iter().all(|t| t.bots.iter().all(|&b| b < 4)));
+    assert!(
+        grown[4..4 + 6]
+            .iter()
+            .all(|t| t.bots.contains(&4) && !t.bots.contains(&5))
+    );
+    assert!(grown[10..].iter().all(|t| t.bots.iter().any(|&b| b >= 5)));
+    assert!(
+        grown
+            .iter()
+            .enumerate()
+            .all(|(i, t)| t.index == i as u32 + 1)
+    );
+}
+
+/// The round robin of `n` bots at tables of `k`, repeated, as `fixed` numbers it.
+fn fixed_round_robin(
+    n: usize,
+    k: usize,
+    repeat: u32,
+) -> Vec<rollarena::tournament::schedule::Table> {
+    grown_round_robin(n, k, &[], repeat)
 }
 
 #[test]

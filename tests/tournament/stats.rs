@@ -142,3 +142,40 @@ fn weng_lin_two_players_by_hand() {
     t.update(&[(0, 1), (1, 1)]);
     assert!(close(t.get(0).mu, 25.0, 1e-9) && close(t.get(1).mu, 25.0, 1e-9));
 }
+
+#[test]
+fn pentanomial_llr_by_hand() {
+    use rollarena::tournament::penta::{Penta, halves};
+    // [LL, LD, WL+DD, WD, WW] = [1, 2, 5, 3, 1]: 12 pairs, mean pair score 6.25 / 12, variance
+    // per pair 0.0672743; by hand (s1 - s0)(2 s - s0 - s1) / (2 var / 12).
+    let p = Penta([1, 2, 5, 3, 1]);
+    assert_eq!(p.pairs(), 12);
+    let logistic = Sprt::parse("0,10,0.05,0.05", EloModel::Logistic).unwrap();
+    assert!(
+        close(p.llr(&logistic), 0.035_003_700_338_413, 1e-12),
+        "{}",
+        p.llr(&logistic)
+    );
+    // Normalized: the bounds' scores are nelo x sqrt(2 var) / (800 / ln 10) + 1/2.
+    let normalized = Sprt::parse("0,10,0.05,0.05", EloModel::Normalized).unwrap();
+    assert!(close(p.llr(&normalized), 0.029_292_354_630_658, 1e-12));
+    // The other side's view, and the score of a round.
+    assert_eq!(p.flipped(), Penta([1, 3, 5, 2, 1]));
+    assert!(p.flipped().llr(&logistic) < 0.0);
+    assert_eq!(
+        (halves(1.0, 0.0), halves(0.5, 0.5), halves(0.0, 1.0)),
+        (2, 1, 0)
+    );
+    let mut q = Penta::default();
+    q.add(2, 0);
+    q.add(1, 1);
+    q.add(2, 1);
+    assert_eq!(
+        q,
+        Penta([0, 0, 2, 1, 0]),
+        "a win and a loss is WL, two draws DD"
+    );
+    // No pairs or no spread: no evidence either way.
+    assert_eq!(Penta::default().llr(&logistic), 0.0);
+    assert_eq!(Penta([0, 0, 7, 0, 0]).llr(&logistic), 0.0);
+}

@@ -251,6 +251,186 @@ pub(super) fn play(
     })
 }
 
+/// The openings file (`openings`, `--openings FILE`) and its order, read and checked against
+/// the game's rules.
+pub(super) fn book(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+    game: &GameChoice,
+    play: &Play,
+    seed: u64,
+    base: &Path,
+) -> Result<Option<crate::tournament::book::BookConfig>, ConfigError> {
+    use crate::tournament::book::{self, BookConfig, Order};
+    let (path, blame): (std::path::PathBuf, Box<dyn Fn(String) -> ConfigError>) =
+        match (&overrides.openings, &raw.openings) {
+            (Some(p), _) => {
+                let shown = p.display().to_string();
+                (
+                    std::env::current_dir().unwrap_or_default().join(p),
+                    Box::new(move |m| at.flag_err(&format!("--openings {shown}"), m)),
+                )
+            }
+            (None, Some(p)) => {
+                let span = p.span();
+                (
+                    base.join(p.get_ref()),
+                    Box::new(move |m| at.err(Some(span.clone()), format!("openings: {m}"))),
+                )
+            }
+            (None, None) => {
+                if let Some(o) = &raw.openings_order {
+                    return Err(at.err(
+                        Some(o.span()),
+                        "openings_order: there is no openings file (openings = \"FILE\")".into(),
+                    ));
+                }
+                return Ok(None);
+            }
+        };
+    if play.opening_plies > 0 {
+        return Err(blame(format!(
+            "a tournament takes its openings from a file or from {} random plies              (opening_plies), not both",
+            play.opening_plies
+        )));
+    }
+    let order = match (overrides.openings_order, &raw.openings_order) {
+        (Some(o), _) => o,
+        (None, Some(o)) => match o.get_ref().as_str() {
+            "sequential" => Order::Sequential,
+            "random" => Order::Random,
+            other => {
+                return Err(at.err(
+                    Some(o.span()),
+                    format!("openings_order: {other:?} is not \"sequential\" or \"random\""),
+                ));
+            }
+        },
+        (None, None) => Order::Sequential,
+    };
+    let bytes =
+        std::fs::read(&path).map_err(|e| blame(format!("cannot read {}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes.clone())
+        .map_err(|_| blame(format!("{} is not UTF-8 text", path.display())))?;
+    let openings = book::parse(&text, &*game.built, seed).map_err(|(line, e)| {
+        blame(if line == 0 {
+            format!("{}: {e}", path.display())
+        } else {
+            format!("{}: line {line}: {e}", path.display())
+        })
+    })?;
+    Ok(Some(BookConfig {
+        file: path,
+        order,
+        sha256: super::sha256_hex(&bytes),
+        count: openings.len(),
+    }))
+}
+
+/// A knockout's format and seeds: `elimination`, `advance`, `tiebreak`, `seeding` (`list`:
+/// the file's order or `seeds`; `rating`: the bots' `rating`s, highest first).
+fn knockout(
+    at: &Checker,
+    raw: &RawFile,
+    bots: &[BotConfig],
+    players: usize,
+    span: Option<Range<usize>>,
+) -> Result<ScheduleSpec, ConfigError> {
+    use crate::tournament::knockout::{Elimination, Format, Tiebreak, max_tables};
+    let word = |v: &Option<Spanned<String>>, key: &str, words: &[&str]| match v {
+        None => Ok(None),
+        Some(w) if words.contains(&w.get_ref().as_str()) => Ok(Some(w.get_ref().clone())),
+        Some(w) => Err(at.err(
+            Some(w.span()),
+            format!("{key}: {:?} is not {}", w.get_ref(), words.join(" or ")),
+        )),
+    };
+    let elimination = match word(&raw.elimination, "elimination", &["single", "double"])? {
+        Some(w) if w == "double" => Elimination::Double,
+        _ => Elimination::Single,
+    };
+    let tiebreak = match word(&raw.tiebreak, "tiebreak", &["points", "seed"])? {
+        Some(w) if w == "seed" => Tiebreak::Seed,
+        _ => Tiebreak::Points,
+    };
+    let advance = at.int(&raw.advance, "advance", 1, 100)?.unwrap_or(1) as usize;
+    let seeding = word(&raw.seeding, "seeding", &["list", "rating"])?;
+    let seeds: Vec<String> = match (seeding.as_deref(), &raw.seeds) {
+        (Some("rating"), Some(s)) => {
+            return Err(at.err(
+                Some(s.span()),
+                "seeds: seeding = \"rating\" orders the bots by their rating, not by a list".into(),
+            ));
+        }
+        (Some("rating"), None) => {
+            let mut rated = Vec::new();
+            for (i, b) in raw.bot.iter().enumerate() {
+                let Some(r) = &b.get_ref().rating else {
+                    return Err(at.err(
+                        Some(b.span()),
+                        format!(
+                            "bot {:?} has no rating: seeding = \"rating\" needs rating = N in \
+                             every [[bot]]",
+                            b.get_ref().name.get_ref()
+                        ),
+                    ));
+                };
+                rated.push((*r.get_ref(), i));
+            }
+            // Highest first; equal ratings in file order.
+            rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            rated
+                .into_iter()
+                .map(|(_, i)| bots[i].name.clone())
+                .collect()
+        }
+        (_, Some(list)) => {
+            let mut out = Vec::new();
+            for s in list.get_ref() {
+                if !bots.iter().any(|b| &b.name == s.get_ref()) {
+                    return Err(at.err(
+                        Some(s.span()),
+                        format!("seeds: no bot is named {:?}", s.get_ref()),
+                    ));
+                }
+                if out.contains(s.get_ref()) {
+                    return Err(at.err(
+                        Some(s.span()),
+                        format!("seeds: {:?} is listed twice", s.get_ref()),
+                    ));
+                }
+                out.push(s.get_ref().clone());
+            }
+            if out.len() != bots.len() {
+                return Err(at.err(
+                    Some(list.span()),
+                    format!(
+                        "seeds: list every bot once ({} of {} are listed)",
+                        out.len(),
+                        bots.len()
+                    ),
+                ));
+            }
+            out
+        }
+        (_, None) => bots.iter().map(|b| b.name.clone()).collect(),
+    };
+    let format = Format {
+        elimination,
+        players,
+        advance,
+        tiebreak,
+    };
+    max_tables(&format, bots.len()).map_err(|e| at.err(span, format!("schedule: {e}")))?;
+    Ok(ScheduleSpec::Knockout {
+        elimination,
+        advance,
+        tiebreak,
+        seeds,
+    })
+}
+
 /// How many times the schedule is played.
 pub(super) fn repeat(
     at: &Checker,
@@ -534,10 +714,13 @@ pub(super) fn schedule(
                 swiss_rounds: r as u32,
             }
         }
+        "knockout" => knockout(at, raw, bots, players, schedule_span.clone())?,
         other => {
             return Err(at.err(
                 schedule_span,
-                format!("schedule: {other:?} is not round-robin, gauntlet, random or swiss"),
+                format!(
+                    "schedule: {other:?} is not round-robin, gauntlet, random, swiss or knockout"
+                ),
             ));
         }
     };

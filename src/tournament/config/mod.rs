@@ -38,6 +38,15 @@ pub enum ScheduleSpec {
     Random { tables_per_bot: u32 },
     /// 2-player Swiss pairing, round by round from the results so far.
     Swiss { swiss_rounds: u32 },
+    /// A knockout bracket, phase by phase from the results ([`crate::tournament::knockout`]).
+    Knockout {
+        elimination: crate::tournament::knockout::Elimination,
+        /// Bots of a table that go through.
+        advance: usize,
+        tiebreak: crate::tournament::knockout::Tiebreak,
+        /// The bots' names in seed order, best first.
+        seeds: Vec<String>,
+    },
 }
 
 impl ScheduleSpec {
@@ -47,6 +56,7 @@ impl ScheduleSpec {
             ScheduleSpec::Gauntlet { .. } => "gauntlet",
             ScheduleSpec::Random { .. } => "random",
             ScheduleSpec::Swiss { .. } => "swiss",
+            ScheduleSpec::Knockout { .. } => "knockout",
         }
     }
 }
@@ -111,13 +121,35 @@ pub struct Tournament {
     /// A sequential test that stops a two-bot event when it decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<super::sprt::Sprt>,
+    /// A round robin whose field grew after it started (`tournament --add-bot`): the size of
+    /// the field before each addition, in order (empty: the field is the file's from the
+    /// start). Never in the file: the output directory's `tournament.json` keeps it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<usize>,
+    /// Openings from a file, one per rotation cycle of a table (instead of `opening_plies`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<crate::tournament::book::BookConfig>,
 }
 
 impl Tournament {
     /// The tournament's identity: SHA-256 of its resolved configuration. Shards and resumed
     /// runs must have the same one.
+    /// A field that grew (`added`) keeps the identity of the event it grew from, so that the
+    /// tables played before keep their match ids and seeds.
     pub fn id(&self) -> String {
-        let bytes = serde_json::to_vec(self).expect("a tournament serialises");
+        let original;
+        let t = match self.added.first() {
+            Some(&n) => {
+                original = Tournament {
+                    bots: self.bots[..n.min(self.bots.len())].to_vec(),
+                    added: Vec::new(),
+                    ..self.clone()
+                };
+                &original
+            }
+            None => self,
+        };
+        let bytes = serde_json::to_vec(t).expect("a tournament serialises");
         hex(&Sha256::digest(&bytes))
     }
 
@@ -168,6 +200,10 @@ pub struct Overrides {
     /// `--withdraw-after N` (`--recover`: 0).
     pub withdraw_after: Option<u32>,
     pub sprt: Option<super::sprt::Sprt>,
+    /// `--openings FILE` (relative to the current directory).
+    pub openings: Option<PathBuf>,
+    /// `--openings-order`.
+    pub openings_order: Option<crate::tournament::book::Order>,
 }
 
 /// Settings of a run that do not change its results.
@@ -213,6 +249,9 @@ pub struct Loaded {
     pub run: RunSettings,
     /// SHA-256 of the file's bytes.
     pub file_sha256: String,
+    /// Neither the file nor the command line gave a seed: it was derived from the file's
+    /// SHA-256 (a field that grows keeps the seed it was played with).
+    pub seed_derived: bool,
 }
 
 /// Reads, parses and validates a tournament file.
@@ -259,6 +298,7 @@ pub fn parse(
     let bots = checks::bots(&at, &raw, base, sandbox.limits)?;
     let schedule = checks::schedule(&at, &raw, &bots, game.players)?;
 
+    let openings = checks::book(&at, &raw, overrides, &game, &play, seed, base)?;
     let tournament = Tournament {
         name: raw.name.clone().unwrap_or_else(|| "tournament".into()),
         game: game.name,
@@ -279,9 +319,12 @@ pub fn parse(
         sandbox,
         bots,
         sprt: overrides.sprt,
+        added: Vec::new(),
+        openings,
     };
     checks::sprt(&at, &tournament)?;
     Ok(Loaded {
+        seed_derived: overrides.seed.is_none() && raw.seed.is_none(),
         tournament,
         run: RunSettings {
             jobs,

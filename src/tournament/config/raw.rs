@@ -58,6 +58,11 @@ pub(super) struct RawFile {
     pub(super) challengers: Option<Spanned<Vec<Spanned<String>>>>,
     pub(super) tables_per_bot: Option<Spanned<i64>>,
     pub(super) swiss_rounds: Option<Spanned<i64>>,
+    pub(super) elimination: Option<Spanned<String>>,
+    pub(super) advance: Option<Spanned<i64>>,
+    pub(super) tiebreak: Option<Spanned<String>>,
+    pub(super) seeding: Option<Spanned<String>>,
+    pub(super) seeds: Option<Spanned<Vec<Spanned<String>>>>,
     pub(super) repeat: Option<Spanned<i64>>,
     pub(super) seed: Option<Spanned<i64>>,
     pub(super) time: Option<Spanned<String>>,
@@ -65,6 +70,8 @@ pub(super) struct RawFile {
     pub(super) margin: Option<Spanned<String>>,
     pub(super) retries: Option<Spanned<i64>>,
     pub(super) opening_plies: Option<Spanned<i64>>,
+    pub(super) openings: Option<Spanned<String>>,
+    pub(super) openings_order: Option<Spanned<String>>,
     pub(super) jobs: Option<Spanned<i64>>,
     pub(super) output: Option<String>,
     pub(super) freeze: Option<bool>,
@@ -103,6 +110,8 @@ pub(super) struct RawBot {
     pub(super) name: Spanned<String>,
     pub(super) command: Spanned<String>,
     pub(super) cwd: Option<Spanned<String>>,
+    /// Knockouts seeded by rating: the bot's rating (higher is seeded first).
+    pub(super) rating: Option<Spanned<f64>>,
     #[serde(flatten)]
     pub(super) limits: RawLimits,
 }
