@@ -294,6 +294,7 @@ impl Talk {
             state,
             legal,
             time_ms: limit.as_millis() as u64,
+            bank_ms: None,
         }));
         let clock = Clock::start(limit, self.time.margin);
         let mv = self.wait_move(&clock).await?;
@@ -309,6 +310,7 @@ impl Talk {
             reason,
             retries_left: 1,
             time_ms: clock.left_ms(),
+            bank_ms: None,
         }));
         let mv = self.wait_move(clock).await?;
         Ok(Answer { mv, clock: *clock })

@@ -56,7 +56,8 @@ pub struct MatchArgs {
     /// rounds.
     #[arg(long)]
     rounds: Option<u32>,
-    /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
+    /// Time per move (all attempts included), e.g. 60s, 500ms, 2m: with a time bank, the cap
+    /// of any one answer.
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     time: Duration,
     /// Time from hello to ready.
@@ -110,6 +111,8 @@ pub struct MatchArgs {
     /// or written; a bot that fails it stops the match with exit 2).
     #[arg(long)]
     no_preflight: bool,
+    #[command(flatten)]
+    clock: super::clock_args::ClockArgs,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
     /// The game flags given (read by [`super::Cli::from_env`]).
@@ -335,6 +338,7 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
     let startup =
         settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
+    let clock = args.clock.resolve()?;
     Ok(MatchConfig {
         rounds,
         game,
@@ -343,6 +347,9 @@ fn build_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
             startup,
             per_move,
             margin: args.margin,
+            bank: clock.bank,
+            increment: clock.increment.unwrap_or_default(),
+            first_move: clock.first_move.unwrap_or_default(),
         },
         retries: args.retries,
         freeze: !args.no_freeze,
