@@ -61,6 +61,8 @@ pub(super) struct RawFile {
     pub(super) repeat: Option<Spanned<i64>>,
     pub(super) seed: Option<Spanned<i64>>,
     pub(super) time: Option<Spanned<String>>,
+    pub(super) tc: Option<Spanned<String>>,
+    pub(super) first_move: Option<Spanned<String>>,
     pub(super) startup: Option<Spanned<String>>,
     pub(super) margin: Option<Spanned<String>>,
     pub(super) retries: Option<Spanned<i64>>,
@@ -103,6 +105,7 @@ pub(super) struct RawBot {
     pub(super) name: Spanned<String>,
     pub(super) command: Spanned<String>,
     pub(super) cwd: Option<Spanned<String>>,
+    pub(super) tc: Option<Spanned<String>>,
     #[serde(flatten)]
     pub(super) limits: RawLimits,
 }
