@@ -48,35 +48,6 @@ impl Tc {
     pub fn is_plain(&self) -> bool {
         self.bank_ms.is_none() && self.first_move_ms == 0
     }
-
-    /// This time control written as the command line's flags take it, for tables and errors.
-    pub fn describe(&self) -> String {
-        let mut s = match self.bank_ms {
-            Some(b) if self.increment_ms > 0 => {
-                format!("{}+{} bank", ms_text(b), ms_text(self.increment_ms))
-            }
-            Some(b) => format!("{} bank", ms_text(b)),
-            None => format!("{} a move", ms_text(self.move_ms)),
-        };
-        if self.bank_ms.is_some() {
-            s.push_str(&format!(", at most {} a move", ms_text(self.move_ms)));
-        }
-        if self.first_move_ms > 0 {
-            s.push_str(&format!(", first move {}", ms_text(self.first_move_ms)));
-        }
-        s
-    }
-}
-
-/// A ms figure as people write it: `2m`, `1.5s`, `100ms`.
-fn ms_text(ms: u64) -> String {
-    if ms >= 60_000 && ms.is_multiple_of(60_000) {
-        format!("{}m", ms / 60_000)
-    } else if ms >= 1000 && ms.is_multiple_of(100) {
-        format!("{}s", ms as f64 / 1000.0)
-    } else {
-        format!("{ms}ms")
-    }
 }
 
 /// A bank and its increment, in ms: what cutechess's `tc=2m+100ms` says.
@@ -148,10 +119,6 @@ impl SeatClock {
             bank_us: tc.bank_ms.unwrap_or(0) * 1000,
             answered: false,
         }
-    }
-
-    pub fn tc(&self) -> &Tc {
-        &self.tc
     }
 
     /// Time not taken from the bank for the coming answer (the first-move allowance).
@@ -270,18 +237,5 @@ mod tests {
         assert_eq!(c.bank_ms(1_500_000), Some(1000), "the allowance goes first");
         assert_eq!(c.spend(2_500_000), Some(500_000));
         assert_eq!(c.limit_us(), 500_000);
-    }
-
-    #[test]
-    fn descriptions() {
-        assert_eq!(
-            tc(60_000, Some(120_000), 100, 0).describe(),
-            "2m+100ms bank, at most 1m a move"
-        );
-        assert_eq!(Tc::per_move(1500).describe(), "1.5s a move");
-        assert_eq!(
-            tc(100, None, 0, 1000).describe(),
-            "100ms a move, first move 1s"
-        );
     }
 }

@@ -830,7 +830,8 @@ fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
     if a.bank_ms.map(round_ms) != m.bank_ms.map(round_ms) {
         let show = |b: Option<f64>| b.map_or("no bank".into(), |b| format!("{b} ms"));
         return Err(format!(
-            "seat {}'s time bank after the move is recorded as {}, but the times of its answers              leave {}",
+            "seat {}'s time bank after the move is recorded as {}, but its time control and the \
+             times of its answers leave {}",
             m.seat,
             show(m.bank_ms),
             show(a.bank_ms)
