@@ -170,6 +170,17 @@ impl SeatClock {
     }
 }
 
+/// The time a built-in bot plans for an answer that may take `time_ms`, with `bank_ms` left of
+/// its bank: without a bank, `time_ms`; with one, a sixteenth of what is left (the increments
+/// already added are in it), never more than `time_ms`, so a searching bot spreads its bank
+/// over the round instead of spending it on its first moves.
+pub fn plan_ms(time_ms: Option<u64>, bank_ms: Option<u64>) -> Option<u64> {
+    match bank_ms {
+        Some(b) => Some(time_ms.map_or(b / 16, |t| t.min(b / 16))),
+        None => time_ms,
+    }
+}
+
 /// Round-time ms (recorded to the µs) as whole µs: the clock's unit.
 pub fn us(ms: f64) -> u64 {
     (ms.max(0.0) * 1000.0).round() as u64
@@ -224,6 +235,14 @@ mod tests {
         // An answer inside the latency margin empties the bank; the increment still comes.
         assert_eq!(c.spend(950_000), Some(100_000));
         assert_eq!(c.limit_us(), 100_000);
+    }
+
+    #[test]
+    fn a_built_in_bot_spreads_its_bank() {
+        assert_eq!(plan_ms(Some(1000), None), Some(1000));
+        assert_eq!(plan_ms(Some(1000), Some(32_000)), Some(1000));
+        assert_eq!(plan_ms(Some(1000), Some(1600)), Some(100));
+        assert_eq!(plan_ms(None, None), None);
     }
 
     #[test]
