@@ -9,6 +9,8 @@
 //! - [`seed`], [`duration`]: the seeds every random choice comes from (ChaCha streams keyed by
 //!   the match seed, one-way, so no bot can compute the chance of a game from what it is
 //!   told); durations as people write them, and ms figures at the precision records keep;
+//! - [`clock`]: time controls (a per-move cap, a bank, an increment, a first-move allowance)
+//!   as plain data, their notation (`2m+100ms`) and one seat's clock in integer microseconds;
 //! - [`record`]: the record format (one round per JSON line), its writer and reader, and the
 //!   recorded vocabulary of misbehaviour (`record::fault`: refused attempts, faults with their
 //!   kind, forfeits, exit information) and the words every terminal line gives it
@@ -44,6 +46,7 @@ pub mod arena;
 pub mod bots;
 pub mod check;
 pub mod cli;
+pub mod clock;
 pub mod duration;
 pub mod game;
 pub mod record;

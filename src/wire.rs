@@ -52,8 +52,30 @@ pub struct Hello {
     pub rounds: u32,
     /// Time allowed to answer `hello` with `ready`, in ms.
     pub startup_ms: u64,
-    /// Time allowed per move, in ms.
+    /// Time allowed per move, in ms: this seat's per-move cap (every answer's, whatever its
+    /// bank holds).
     pub move_ms: u64,
+    /// The bank this seat starts each round with, in ms (matches with a time bank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    /// Added to this seat's bank after each accepted move, in ms (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+    /// The seat's first answer of each round may take this long on top of its bank (and past
+    /// `move_ms` where longer), in ms (absent: no allowance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
+}
+
+impl Hello {
+    /// Sets the seat's time control beyond the cap (`move_ms` is the cap).
+    pub fn with_tc(mut self, tc: &crate::clock::Tc) -> Hello {
+        self.move_ms = tc.move_ms;
+        self.bank_ms = tc.bank_ms;
+        self.increment_ms = Some(tc.increment_ms).filter(|&i| i > 0);
+        self.first_move_ms = Some(tc.first_move_ms).filter(|&f| f > 0);
+        self
+    }
 }
 
 /// A new round begins.
@@ -85,8 +107,12 @@ pub struct Turn {
     /// The legal moves (never empty); absent when the match hides them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<Value>>,
-    /// Time left for this move, in ms.
+    /// The time this answer may take, in ms: the per-move cap, or what the bank (and the
+    /// first-move allowance) holds where that is less.
     pub time_ms: u64,
+    /// What is left of this seat's bank, in ms, before this answer (matches with a time bank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
 }
 
 /// The last answer was refused; this asks for another `move` on the same clock.
@@ -101,6 +127,9 @@ pub struct Illegal {
     pub retries_left: u32,
     /// Time left for this move, in ms (the clock did not restart).
     pub time_ms: u64,
+    /// What is left of this seat's bank now, in ms (matches with a time bank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
 }
 
 /// The arbiter adds `code` to every `illegal` it sends (a stable machine name of the kind of

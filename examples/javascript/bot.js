@@ -137,6 +137,12 @@ const rolit = {
     const moves = msg.legal ? msg.legal.map(parseSquare) : this.board.legalMoves(me);
     this.last = { id: msg.turn_id, board: this.board, me, moves };
     this.tried = new Set();
+    if (msg.bank_ms !== undefined) {
+      // About my moves still to come: the empty squares shared among the colours.
+      const empty = state.board.join("").split(".").length - 1;
+      const left = Math.floor(empty / Math.max(1, (state.colours || [me]).length));
+      log(`turn ${msg.turn_id}: plan at most ${planMs(msg, left)} ms (${msg.bank_ms} ms left in the bank)`);
+    }
     this.answer(choose(this.board, me, moves));
   },
 
@@ -342,6 +348,21 @@ class AnyGamePlayer {
   }
 }
 
+// The match's clock (protocol/SPEC.md section 6.2): `hello` may give a time bank per round
+// (`bank_ms`), an increment added after each move (`increment_ms`) and a longer first answer
+// (`first_move_ms`). A turn's `time_ms` is the most this answer may take; with a bank, `bank_ms`
+// is what is left for the rest of the round, so a bot that searches plans each answer from it.
+let incrementMs = 0;
+
+// The time to plan for this answer: `time_ms` without a bank; with one, an even share of what
+// is left of it over the moves still to come, plus the increment, never more than `time_ms`.
+// Stop a search well before it (the pipe and the scheduler take some).
+function planMs(turn, movesLeft) {
+  const timeMs = turn.time_ms ?? 1000;
+  if (turn.bank_ms === undefined) return timeMs;
+  return Math.min(timeMs, Math.floor(turn.bank_ms / Math.max(1, movesLeft)) + incrementMs);
+}
+
 // The player of the game `hello` names.
 let bot = {};
 
@@ -356,6 +377,7 @@ input.on("line", (line) => {
   }
   if (msg.type === "hello") {
     log(`hello: ${msg.game}, seat ${msg.seat}, options ${JSON.stringify(msg.options)}`);
+    incrementMs = msg.increment_ms ?? 0;
     bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(msg.options || {}) : new AnyGamePlayer();
     send({ type: "ready", name: NAME, version: VERSION, author: "rollarena starter kit" });
   } else if (typeof bot[msg.type] === "function") {

@@ -117,6 +117,24 @@ def choose(board, me, candidates):
     return max(candidates, key=score)
 
 
+# The match's clock (protocol/SPEC.md section 6.2): `hello` may give a time bank per round
+# (`bank_ms`), an increment added after each move (`increment_ms`) and a longer first answer
+# (`first_move_ms`). A turn's `time_ms` is the most this answer may take; with a bank,
+# `bank_ms` is what is left for the rest of the round, so a bot that searches plans each answer
+# from it.
+INCREMENT_MS = 0
+
+
+def plan_ms(turn, moves_left):
+    """The time to plan for this answer: `time_ms` without a bank; with one, an even share of
+    what is left of it over the moves still to come, plus the increment, never more than
+    `time_ms`. Stop a search well before it (the pipe and the scheduler take some)."""
+    time_ms = turn.get("time_ms", 1000)
+    if "bank_ms" not in turn:
+        return time_ms
+    return min(time_ms, turn["bank_ms"] // max(1, moves_left) + INCREMENT_MS)
+
+
 class Bot:
     def __init__(self):
         self.board = None
@@ -139,6 +157,12 @@ class Bot:
             moves = self.board.legal_moves(me)
         self.turn = (msg.get("turn_id"), self.board, me, moves)
         self.tried = set()
+        if "bank_ms" in msg:
+            # About my moves still to come: the empty squares shared among the colours.
+            empty = sum(row.count(".") for row in state["board"])
+            left = empty // max(1, len(state.get("colours", [me])))
+            log(f"turn {msg.get('turn_id')}: plan at most {plan_ms(msg, left)} ms "
+                f"({msg['bank_ms']} ms left in the bank)")
         self.answer(choose(self.board, me, moves))
 
     def on_illegal(self, msg):
@@ -404,6 +428,8 @@ def main():
         if kind == "hello":
             log(f"hello: {msg.get('game')}, seat {msg.get('seat')}, options {msg.get('options')}")
             handlers = handlers_for(msg)
+            global INCREMENT_MS
+            INCREMENT_MS = msg.get("increment_ms", 0)
             send({"type": "ready", "name": NAME, "version": VERSION,
                   "author": "rollarena starter kit"})
             continue

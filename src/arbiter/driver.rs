@@ -69,7 +69,8 @@ pub async fn play_round(
         start.round_no,
         start.round_seed,
         *turn_id,
-    );
+    )
+    .with_clocks(&config.tcs());
     for fault in start.restarts {
         referee.add_fault(fault);
     }

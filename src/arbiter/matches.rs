@@ -68,8 +68,17 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// Each seat's time control: its bot's own, or the match's.
+    pub fn tcs(&self) -> Vec<crate::clock::Tc> {
+        let tc = self.time.tc();
+        self.bots.iter().map(|b| b.tc.unwrap_or(tc)).collect()
+    }
+
     /// The settings every round of the match records.
     pub fn settings(&self) -> Settings {
+        let tcs = self.tcs();
+        let move_ms = self.time.per_move.as_millis() as u64;
+        let plain = tcs.iter().all(|t| t.is_plain() && t.move_ms == move_ms);
         Settings {
             move_ms: self.time.per_move.as_millis() as u64,
             startup_ms: self.time.startup.as_millis() as u64,
@@ -77,6 +86,7 @@ impl MatchConfig {
             retries: self.retries,
             freeze: self.freeze && !self.game.simultaneous(),
             legal: !self.hide_legal,
+            clocks: (!plain).then_some(tcs),
         }
     }
 
@@ -346,16 +356,22 @@ async fn start_bots(
         }
         match Bot::spawn_isolated(&specs[seat], config.limits, &config.isolation) {
             Ok(bot) => {
-                let hello = ToBot::Hello(Hello {
-                    protocol: PROTOCOL_VERSION,
-                    game: config.game.name().to_string(),
-                    options: config.game.options(),
-                    seat,
-                    seats: names.to_vec(),
-                    rounds: config.rounds,
-                    startup_ms: config.time.startup.as_millis() as u64,
-                    move_ms: config.time.per_move.as_millis() as u64,
-                });
+                let hello = ToBot::Hello(
+                    Hello {
+                        protocol: PROTOCOL_VERSION,
+                        game: config.game.name().to_string(),
+                        options: config.game.options(),
+                        seat,
+                        seats: names.to_vec(),
+                        rounds: config.rounds,
+                        startup_ms: config.time.startup.as_millis() as u64,
+                        move_ms: config.time.per_move.as_millis() as u64,
+                        bank_ms: None,
+                        increment_ms: None,
+                        first_move_ms: None,
+                    }
+                    .with_tc(&specs[seat].tc.unwrap_or(config.time.tc())),
+                );
                 bot.send(Arc::from(to_line(&hello)));
                 *slot = Some(bot);
                 fresh.push(seat);

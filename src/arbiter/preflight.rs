@@ -88,16 +88,22 @@ pub async fn run(
                         }
                     })
                     .collect();
-                let hello = ToBot::Hello(Hello {
-                    protocol: PROTOCOL_VERSION,
-                    game: game.name().to_string(),
-                    options: game.options(),
-                    seat: 0,
-                    seats,
-                    rounds,
-                    startup_ms: time.startup.as_millis() as u64,
-                    move_ms: time.per_move.as_millis() as u64,
-                });
+                let hello = ToBot::Hello(
+                    Hello {
+                        protocol: PROTOCOL_VERSION,
+                        game: game.name().to_string(),
+                        options: game.options(),
+                        seat: 0,
+                        seats,
+                        rounds,
+                        startup_ms: time.startup.as_millis() as u64,
+                        move_ms: time.per_move.as_millis() as u64,
+                        bank_ms: None,
+                        increment_ms: None,
+                        first_move_ms: None,
+                    }
+                    .with_tc(&spec.tc.unwrap_or(time.tc())),
+                );
                 bot.send(Arc::from(to_line(&hello)));
                 live.push((i, bot));
             }

@@ -26,6 +26,14 @@ pub fn per_move(time: Duration) -> Result<Duration, String> {
     Ok(time)
 }
 
+/// A seat's time bank for a round: more than nothing (a bank of 0 could pay for no answer).
+pub fn bank(bank: Duration) -> Result<Duration, String> {
+    if bank.is_zero() {
+        return Err("the time bank must be more than 0 (e.g. 2m, or 2m+100ms)".into());
+    }
+    Ok(bank)
+}
+
 /// The time from `hello` to `ready`: more than nothing.
 pub fn startup(time: Duration) -> Result<Duration, String> {
     if time.is_zero() {
@@ -65,6 +73,7 @@ mod tests {
             Ok(Duration::from_millis(1))
         );
         assert!(startup(Duration::ZERO).is_err());
+        assert!(bank(Duration::ZERO).unwrap_err().contains("more than 0"));
         assert!(jobs(0).unwrap_err().contains("one per core"));
         assert_eq!(jobs(3), Ok(3));
     }

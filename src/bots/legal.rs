@@ -20,6 +20,7 @@ use crate::game::bot::{BotRequest, GameBot};
 struct TurnAny {
     turn_id: Option<u64>,
     time_ms: Option<u64>,
+    bank_ms: Option<u64>,
     state: Value,
     legal: Option<Vec<Value>>,
 }
@@ -82,7 +83,7 @@ impl Listed {
                 seat: self.seat as usize,
                 state: &turn.state,
                 legal: &self.left,
-                time_ms: turn.time_ms,
+                time_ms: crate::clock::plan_ms(turn.time_ms, turn.bank_ms),
             };
             match bot.choose(&req, rng, &mut answered.note) {
                 Ok(i) if i < self.left.len() => index = Some(i),

@@ -45,7 +45,11 @@ pub fn hello(
         rounds,
         startup_ms: config.time.startup.as_millis() as u64,
         move_ms: config.time.per_move.as_millis() as u64,
+        bank_ms: None,
+        increment_ms: None,
+        first_move_ms: None,
     }
+    .with_tc(&config.time.tc())
 }
 
 /// Starts a conversation; the start-up problems of a later scenario are its own. `freeze`:

@@ -126,6 +126,13 @@ pub const PLAYED: &str = "The arbiter sends played after every move (to every bo
 seats and for your own, and by_arbiter: true when it played for a forfeited seat). Read it (or \
 ignore it), never answer it, and never die on it.";
 
+/// Context added when a problem appears while the bot plays on a time bank.
+pub const BANK: &str = "With a time bank, a turn's time_ms is what this one answer may take (the \
+cap, or what the bank holds where that is less) and bank_ms is what is left for the rest of the \
+round: plan each answer from bank_ms (say bank_ms divided by the moves you still expect to \
+make, plus the increment from hello), not from time_ms, or the bank runs out and the bot \
+forfeits the round on time (protocol/SPEC.md §6.2).";
+
 /// Context added when a problem appears right after a refusal.
 pub const REFUSAL: &str = "An illegal message is itself the request for another move, on the \
 same clock: no new turn follows. Answer it with a move for the position of the last turn (the \

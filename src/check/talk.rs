@@ -25,6 +25,7 @@ use tokio::time::Instant;
 use super::hints;
 use crate::arbiter::bot::{Bot, BotSpec, Failure, Heard, Limits, Reply};
 use crate::arbiter::clock::{Clock, TimeControl};
+use crate::clock::SeatClock;
 use crate::record::ForfeitKind;
 use crate::sandbox::Isolation;
 use crate::wire::{
@@ -181,6 +182,10 @@ pub struct Talk {
     last_sent: &'static str,
     /// Freeze the bot while nothing is asked of it, as a match does.
     freeze: bool,
+    /// The bot's clock: its bank, where the check gives one, spent by every answer.
+    clock: SeatClock,
+    /// The time the open request allows.
+    limit: Duration,
 }
 
 impl Talk {
@@ -214,6 +219,8 @@ impl Talk {
             moves: 0,
             last_sent: "nothing",
             freeze,
+            clock: SeatClock::new(time.tc()),
+            limit: time.per_move,
         };
         talk.send(&ToBot::Hello(hello));
         // As in a match, start-up has the latency margin too.
@@ -288,16 +295,26 @@ impl Talk {
         self.bot.thaw();
         self.drain().await?;
         self.turn_id += 1;
-        let limit = self.time.per_move;
+        let limit_us = self.clock.limit_us();
+        let limit = Duration::from_micros(limit_us);
+        self.limit = limit;
         self.send(&ToBot::Turn(Turn {
             turn_id: self.turn_id,
             state,
             legal,
-            time_ms: limit.as_millis() as u64,
+            time_ms: limit_us / 1000,
+            bank_ms: self.clock.bank_ms(0),
         }));
         let clock = Clock::start(limit, self.time.margin);
         let mv = self.wait_move(&clock).await?;
+        // Paid as the arbiter pays an accepted answer (a scenario on a bank refuses nothing).
+        self.clock.spend(crate::clock::us(clock.elapsed_ms()));
         Ok(Answer { mv, clock })
+    }
+
+    /// What is left of the bot's bank, in ms (`None` without one).
+    pub fn bank_ms(&self) -> Option<u64> {
+        self.clock.bank_ms(0)
     }
 
     /// Refuses the last answer with `reason` (on purpose) and waits for another, on the same
@@ -309,6 +326,7 @@ impl Talk {
             reason,
             retries_left: 1,
             time_ms: clock.left_ms(),
+            bank_ms: self.clock.bank_ms(0),
         }));
         let mv = self.wait_move(clock).await?;
         Ok(Answer { mv, clock: *clock })
@@ -651,7 +669,7 @@ impl Talk {
     /// Waits for the `move` answering the current turn; junk is noted and waited past.
     async fn wait_move(&mut self, clock: &Clock) -> Result<Value, Problem> {
         let id = self.turn_id;
-        let limit = self.time.per_move;
+        let limit = self.limit;
         loop {
             match self.bot.reply(id, clock.deadline(), limit).await {
                 Reply::Move { mv, line } => {
@@ -703,7 +721,7 @@ impl Talk {
     /// period for a late answer, then kills the group and looks for an unterminated line.
     async fn silence(&mut self, turn_id: Option<u64>, clock: &Clock) -> Problem {
         let limit = match turn_id {
-            Some(_) => self.time.per_move,
+            Some(_) => self.limit,
             None => self.time.startup,
         };
         let asked = if turn_id.is_some() { "move" } else { "ready" };

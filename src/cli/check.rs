@@ -174,6 +174,7 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<(CheckConfig, &'static dyn G
             startup: args.startup,
             per_move: args.time,
             margin: args.margin,
+            ..TimeControl::default()
         },
         limits: Limits::default(),
         seed: args.seed,

@@ -60,7 +60,8 @@ pub struct MatchArgs {
     /// rounds.
     #[arg(long)]
     rounds: Option<u32>,
-    /// Time per move (all attempts included), e.g. 60s, 500ms, 2m.
+    /// Time per move (all attempts included), e.g. 60s, 500ms, 2m: with a time bank, the cap
+    /// of any one answer.
     #[arg(long, default_value = "60s", value_parser = parse_duration)]
     time: Duration,
     /// Time from hello to ready.
@@ -135,6 +136,8 @@ pub struct MatchArgs {
         requires = "openings"
     )]
     openings_order: crate::tournament::book::Order,
+    #[command(flatten)]
+    clock: super::clock_args::ClockArgs,
     #[command(flatten)]
     isolation: super::isolation::IsolationArgs,
     /// The game flags given (read by [`super::Cli::from_env`]).
@@ -458,6 +461,7 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
     };
     let startup =
         settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
+    let clock = args.clock.resolve()?;
     Ok(MatchConfig {
         rounds,
         game,
@@ -466,6 +470,9 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
             startup,
             per_move,
             margin: args.margin,
+            bank: clock.bank,
+            increment: clock.increment.unwrap_or_default(),
+            first_move: clock.first_move.unwrap_or_default(),
         },
         retries: args.retries,
         freeze: !args.no_freeze,

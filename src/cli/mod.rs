@@ -5,6 +5,7 @@
 
 mod bot;
 mod check;
+mod clock_args;
 pub mod game_flags;
 mod isolation;
 mod match_resume;

@@ -78,6 +78,10 @@ pub struct TournamentArgs {
     /// Latency margin (overrides the file's `margin`).
     #[arg(long, value_parser = parse_duration)]
     margin: Option<Duration>,
+    /// A bank, an increment and a first-move allowance (override the file's `tc` and
+    /// `first_move`).
+    #[command(flatten)]
+    clock: super::clock_args::ClockArgs,
     /// Refused attempts allowed per move beyond the first (overrides the file's `retries`).
     #[arg(long)]
     retries: Option<u32>,
@@ -166,11 +170,14 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         })
         .transpose()
         .map_err(UsageError)?;
+    let clock = args.clock.resolve()?;
     let overrides = Overrides {
         seed: args.seed,
         players: args.players,
         rounds: args.rounds,
         time: args.time,
+        tc: clock.bank(),
+        first_move: clock.first_move,
         startup: args.startup,
         margin: args.margin,
         retries: args.retries,

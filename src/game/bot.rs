@@ -25,7 +25,8 @@ pub struct BotRequest<'a> {
     pub state: &'a Value,
     /// The request's `legal` list, never empty.
     pub legal: &'a [Value],
-    /// The time the arbiter allows for this answer, when it says.
+    /// The time to plan for this answer, when the arbiter says: its `time_ms`, or with a time
+    /// bank a share of what is left ([`crate::clock::plan_ms`]).
     pub time_ms: Option<u64>,
 }
 

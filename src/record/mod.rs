@@ -117,6 +117,21 @@ pub struct Settings {
     pub freeze: bool,
     /// Legal moves were sent in `turn`.
     pub legal: bool,
+    /// Each seat's time control, in seat order, where any seat had more than the per-move cap
+    /// `move_ms` (a bank, an increment, a first-move allowance, a cap of its own). Absent: every
+    /// seat had `move_ms` a move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<crate::clock::Tc>>,
+}
+
+impl Settings {
+    /// Each of `seats` seats' time control.
+    pub fn tcs(&self, seats: usize) -> Vec<crate::clock::Tc> {
+        match &self.clocks {
+            Some(c) => c.clone(),
+            None => vec![crate::clock::Tc::per_move(self.move_ms); seats],
+        }
+    }
 }
 
 /// A seat and the bot that sat in it.
@@ -170,6 +185,10 @@ pub struct MoveRecord {
     /// (in clock ticks, usually 10 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<f64>,
+    /// What was left of the seat's time bank after this move, increment included, in ms to the
+    /// µs (a bot's moves, in matches with a bank): the clock a replay re-judges flag falls by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<f64>,
     /// Attempts refused before this move, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<Refused>,

@@ -126,6 +126,14 @@ impl Referee {
                 // The mover stops before it hears of its own move (sequential play).
                 self.settle_freezing();
                 let at_ms = (asked.request.clock == Limit::Rules).then_some(at);
+                // The answer's time is charged to the seat's clock (and the increment added)
+                // before anyone hears of the move.
+                let bank_us = match asked.request.clock {
+                    Limit::PerMove => self.seats[seat]
+                        .clock
+                        .spend(crate::clock::us(at - asked.since)),
+                    Limit::Rules => None,
+                };
                 self.record(
                     applied,
                     at - asked.since,
@@ -135,6 +143,11 @@ impl Referee {
                     false,
                     false,
                 );
+                if let Some(bank_us) = bank_us
+                    && let Some(m) = self.play.moves.last_mut()
+                {
+                    m.bank_ms = Some(bank_us as f64 / 1000.0);
+                }
             }
             Err(r) => self.refuse(seat, r.code, r.reason, line, at),
         }
@@ -157,7 +170,7 @@ impl Referee {
             .asked
             .as_ref()
             .is_some_and(|a| a.request.clock == Limit::PerMove);
-        let (used, turn_id, time_ms, detail) = if per_move {
+        let (used, turn_id, time_ms, bank_ms, detail) = if per_move {
             let asked = self.seats[seat].asked.as_mut().expect("per-move request");
             asked.refused.push(Refused {
                 line: proof.clone(),
@@ -166,12 +179,14 @@ impl Referee {
                 ms: round_ms(at - asked.since),
             });
             let used = asked.refused.len() as u32;
-            let left = (asked.since + self.settings.move_ms - at).max(0.0) as u64;
+            let left = (asked.since + asked.limit_ms - at).max(0.0) as u64;
+            let (turn_id, since) = (asked.turn_id, asked.since);
+            let bank = self.seats[seat].clock.bank_ms(crate::clock::us(at - since));
             let detail = format!(
                 "{used} attempt{} refused; the last: {reason}",
                 if used == 1 { "" } else { "s" }
             );
-            (used, asked.turn_id, left, detail)
+            (used, turn_id, left, bank, detail)
         } else {
             self.seats[seat].refusals += 1;
             self.play.faults.push(Fault {
@@ -187,7 +202,7 @@ impl Referee {
                 .deadline_ms()
                 .map_or(0, |d| (d - at).max(0.0) as u64);
             let detail = format!("{used} lines refused this round; the last: {reason}");
-            (used, turn_id, left, detail)
+            (used, turn_id, left, None, detail)
         };
         self.verdict = Verdict::Refused {
             code,
@@ -208,6 +223,7 @@ impl Referee {
             reason,
             retries_left: retries - used,
             time_ms,
+            bank_ms,
         });
         self.send(seat, with_code(to_line(&illegal), code), false);
     }

@@ -2,8 +2,9 @@
 //!
 //! A game's [`Round`] knows its rules; the referee knows how bots play by them, the same for
 //! every game: who is asked what and when, `turn_id`s, parse-then-rules judging of every line,
-//! retries on one clock, every refusal reason, unasked lines and flooding, the per-move clock
-//! and the rules' own deadlines with the latency margin, forfeits with seeded fallback moves,
+//! retries on one clock, every refusal reason, unasked lines and flooding, each seat's clock
+//! (a per-move cap, a bank, an increment, a first-move allowance: [`crate::clock`]) and the
+//! rules' own deadlines with the latency margin, forfeits with seeded fallback moves,
 //! freezing idle bots, the announcements (what each seat is told) and the round's record.
 //!
 //! It does no I/O and has no clock of its own. Inputs come in stamped with round time (ms since
@@ -25,6 +26,7 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 
+use crate::clock::{SeatClock, Tc};
 use crate::game::{Outcome, Request, Round, Seat};
 use crate::record::fault::ExitInfo;
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
@@ -34,7 +36,8 @@ use crate::seed::fallback_rng;
 /// The rules of play a round is refereed under (the match's settings).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    /// Time per move, in ms (the per-move clock).
+    /// Time per move, in ms (the per-move clock): every seat's cap, unless
+    /// [`Referee::with_clocks`] gives the seats time controls of their own.
     pub move_ms: f64,
     /// Latency margin added to every deadline before it is declared passed, in ms.
     pub margin_ms: f64,
@@ -145,6 +148,9 @@ struct Asked {
     request: Request,
     /// Round time the request was sent.
     since: f64,
+    /// The time this answer may take, in ms (the seat's clock when asked; the rules' requests
+    /// have their own deadline).
+    limit_ms: f64,
     refused: Vec<Refused>,
 }
 
@@ -165,6 +171,8 @@ struct SeatState {
     log_bytes: usize,
     /// The seat's bot has been drained since it was last asked (reset by each request).
     drained: bool,
+    /// The seat's clock for requests on the match's clock.
+    clock: SeatClock,
 }
 
 /// What a finished round leaves for its record.
@@ -218,7 +226,13 @@ impl Referee {
             round,
             settings,
             round_no,
-            seats: vec![SeatState::default(); seats],
+            seats: vec![
+                SeatState {
+                    clock: SeatClock::new(Tc::per_move(settings.move_ms as u64)),
+                    ..SeatState::default()
+                };
+                seats
+            ],
             turn_id,
             fallback: (0..seats).map(|s| fallback_rng(round_seed, s)).collect(),
             started: false,
@@ -241,6 +255,25 @@ impl Referee {
     pub fn quiet(mut self) -> Referee {
         self.quiet = true;
         self
+    }
+
+    /// Gives each seat its own time control (a bank, an increment, a first-move allowance, a
+    /// cap of its own), in seat order; without it every seat has the cap `move_ms`.
+    pub fn with_clocks(mut self, tcs: &[Tc]) -> Referee {
+        for (st, tc) in self.seats.iter_mut().zip(tcs) {
+            st.clock = SeatClock::new(*tc);
+        }
+        self
+    }
+
+    /// The round time at which the seat's open request on its clock runs out, margin included
+    /// (the tick that finds it late), if it has one.
+    pub fn clock_end(&self, seat: Seat) -> Option<f64> {
+        let st = self.seats.get(seat)?;
+        st.asked
+            .as_ref()
+            .filter(|a| a.request.clock == crate::game::Limit::PerMove && !st.forfeited)
+            .map(|a| a.since + (a.limit_ms + self.settings.margin_ms))
     }
 
     /// The round being refereed.
@@ -291,14 +324,8 @@ impl Referee {
         if self.draining.is_some() || self.outcome.is_some() || !self.started {
             return None;
         }
-        let clocks = self
-            .seats
-            .iter()
-            .filter(|s| !s.forfeited)
-            .filter_map(|s| s.asked.as_ref())
-            .filter(|a| a.request.clock == crate::game::Limit::PerMove)
-            // The same sum as the tick's check, to the last bit (see `tick`).
-            .map(|a| a.since + (self.settings.move_ms + self.settings.margin_ms));
+        // The same sum as the tick's check, to the last bit (see `tick`).
+        let clocks = (0..self.seats.len()).filter_map(|s| self.clock_end(s));
         let rules = self.rules_deadline().map(|d| d + self.settings.margin_ms);
         clocks.chain(rules).reduce(f64::min)
     }

@@ -32,6 +32,8 @@ struct RequestLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     legal: Option<Vec<serde_json::Value>>,
     time_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bank_ms: Option<u64>,
 }
 
 impl Referee {
@@ -129,12 +131,19 @@ impl Referee {
         // fixed in round time and the margin after it is the bot's too, since a request that
         // follows the rules' own deadline (the first `prove` after the hourglass) goes out only
         // once that deadline's margin has passed (protocol/SPEC.md §13.3).
-        let time_ms = match request.clock {
-            Limit::PerMove => self.settings.move_ms as u64,
-            Limit::Rules => self
-                .round
-                .deadline_ms()
-                .map_or(0, |d| (d + self.settings.margin_ms - at).max(0.0) as u64),
+        let (time_ms, limit_ms, bank_ms) = match request.clock {
+            Limit::PerMove => {
+                let clock = &self.seats[seat].clock;
+                let limit_us = clock.limit_us();
+                (limit_us / 1000, limit_us as f64 / 1000.0, clock.bank_ms(0))
+            }
+            Limit::Rules => {
+                let left = self
+                    .round
+                    .deadline_ms()
+                    .map_or(0, |d| (d + self.settings.margin_ms - at).max(0.0) as u64);
+                (left, 0.0, None)
+            }
         };
         if !self.quiet {
             let legal = if self.settings.hide_legal {
@@ -148,6 +157,7 @@ impl Referee {
                 state: self.round.view(seat),
                 legal,
                 time_ms,
+                bank_ms,
             };
             let mut line = serde_json::to_vec(&msg).expect("requests serialise");
             line.push(b'\n');
@@ -159,6 +169,7 @@ impl Referee {
             turn_id: self.turn_id,
             request,
             since: at,
+            limit_ms,
             refused: Vec::new(),
         });
         Step::Wait
@@ -180,18 +191,16 @@ impl Referee {
     /// A tick at round time `at`: every per-move clock run out forfeits its seat; the rules'
     /// deadline, once passed with its margin, is the rules' to act on.
     pub(super) fn tick(&mut self, at: f64) {
-        let limit = self.settings.move_ms + self.settings.margin_ms;
         for seat in 0..self.seats.len() {
-            let late = self.seats[seat]
-                .asked
-                .as_ref()
-                .is_some_and(|a| a.request.clock == Limit::PerMove && at >= a.since + limit);
-            if late && !self.seats[seat].forfeited {
-                let failure = Failure::new(
-                    ForfeitKind::Timeout,
-                    format!("no answer within {} ms", self.settings.move_ms as u64),
-                );
-                self.forfeit(seat, failure, at);
+            if self.clock_end(seat).is_some_and(|end| at >= end) {
+                let clock = &self.seats[seat].clock;
+                let limit = clock.limit_us() / 1000;
+                let detail = if clock.bank_limits() {
+                    format!("no answer within {limit} ms: its time bank ran out (flag fall)")
+                } else {
+                    format!("no answer within {limit} ms")
+                };
+                self.forfeit(seat, Failure::new(ForfeitKind::Timeout, detail), at);
             }
         }
         if let Some(d) = self.rules_deadline()
@@ -307,6 +316,7 @@ impl Referee {
             ms: round_ms(ms),
             at_ms,
             cpu_ms: cpu_ms.map(round_ms),
+            bank_ms: None,
             refused,
             by_arbiter,
             opening,

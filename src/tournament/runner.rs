@@ -768,6 +768,7 @@ pub fn spec_of(b: &crate::tournament::config::BotConfig) -> Result<BotSpec, Stri
 fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, String> {
     let b = &ctx.tournament.bots[bot];
     let mut spec = spec_of(b)?;
+    spec.tc = ctx.tournament.tc_of(b);
     if ctx.opts.bot_logs {
         let safe: String = b
             .name

@@ -102,7 +102,17 @@ pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts
         max_log_bytes: usize::MAX,
         timed: game.simultaneous(),
     };
-    let referee = Referee::new(round, n, settings, r.round, r.seed, turn_id_from).quiet();
+    if let Some(c) = &r.settings.clocks
+        && c.len() != n
+    {
+        return Err(whole(format!(
+            "the settings give {} seats' clocks for {n} seats",
+            c.len()
+        )));
+    }
+    let referee = Referee::new(round, n, settings, r.round, r.seed, turn_id_from)
+        .with_clocks(&r.settings.tcs(n))
+        .quiet();
     let mut feed = Feed {
         r,
         game: &*game,
@@ -593,9 +603,13 @@ impl Feed<'_> {
                         self.refused(j, &r.moves[j])?;
                     }
                 }
-                // The referee's own sum, to the last bit: `since + move + margin` rounds
-                // differently and can fall a hair short of the clock's end.
-                let d = since + (r.settings.move_ms as f64 + r.settings.margin_ms as f64);
+                // The referee's own end of the seat's clock (its cap, or what its bank held),
+                // to the last bit: `since + limit + margin` rounds differently and can fall a
+                // hair short of it.
+                let d = self
+                    .referee
+                    .clock_end(f.seat)
+                    .unwrap_or(since + (r.settings.move_ms as f64 + r.settings.margin_ms as f64));
                 self.input(d, Input::Tick);
             }
             (ForfeitKind::Timeout, None) if sequential => {
@@ -813,6 +827,16 @@ fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
         return Err(format!(
             "it is recorded at {:?} ms of round time, but the rules take it at {:?}",
             m.at_ms, a.at_ms
+        ));
+    }
+    if a.bank_ms.map(round_ms) != m.bank_ms.map(round_ms) {
+        let show = |b: Option<f64>| b.map_or("no bank".into(), |b| format!("{b} ms"));
+        return Err(format!(
+            "seat {}'s time bank after the move is recorded as {}, but its time control and the \
+             times of its answers leave {}",
+            m.seat,
+            show(m.bank_ms),
+            show(a.bank_ms)
         ));
     }
     if a.refused.len() != m.refused.len() {

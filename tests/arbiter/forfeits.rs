@@ -354,3 +354,39 @@ fn three_players_one_forfeit() {
     assert_eq!(last["seat"], 1);
     assert_eq!(last["forfeits"]["crash"], 1);
 }
+
+/// A time bank runs out live: a bot that takes a second a move on a 2.6 s bank answers its
+/// first two turns and forfeits on time at its third (at most 0.7 s left then, margin
+/// included); the record keeps its bank after each move and verifies, and round 2, on a full
+/// bank again, is clean.
+#[test]
+fn a_time_bank_runs_out() {
+    let _timing = timing_lock();
+    let run = forfeit_then_restart(
+        "bank-runs-out",
+        &["--time-bank", "2600ms", "--time", "5s", "--margin", "100ms"],
+        "--behaviour slow --delay 1 --at 1 --round 1",
+        ForfeitKind::Timeout,
+    );
+    let r = &run.rounds[0];
+    let f = &r.forfeits[0];
+    assert_eq!(f.ply, ply_of_turn(r, 1, 3));
+    assert!(f.detail.contains("its time bank ran out"), "{}", f.detail);
+    let banks: Vec<f64> = r
+        .moves
+        .iter()
+        .filter(|m| m.seat == 1 && !m.by_arbiter)
+        .filter_map(|m| m.bank_ms)
+        .collect();
+    assert_eq!(banks.len(), 2, "{banks:?}");
+    assert!(
+        banks[0] < 1600.0 && banks[1] < banks[0] - 999.0,
+        "{banks:?}"
+    );
+    assert_eq!(
+        r.settings.clocks.as_ref().map(|c| c[1].bank_ms),
+        Some(Some(2600))
+    );
+    assert!(rollarena::verify::verify(&run.rounds).is_ok());
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+}

@@ -191,7 +191,7 @@ const CASES: &[Case] = &[
         item: "played",
         causes: &["crash"],
         says: "KeyError: 'player'",
-        also: &["colours", "illegal", "rounds", "bye"],
+        also: &["colours", "illegal", "rounds", "bank", "bye"],
         flags: EASY,
     },
     Case {
@@ -199,7 +199,7 @@ const CASES: &[Case] = &[
         item: "played",
         causes: &["unasked", "illegal"],
         says: "never answer it",
-        also: &["colours", "illegal", "rounds", "bye"],
+        also: &["colours", "illegal", "rounds", "bank", "bye"],
         flags: EASY,
     },
     Case {
@@ -216,6 +216,14 @@ const CASES: &[Case] = &[
         causes: &["crash"],
         says: "before bye",
         also: &["bye"],
+        flags: EASY,
+    },
+    Case {
+        bot: "ignores_bank",
+        item: "bank",
+        causes: &["late"],
+        says: "plan each answer from bank_ms",
+        also: &[],
         flags: EASY,
     },
     Case {
@@ -388,8 +396,8 @@ fn a_good_bot_passes_and_the_text_report_says_so() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{text}");
     let passes = text.lines().filter(|l| l.starts_with("PASS  ")).count();
-    assert_eq!(passes, 9, "{text}");
-    assert!(text.contains("9 passed, 0 failed, 0 skipped"), "{text}");
+    assert_eq!(passes, 10, "{text}");
+    assert!(text.contains("10 passed, 0 failed, 0 skipped"), "{text}");
 }
 
 #[test]

@@ -261,7 +261,7 @@ fn kit(kit: &str) {
         serde_json::to_string_pretty(&report).unwrap_or_default(),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(items_with(&report, "pass").len(), 9, "{kit}: {report}");
+    assert_eq!(items_with(&report, "pass").len(), 10, "{kit}: {report}");
     for (game, items) in [("robots", 10), ("goofspiel", 7), ("rollerball", 7)] {
         let (code, report, output) = check(&command, &["--game", game]);
         assert_eq!(
@@ -299,6 +299,22 @@ fn kit(kit: &str) {
         &["rollarena bot positional --depth 2", "--size", "6"],
     );
     clean(kit, "two", &two, 2);
+    if ["python", "javascript"].contains(&kit) {
+        // These kits plan each answer from the bank the turn says is left.
+        let banked = play(
+            kit,
+            &command,
+            dir.path(),
+            "banked",
+            &["rollarena bot greedy", "--tc", "20s+100ms"],
+        );
+        clean(kit, "banked", &banked, 2);
+        let stderr: String = banked.iter().map(|r| r.stderr[0].as_str()).collect();
+        assert!(
+            stderr.contains("ms left in the bank)"),
+            "{kit}: the kit does not read turn.bank_ms; its stderr:\n{stderr}"
+        );
+    }
     let robots = play(
         kit,
         &command,

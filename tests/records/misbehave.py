@@ -3,7 +3,8 @@
 timeout: never answers its 2nd turn. crash: exits at its 2nd turn. closed: closes its stdout
 at its 2nd turn. retries: answers every turn and illegal with BAD. flood: sends 20 unasked
 lines at its 2nd turn. long: sends a line of 2 MiB at its 2nd turn. echo / noecho: before each
-legal move, BAD once, echoing turn_id (echo) or not (noecho)."""
+legal move, BAD once, echoing turn_id (echo) or not (noecho). slow: waits BAD ms (a number)
+before every legal move, so that a time bank runs out."""
 import json
 import os
 import sys
@@ -42,6 +43,9 @@ for line in sys.stdin:
             if mode == "echo":
                 m["turn_id"] = msg["turn_id"]
             send(m)
+        elif mode == "slow":
+            time.sleep(int(bad) / 1000)
+            legal(msg, True)
         elif turns == 2 and mode == "timeout":
             time.sleep(3600)
         elif turns == 2 and mode == "crash":

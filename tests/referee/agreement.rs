@@ -4,7 +4,9 @@
 //! timeouts and the rules' own deadlines, at random times, over several rounds) go through the
 //! referee as the live arbiter feeds it (`arbiter::driver`: lines of the seats it listens to as
 //! they come, the others' at the next drain, a tick at each deadline), and the record it writes
-//! must verify. Then one random edit of that record (a move, a refused attempt's reason, a
+//! must verify. In every other case seat 0 plays on a time control of its own (a bank with an
+//! increment and a first-move allowance), so flag falls and banks are re-judged too. Then one
+//! random edit of that record (a move, a refused attempt's reason, a
 //! time, a score, a state field, a forfeit, a duplicated line) must be refused, unless it
 //! leaves the record as it was; a dropped round leaves its match unfinished in the report.
 //!
@@ -16,6 +18,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
+use rollarena::clock::Tc;
 use rollarena::game::registry::find;
 use rollarena::game::robots::Robots;
 use rollarena::game::{Game, Outcome, RoundSetup};
@@ -88,6 +91,8 @@ struct Live<'g> {
     asked: Vec<u64>,
     /// Lines a seat sent while it was not listened to, read at its next drain.
     pending: Vec<Vec<Vec<u8>>>,
+    /// Each seat's time control.
+    tcs: Vec<Tc>,
 }
 
 impl Live<'_> {
@@ -192,7 +197,8 @@ impl Live<'_> {
             timed: game.simultaneous(),
         };
         let from = *turn_id;
-        let mut referee = Referee::new(round, self.seats, settings, round_no, seed, from);
+        let mut referee =
+            Referee::new(round, self.seats, settings, round_no, seed, from).with_clocks(&self.tcs);
         self.pending = vec![Vec::new(); self.seats];
         // A seat may fail to start (act kind 39 on the round's first act).
         if let Some(a) = acts.first()
@@ -290,6 +296,11 @@ impl Live<'_> {
                 retries: RETRIES,
                 freeze: !game.simultaneous(),
                 legal: true,
+                clocks: self
+                    .tcs
+                    .iter()
+                    .any(|t| !t.is_plain())
+                    .then(|| self.tcs.clone()),
             },
             seats: (0..self.seats)
                 .map(|s| SeatRecord {
@@ -326,7 +337,16 @@ fn play_match(game: &dyn Game, acts: &[Act], rounds: u32) -> Vec<RoundRecord> {
         seats: game.seats(),
         asked: vec![0; game.seats()],
         pending: Vec::new(),
+        tcs: vec![Tc::per_move(MOVE_MS); game.seats()],
     };
+    if acts.len() % 2 == 1 {
+        live.tcs[0] = Tc {
+            move_ms: MOVE_MS,
+            bank_ms: Some(1500),
+            increment_ms: 150,
+            first_move_ms: 300,
+        };
+    }
     let (mut carry, mut turn_id) = (None, 0);
     let per = acts.len().div_ceil(rounds as usize).max(1);
     let mut out = Vec::new();
@@ -355,7 +375,7 @@ fn edit(
     let bots: Vec<usize> = (0..r.moves.len())
         .filter(|&i| !r.moves[i].by_arbiter)
         .collect();
-    match kind % 9 {
+    match kind % 10 {
         0 => {
             let i = *bots.get(pick % bots.len().max(1))?;
             r.moves[i].mv = json!("zz9");
@@ -422,6 +442,14 @@ fn edit(
             r.moves.get(i)?;
             r.moves.remove(i);
             Some("a dropped move")
+        }
+        9 => {
+            let banked: Vec<usize> = (0..r.moves.len())
+                .filter(|&i| r.moves[i].bank_ms.is_some())
+                .collect();
+            let i = *banked.get(pick % banked.len().max(1))?;
+            *r.moves[i].bank_ms.as_mut()? += 0.001;
+            Some("a move's bank")
         }
         _ => {
             let line = records[pick % n].clone();

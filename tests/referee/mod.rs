@@ -4,11 +4,13 @@
 //! `tests/arbiter` and `tests/hostile`.
 
 mod agreement;
+mod clock;
 mod goofspiel;
 mod rollerball;
 mod sequential;
 mod simultaneous;
 
+use rollarena::clock::Tc;
 use rollarena::game::{Game, RoundSetup, Seat};
 use rollarena::record::fault::ForfeitKind;
 use rollarena::referee::{Failure, Input, Output, Referee, Settings};
@@ -52,6 +54,22 @@ impl Table {
         seed: u64,
         failures: &[(Seat, Failure)],
     ) -> Table {
+        let tcs = vec![Tc::per_move(settings.move_ms as u64); game.seats()];
+        Table::build(game, settings, seed, failures, &tcs)
+    }
+
+    /// A table whose seats play on the time controls `tcs` (in seat order).
+    pub fn with_clocks(game: &dyn Game, settings: Settings, seed: u64, tcs: &[Tc]) -> Table {
+        Table::build(game, settings, seed, &[], tcs)
+    }
+
+    fn build(
+        game: &dyn Game,
+        settings: Settings,
+        seed: u64,
+        failures: &[(Seat, Failure)],
+        tcs: &[Tc],
+    ) -> Table {
         let seats = game.seats();
         let round = game.new_round(RoundSetup {
             round: 0,
@@ -59,7 +77,7 @@ impl Table {
             round_seed: seed,
             chance_seed: seed,
         });
-        let referee = Referee::new(round, seats, settings, 1, seed, 0);
+        let referee = Referee::new(round, seats, settings, 1, seed, 0).with_clocks(tcs);
         let mut t = Table {
             referee,
             received: vec![Vec::new(); seats],

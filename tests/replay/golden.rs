@@ -78,3 +78,32 @@ fn a_record_of_a_newer_rules_version_is_refused_as_such() {
         "{d}"
     );
 }
+
+/// The banked record: its flag falls are re-judged from the time control and the answers'
+/// times, so a faster clock, a bigger bank or an edited bank is refused.
+#[test]
+fn the_banked_record_re_judges_its_flag_falls() {
+    use rollarena::record::fault::ForfeitKind;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/records/rolit_bank.jsonl");
+    let (rounds, _) = read_records(&path).unwrap();
+    let r = &rounds[0];
+    assert!(r.settings.clocks.is_some());
+    assert_eq!(r.forfeits[0].kind, ForfeitKind::Timeout);
+    assert!(verify(&rounds).is_ok());
+    let refused = |edit: &dyn Fn(&mut rollarena::record::RoundRecord)| {
+        let mut edited = rounds.clone();
+        edit(&mut edited[0]);
+        verify(&edited).unwrap_err().to_string()
+    };
+    // A seat 0 that answered at once would still have its bank: no flag fall.
+    let quick = refused(&|r| {
+        for m in r.moves.iter_mut().filter(|m| m.seat == 0 && !m.by_arbiter) {
+            m.ms = 1.0;
+        }
+    });
+    assert!(quick.contains("time bank after the move"), "{quick}");
+    let bigger = refused(&|r| {
+        r.settings.clocks.as_mut().unwrap()[0].bank_ms = Some(60_000);
+    });
+    assert!(bigger.contains("time bank"), "{bigger}");
+}

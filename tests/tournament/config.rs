@@ -133,3 +133,72 @@ fn overrides_win_and_the_seed_defaults_to_the_file() {
     );
     assert_eq!(d.file_sha256, a.file_sha256, "but not the file");
 }
+
+#[test]
+fn time_controls_come_from_the_file_per_bot_and_from_the_flags() {
+    use rollarena::clock::{Bank, Tc};
+    let src = GOOD
+        .replace(
+            "rounds = 2",
+            "rounds = 2\ntime = \"5s\"\ntc = \"2m+100ms\"\nfirst_move = \"10s\"",
+        )
+        .replace(
+            "command = \"rollarena bot greedy\"",
+            "command = \"rollarena bot greedy\"\ntc = \"1m\"",
+        );
+    let t = parse(&src, "t.toml", Path::new("/"), &Overrides::default())
+        .unwrap()
+        .tournament;
+    let event = Tc {
+        move_ms: 5000,
+        bank_ms: Some(120_000),
+        increment_ms: 100,
+        first_move_ms: 10_000,
+    };
+    assert_eq!(t.time().tc(), event);
+    assert_eq!(t.tc_of(&t.bots[0]), None, "the event's");
+    assert_eq!(
+        t.tc_of(&t.bots[1]),
+        Some(Tc {
+            bank_ms: Some(60_000),
+            increment_ms: 0,
+            ..event
+        }),
+        "a handicap: the bot's own bank, the event's cap and first move"
+    );
+    // A file without time controls keeps its identity (resumed events stay resumable).
+    let plain = parse(GOOD, "t.toml", Path::new("/"), &Overrides::default())
+        .unwrap()
+        .tournament;
+    let json = serde_json::to_string(&plain).unwrap();
+    assert!(
+        !json.contains("tc") && !json.contains("first_move"),
+        "{json}"
+    );
+    // The command line overrides the file.
+    let o = Overrides {
+        tc: Some(Bank {
+            bank_ms: 30_000,
+            increment_ms: 0,
+        }),
+        ..Overrides::default()
+    };
+    let t = parse(&src, "t.toml", Path::new("/"), &o)
+        .unwrap()
+        .tournament;
+    assert_eq!(t.time().tc().bank_ms, Some(30_000));
+    // Mistakes name their line and say how to write it.
+    let bad = error_of(&GOOD.replace("rounds = 2", "rounds = 2\ntc = \"40/2m\""));
+    assert!(
+        bad.contains("line 4") && bad.contains("not supported"),
+        "{bad}"
+    );
+    let bad = error_of(&GOOD.replace(
+        "command = \"rollarena bot greedy\"",
+        "command = \"rollarena bot greedy\"\ntc = \"0+1s\"",
+    ));
+    assert!(
+        bad.contains("bot \"b\": tc") && bad.contains("more than 0"),
+        "{bad}"
+    );
+}

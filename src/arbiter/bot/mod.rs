@@ -47,6 +47,9 @@ pub struct BotSpec {
     /// Resource limits for this bot only, in place of the match's (tournaments give each bot
     /// its own, e.g. more memory for a JVM bot).
     pub resources: Option<crate::sandbox::ResourceLimits>,
+    /// A time control for this bot only, in place of the match's (handicap events: a
+    /// tournament's `[[bot]] tc`).
+    pub tc: Option<crate::clock::Tc>,
 }
 
 impl BotSpec {
@@ -64,6 +67,7 @@ impl BotSpec {
             cwd: None,
             log: None,
             resources: None,
+            tc: None,
         })
     }
 

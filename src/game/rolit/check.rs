@@ -11,6 +11,7 @@
 //! | illegal | the bot's first answer is refused on purpose; any legal answer passes; two more moves |
 //! | played | the bot moves last: `played` for every other seat first (one by the arbiter), a pause, then its turn; it must not answer `played` nor die on it; two moves |
 //! | rounds | one process, as many whole rounds as players, colours rotating as in a match |
+//! | bank | a whole round on a time bank of three moves' time (`hello.bank_ms`, each `turn`'s `bank_ms` and `time_ms` from what is left): a bot that thinks for its whole `time_ms` every move runs out and forfeits on time |
 //! | bye | a whole round, `end`, `bye` → the process exits with status 0 within the grace |
 //!
 //! Two more items are judged from everything the scenarios saw: no junk on stdout, and
@@ -54,6 +55,10 @@ const ROUNDS: Item = Item {
     id: "rounds",
     title: "several rounds",
 };
+const BANK: Item = Item {
+    id: "bank",
+    title: "a round on a time bank",
+};
 
 /// The scenarios, in the order they run.
 const SCENARIOS: &[Scenario] = &[
@@ -86,6 +91,11 @@ const SCENARIOS: &[Scenario] = &[
         item: ROUNDS,
         requires: &[Item::HANDSHAKE, TURN],
         script: "as many whole rounds as players in one process, colours rotating",
+    },
+    Scenario {
+        item: BANK,
+        requires: &[Item::HANDSHAKE, TURN],
+        script: "a whole round on a bank of three moves' time, each turn telling what is left",
     },
     Scenario {
         item: Item::BYE,
@@ -123,6 +133,7 @@ impl GameCheck for RolitCheck {
                 "illegal" => illegal(config, seen).await,
                 "played" => played(config, seen).await,
                 "rounds" => rounds(config, seen).await,
+                "bank" => bank(config, seen).await,
                 "bye" => bye(config, seen).await,
                 other => unreachable!("{other} is not one of this game's scenarios"),
             }
@@ -380,6 +391,39 @@ async fn rounds(config: &CheckConfig, seen: &mut Seen) -> Verdict {
             "{} rounds in one process, playing {}",
             setup.rounds,
             played_colours.join(", ")
+        ))
+    })
+}
+
+/// A whole round on a bank of three moves' time (the cap stays `--time`): the bot must spread
+/// it over the round by `bank_ms`.
+async fn bank(config: &CheckConfig, seen: &mut Seen) -> Verdict {
+    let mut config = config.clone();
+    let bank = config.time.per_move * 3;
+    config.time.bank = Some(bank);
+    let config = &config;
+    let setup = Setup {
+        players: config.players[0],
+        seat: 0,
+        rounds: 1,
+        tag: 7,
+    };
+    let (round, colours) = scripted_round(config, &setup, 0, 0);
+    with_talk!(config, setup, seen, |talk| {
+        let mut game = Play::new(config, &setup, round, &colours);
+        game.start(&mut talk, 1);
+        let moves = game
+            .play_out(&mut talk)
+            .await
+            .map_err(|p| p.context(hints::BANK))?;
+        game.end(&mut talk, 1);
+        let left = talk.bank_ms().unwrap_or(0);
+        Ok(format!(
+            "{moves} moves on a {} ms bank ({} ms at most a move): {} ms of it spent, {left} \
+             ms left",
+            bank.as_millis(),
+            config.time.per_move.as_millis(),
+            bank.as_millis() as u64 - left.min(bank.as_millis() as u64)
         ))
     })
 }

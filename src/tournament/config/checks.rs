@@ -29,6 +29,8 @@ pub(super) struct GameChoice {
 pub(super) struct Play {
     pub(super) rounds: u32,
     pub(super) time: Duration,
+    pub(super) tc: Option<crate::clock::Bank>,
+    pub(super) first_move: Duration,
     pub(super) startup: Duration,
     pub(super) margin: Duration,
     pub(super) retries: u32,
@@ -241,9 +243,12 @@ pub(super) fn play(
             )));
         }
     }
+    let (tc, first_move) = clock(at, raw, overrides)?;
     Ok(Play {
         rounds,
         time,
+        tc,
+        first_move,
         startup,
         margin,
         retries,
@@ -429,6 +434,38 @@ fn knockout(
         tiebreak,
         seeds,
     })
+}
+
+/// The event's bank and increment (`tc`, or `--tc`) and first-move allowance (`first_move`,
+/// or `--first-move`).
+fn clock(
+    at: &Checker,
+    raw: &RawFile,
+    overrides: &Overrides,
+) -> Result<(Option<crate::clock::Bank>, Duration), ConfigError> {
+    let tc = match overrides.tc {
+        Some(b) => Some(b),
+        None => bank(at, &raw.tc, "tc")?,
+    };
+    let first_move = match overrides.first_move {
+        Some(f) => f,
+        None => at.duration(&raw.first_move, "first_move", Duration::ZERO)?,
+    };
+    Ok((tc, first_move))
+}
+
+/// A bank and increment as the file writes it (`tc = "2m+100ms"`), checked.
+fn bank(
+    at: &Checker,
+    v: &Option<Spanned<String>>,
+    key: &str,
+) -> Result<Option<crate::clock::Bank>, ConfigError> {
+    v.as_ref()
+        .map(|v| {
+            crate::clock::parse_bank(v.get_ref())
+                .map_err(|e| at.err(Some(v.span()), format!("{key}: {e}")))
+        })
+        .transpose()
 }
 
 /// How many times the schedule is played.
@@ -625,11 +662,13 @@ pub(super) fn bots(
             spanned.span(),
             at,
         )?;
+        let tc = bank(at, &b.tc, &format!("bot {name:?}: tc"))?;
         bots.push(BotConfig {
             name,
             command,
             cwd,
             limits: (own != limits).then_some(own),
+            tc,
         });
     }
     Ok(bots)

@@ -85,6 +85,13 @@ pub struct BotConfig {
     /// Resource limits of this bot, where they differ from the sandbox's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<ResourceLimits>,
+    /// This bot's own bank and increment (`tc`), in place of the event's: a handicap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<crate::clock::Bank>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// A resolved tournament: everything that decides its results. Serialised into
@@ -104,6 +111,13 @@ pub struct Tournament {
     pub repeat: u32,
     pub seed: u64,
     pub time_ms: u64,
+    /// Each seat's bank per round and its increment (`tc = "2m+100ms"`); none: `time_ms` a
+    /// move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<crate::clock::Bank>,
+    /// The allowance of each seat's first answer of a round (`first_move`; 0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_move_ms: u64,
     pub startup_ms: u64,
     pub margin_ms: u64,
     pub retries: u32,
@@ -162,7 +176,15 @@ impl Tournament {
             startup: Duration::from_millis(self.startup_ms),
             per_move: Duration::from_millis(self.time_ms),
             margin: Duration::from_millis(self.margin_ms),
+            bank: self.tc.map(|b| Duration::from_millis(b.bank_ms)),
+            increment: Duration::from_millis(self.tc.map_or(0, |b| b.increment_ms)),
+            first_move: Duration::from_millis(self.first_move_ms),
         }
+    }
+
+    /// A bot's time control: the event's, with the bot's own bank where it has one.
+    pub fn tc_of(&self, bot: &BotConfig) -> Option<crate::clock::Tc> {
+        bot.tc.map(|b| self.time().tc().with_bank(Some(b)))
     }
 
     /// The game with its options.
@@ -191,6 +213,10 @@ pub struct Overrides {
     pub players: Option<usize>,
     pub rounds: Option<u32>,
     pub time: Option<Duration>,
+    /// `--tc`, `--time-bank` and `--increment`: the event's bank and increment.
+    pub tc: Option<crate::clock::Bank>,
+    /// `--first-move`.
+    pub first_move: Option<Duration>,
     pub startup: Option<Duration>,
     pub margin: Option<Duration>,
     pub retries: Option<u32>,
@@ -309,6 +335,8 @@ pub fn parse(
         repeat,
         seed,
         time_ms: play.time.as_millis() as u64,
+        tc: play.tc,
+        first_move_ms: play.first_move.as_millis() as u64,
         startup_ms: play.startup.as_millis() as u64,
         margin_ms: play.margin.as_millis() as u64,
         retries: play.retries,
@@ -356,7 +384,10 @@ fn in_user_terms(message: &str, key: &str) -> String {
     let key = if key.is_empty() { "key" } else { key };
     let wanted = match expected.trim() {
         "i64" | "u64" | "u32" | "usize" | "i32" => format!("a whole number, e.g. {key} = 4"),
-        "a string" if ["time", "startup", "margin", "cpu_limit"].contains(&key) => {
+        "a string" if key == "tc" => {
+            "a bank and increment in quotes, e.g. tc = \"2m+100ms\"".to_string()
+        }
+        "a string" if ["time", "startup", "margin", "cpu_limit", "first_move"].contains(&key) => {
             format!("a duration in quotes, e.g. {key} = \"1s\"")
         }
         "a string" if ["memory", "max_file_size"].contains(&key) => {

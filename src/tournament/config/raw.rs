@@ -66,6 +66,8 @@ pub(super) struct RawFile {
     pub(super) repeat: Option<Spanned<i64>>,
     pub(super) seed: Option<Spanned<i64>>,
     pub(super) time: Option<Spanned<String>>,
+    pub(super) tc: Option<Spanned<String>>,
+    pub(super) first_move: Option<Spanned<String>>,
     pub(super) startup: Option<Spanned<String>>,
     pub(super) margin: Option<Spanned<String>>,
     pub(super) retries: Option<Spanned<i64>>,
@@ -112,6 +114,7 @@ pub(super) struct RawBot {
     pub(super) cwd: Option<Spanned<String>>,
     /// Knockouts seeded by rating: the bot's rating (higher is seeded first).
     pub(super) rating: Option<Spanned<f64>>,
+    pub(super) tc: Option<Spanned<String>>,
     #[serde(flatten)]
     pub(super) limits: RawLimits,
 }

@@ -379,6 +379,9 @@ pub(crate) mod tests {
             rounds: 1,
             startup_ms: 10_000,
             move_ms: 60_000,
+            bank_ms: None,
+            increment_ms: None,
+            first_move_ms: None,
         })
     }
 
@@ -403,6 +406,7 @@ pub(crate) mod tests {
                     .collect()
             }),
             time_ms: 60_000,
+            bank_ms: None,
         })
     }
 
@@ -458,6 +462,7 @@ pub(crate) mod tests {
                     reason: "test".into(),
                     retries_left: 2,
                     time_ms: 1000,
+                    bank_ms: None,
                 }),
                 ToBot::Played(Played {
                     seat: 0,
@@ -549,6 +554,7 @@ pub(crate) mod tests {
                 reason: "r".into(),
                 retries_left: 0,
                 time_ms: 1,
+                bank_ms: None,
             }),
             turn(2, &pos, true),
         ]));

@@ -155,7 +155,8 @@ fn turn<W: Write>(
             .log(out, format_args!("a move was asked for a full board"));
     }
     let mut note = String::new();
-    let sq = bot.choose_timed(&pos, legal, turn.time_ms, &mut note);
+    let time_ms = crate::clock::plan_ms(turn.time_ms, turn.bank_ms);
+    let sq = bot.choose_timed(&pos, legal, time_ms, &mut note);
     session.logs.note(out, &note)?;
     session.last = Some(LastTurn {
         pos,
@@ -189,7 +190,8 @@ fn illegal<W: Write>(
         candidates = computed;
     }
     let mut note = String::new();
-    let sq = bot.choose_timed(&last.pos, candidates, refused.time_ms, &mut note);
+    let time_ms = crate::clock::plan_ms(refused.time_ms, refused.bank_ms);
+    let sq = bot.choose_timed(&last.pos, candidates, time_ms, &mut note);
     last.tried |= sq.bit();
     let turn_id = refused.turn_id.or(last.turn_id);
     write_move(out, sq, turn_id)
@@ -239,6 +241,9 @@ struct TurnIn {
     turn_id: Option<u64>,
     #[serde(default)]
     time_ms: Option<u64>,
+    /// What is left of the bot's time bank (matches with one).
+    #[serde(default)]
+    bank_ms: Option<u64>,
     state: State,
     #[serde(default)]
     legal: Option<SquareSet>,
@@ -256,6 +261,7 @@ struct TurnLoose {
 struct IllegalIn {
     turn_id: Option<u64>,
     time_ms: Option<u64>,
+    bank_ms: Option<u64>,
 }
 
 /// A list of square names read straight into a bitboard (names that are not squares are
