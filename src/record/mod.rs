@@ -9,6 +9,7 @@
 //! ties, the share of the win, the forfeit ranking) is plain data that games produce and the
 //! record keeps.
 
+mod decode;
 pub mod fault;
 pub mod notes;
 pub mod outcome;
@@ -134,8 +135,9 @@ pub struct SeatRecord {
 }
 
 /// One action: a move answering `turn`, or a game-specific message the rules accepted
-/// (`declare`, `solution`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// (`declare`, `solution`). Read by a hand-written `Deserialize` ([`decode`]): the derived one
+/// buffers every move through serde's `flatten`.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MoveRecord {
     /// Action number in the round, from 1.
     pub ply: u32,
