@@ -134,9 +134,10 @@ pub struct SeatRecord {
     pub files: BTreeMap<String, String>,
 }
 
+// Read by a hand-written `Deserialize` (`decode.rs`): the derived one buffers every move
+// through serde's `flatten`.
 /// One action: a move answering `turn`, or a game-specific message the rules accepted
-/// (`declare`, `solution`). Read by a hand-written `Deserialize` ([`decode`]): the derived one
-/// buffers every move through serde's `flatten`.
+/// (`declare`, `solution`).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MoveRecord {
     /// Action number in the round, from 1.
