@@ -155,6 +155,11 @@ pub struct TournamentArgs {
     /// table ends; the page reloads itself); the full report replaces it at the end.
     #[arg(long, value_name = "DIR")]
     live: Option<PathBuf>,
+    /// Do not write the report (OUTPUT/report/) when the tournament ends: it reads every
+    /// round back and replays it, which on a big event of fast bots takes a large share of the
+    /// run; `rollarena report OUTPUT` writes it later, the same.
+    #[arg(long, conflicts_with = "live")]
+    no_report: bool,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -373,17 +378,18 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     let s = &summary.standings;
     // The report, and the full report in place of the live page; said after the table.
-    let mut reports = vec![crate::report::write(&output)];
-    if let Some(live) = &args.live {
-        reports.push(crate::report::write_to(&output, live));
+    let mut reports = Vec::new();
+    if args.no_report {
+        reports.push(format!(
+            "no report (--no-report): `rollarena report {}` writes it",
+            shell_words::quote(&output.display().to_string())
+        ));
+    } else {
+        reports.push(written(crate::report::write(&output)));
     }
-    let reports: Vec<String> = reports
-        .into_iter()
-        .map(|r| match r {
-            Ok(w) => super::report::summary(&w),
-            Err(e) => format!("the report could not be written: {e}"),
-        })
-        .collect();
+    if let Some(live) = &args.live {
+        reports.push(written(crate::report::write_to(&output, live)));
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(s)?);
         for line in reports.iter().filter(|l| !l.starts_with("report: ")) {
@@ -454,6 +460,14 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         println!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What writing a report came to, in a line.
+fn written(result: Result<crate::report::Written, String>) -> String {
+    match result {
+        Ok(w) => super::report::summary(&w),
+        Err(e) => format!("the report could not be written: {e}"),
+    }
 }
 
 /// Starts every bot of the field once before anything is written (see

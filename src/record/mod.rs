@@ -9,6 +9,7 @@
 //! ties, the share of the win, the forfeit ranking) is plain data that games produce and the
 //! record keeps.
 
+mod decode;
 pub mod fault;
 pub mod notes;
 pub mod outcome;
@@ -153,9 +154,11 @@ pub struct SeatRecord {
     pub files: BTreeMap<String, String>,
 }
 
+// Read by a hand-written `Deserialize` (`decode.rs`): the derived one buffers every move
+// through serde's `flatten`.
 /// One action: a move answering `turn`, or a game-specific message the rules accepted
 /// (`declare`, `solution`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct MoveRecord {
     /// Action number in the round, from 1.
     pub ply: u32,

@@ -37,13 +37,23 @@ impl Link {
     }
 }
 
-/// Viewer files being written, a few tables at a time.
+/// A viewer file to write: its number, title and rounds.
+type Job = (u32, String, Vec<RoundRecord>);
+
+/// Viewer files being written, a few tables at a time. Replaying and drawing the rounds is
+/// most of a report's work, so the files are made on a thread of their own while the caller
+/// reads and folds the next tables (a report is written when a tournament's tables are done,
+/// and its cores are free); at most two files' rounds wait for it.
 pub struct Viewers {
     dir: PathBuf,
     title: String,
     pending: Vec<RoundRecord>,
     next: u32,
-    /// Bytes and files written so far.
+    /// Sends files to the writer; `None` once it was joined.
+    jobs: Option<std::sync::mpsc::SyncSender<Job>>,
+    /// The writer: bytes and files it wrote, or its first error.
+    writer: Option<std::thread::JoinHandle<Result<(u64, u32), String>>>,
+    /// Bytes and files written, once [`Viewers::flush`] waited for the writer.
     pub bytes: u64,
     pub files: u32,
 }
@@ -51,11 +61,31 @@ pub struct Viewers {
 impl Viewers {
     /// Files go in `dir`; `title` heads each viewer.
     pub fn new(dir: &Path, title: &str) -> Viewers {
+        let (jobs, queue) = std::sync::mpsc::sync_channel::<Job>(2);
+        let dir = dir.to_path_buf();
+        let to = dir.clone();
+        let writer = std::thread::Builder::new()
+            .name("report-viewers".into())
+            .spawn(move || {
+                let (mut bytes, mut files) = (0, 0);
+                for (number, title, rounds) in queue {
+                    bytes += write_file(&to, number, &title, &rounds)?;
+                    files += 1;
+                }
+                Ok((bytes, files))
+            });
+        let (jobs, writer) = match writer {
+            Ok(w) => (Some(jobs), Some(w)),
+            // No thread to be had: each file is written in place (`flush`).
+            Err(_) => (None, None),
+        };
         Viewers {
-            dir: dir.to_path_buf(),
+            dir,
             title: title.to_string(),
             pending: Vec::new(),
             next: 1,
+            jobs,
+            writer,
             bytes: 0,
             files: 0,
         }
@@ -75,13 +105,13 @@ impl Viewers {
     pub fn table(&mut self, rounds: Vec<RoundRecord>) -> Result<(), String> {
         self.pending.extend(rounds);
         if self.pending.len() >= ROUNDS_PER_FILE {
-            self.flush()?;
+            self.send()?;
         }
         Ok(())
     }
 
-    /// Writes the file of the pending rounds.
-    pub fn flush(&mut self) -> Result<(), String> {
+    /// Hands the pending rounds to the writer as the next file.
+    fn send(&mut self) -> Result<(), String> {
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -93,21 +123,48 @@ impl Viewers {
         } else {
             format!("{}: tables {first} to {last}", self.title)
         };
-        let html = match crate::show::html::render(&title, &rounds, 1, None, None) {
-            Ok(html) => with_pick(&html),
-            // A round the engine cannot play again: the file says so instead.
-            Err(e) => page::render(
-                &json!({"kind": "error", "root": "../", "title": title,
-                        "text": format!("these rounds cannot be replayed: {e}")}),
-                None,
-            ),
-        };
-        let path = self.dir.join(format!("{:04}.html", self.next));
-        self.bytes += page::write(&path, &html)?;
-        self.files += 1;
+        let number = self.next;
         self.next += 1;
+        let job = (number, title, rounds);
+        let left = match &self.jobs {
+            Some(jobs) => jobs.send(job).err().map(|e| e.0),
+            None => Some(job),
+        };
+        if let Some((number, title, rounds)) = left {
+            // No writer (or it stopped at an error, which `flush` reports): in place.
+            self.bytes += write_file(&self.dir, number, &title, &rounds)?;
+            self.files += 1;
+        }
         Ok(())
     }
+
+    /// Writes the file of the pending rounds and waits until every file is written.
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.send()?;
+        self.jobs = None;
+        if let Some(writer) = self.writer.take() {
+            let (bytes, files) = writer
+                .join()
+                .map_err(|_| "the report's viewer writer panicked".to_string())??;
+            self.bytes += bytes;
+            self.files += files;
+        }
+        Ok(())
+    }
+}
+
+/// Writes viewer file `number` of `rounds`; returns its size.
+fn write_file(dir: &Path, number: u32, title: &str, rounds: &[RoundRecord]) -> Result<u64, String> {
+    let html = match crate::show::html::render(title, rounds, 1, None, None) {
+        Ok(html) => with_pick(&html),
+        // A round the engine cannot play again: the file says so instead.
+        Err(e) => page::render(
+            &json!({"kind": "error", "root": "../", "title": title,
+                    "text": format!("these rounds cannot be replayed: {e}")}),
+            None,
+        ),
+    };
+    page::write(&dir.join(format!("{number:04}.html")), &html)
 }
 
 /// A way back to the report, first in the viewer's header (fixed text: nothing from the data).

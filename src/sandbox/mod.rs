@@ -400,7 +400,10 @@ fn remove_stale_scratch() {
 /// Removes what this arbiter process made for its bots (scratch root, binary copy, cgroup
 /// parents). Called once when the arbiter exits.
 pub fn cleanup() {
-    let _ = std::fs::remove_dir_all(scratch_root());
+    // Twice: a bot's directory that the reaper removes meanwhile can fail the first pass.
+    if std::fs::remove_dir_all(scratch_root()).is_err() {
+        let _ = std::fs::remove_dir_all(scratch_root());
+    }
     let _ = std::fs::remove_dir_all(scratch::copy_dir());
     cgroup::cleanup();
 }

@@ -86,6 +86,11 @@ fn page(script: &str, data: &str) -> String {
 /// place serde_json writes them), and no line separators that old parsers choke on.
 pub fn embed(data: &Value) -> String {
     let text = serde_json::to_string(data).expect("JSON values serialise");
+    // Most data has none of them (a report embeds every round of a tournament): kept as is
+    // after one pass over the bytes (0xE2 leads U+2028 and U+2029 in UTF-8, among others).
+    if !text.bytes().any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2)) {
+        return text;
+    }
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
         match c {

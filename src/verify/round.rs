@@ -753,7 +753,14 @@ fn unjudgeable(attempt: &Refused) -> bool {
 fn answer_line(m: &MoveRecord) -> Vec<u8> {
     let kind = m.kind.as_deref().unwrap_or("move");
     let msg = match (&m.mv, kind) {
-        (mv, "move") => serde_json::json!({"type": "move", "move": mv}),
+        (mv, "move") => {
+            // Written straight out (every move of a record passes here), in the key order
+            // the object below would have.
+            let mut line = br#"{"move":"#.to_vec();
+            serde_json::to_writer(&mut line, mv).expect("JSON");
+            line.extend_from_slice(br#","type":"move"}"#);
+            return line;
+        }
         (Value::Object(fields), kind) => {
             let mut msg = fields.clone();
             msg.insert("type".into(), Value::from(kind));

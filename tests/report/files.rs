@@ -2,7 +2,8 @@
 //! standings are `standings.json`'s, the crosstable is the count of the records' ranks, the
 //! quitter's page holds every forfeit with its evidence, every round has a link to a viewer
 //! file holding that round; hostile names never appear as markup; the report is the same
-//! when made again; `--live` leaves the full report; `merge` writes one.
+//! when made again; `--live` leaves the full report; `merge` writes one; `--no-report` leaves
+//! it out and says how to write it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -335,4 +336,68 @@ fn a_report_refuses_a_damaged_middle_line_naming_it() {
         err.contains("line 2 of") && err.contains("is damaged") && err.contains("--resume"),
         "{err}"
     );
+}
+
+#[test]
+fn no_report_leaves_the_report_out_and_says_how_to_write_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("small.toml");
+    std::fs::write(
+        &file,
+        r#"name = "no report"
+players = 2
+rounds = 2
+seed = 5
+[options]
+size = 6
+[sandbox]
+level = "none"
+[[bot]]
+name = "greedy"
+command = "rollarena bot greedy"
+[[bot]]
+name = "random"
+command = "rollarena bot random --seed 1"
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = rollarena(&[
+        "tournament",
+        file.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--no-report",
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.join("results.jsonl").is_file() && out.join("standings.json").is_file());
+    assert!(!report(&out).exists(), "--no-report wrote a report");
+    assert!(
+        stdout.contains("--no-report") && stdout.contains("rollarena report"),
+        "the run says how to write the report: {stdout}"
+    );
+    let later = rollarena(&["report", out.to_str().unwrap()]);
+    assert!(
+        later.status.success(),
+        "{}",
+        String::from_utf8_lossy(&later.stderr)
+    );
+    assert_eq!(page_data(&report(&out).join("index.html"))["kind"], "index");
+    // Refused with --live, which ends with the full report.
+    let both = rollarena(&[
+        "tournament",
+        file.to_str().unwrap(),
+        "--output",
+        dir.path().join("again").to_str().unwrap(),
+        "--no-report",
+        "--live",
+        dir.path().join("live").to_str().unwrap(),
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("--live"));
 }

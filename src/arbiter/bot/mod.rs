@@ -267,7 +267,7 @@ impl Drop for Bot {
         // The cgroups kill what is left when dropped; then the scratch directory can go.
         self.cgroups.take();
         if let Some(dir) = self.scratch.take() {
-            let _ = std::fs::remove_dir_all(dir);
+            crate::sandbox::scratch::remove_later(dir);
         }
         self.identity.take();
     }
