@@ -23,6 +23,7 @@ enum Key {
     Ms,
     AtMs,
     CpuMs,
+    BankMs,
     Refused,
     ByArbiter,
     Opening,
@@ -47,6 +48,7 @@ impl<'de> Deserialize<'de> for Key {
                     "ms" => Key::Ms,
                     "at_ms" => Key::AtMs,
                     "cpu_ms" => Key::CpuMs,
+                    "bank_ms" => Key::BankMs,
                     "refused" => Key::Refused,
                     "by_arbiter" => Key::ByArbiter,
                     "opening" => Key::Opening,
@@ -95,6 +97,7 @@ impl<'de> Visitor<'de> for MoveVisitor {
         let mut ms = None;
         let mut at_ms: Option<Option<f64>> = None;
         let mut cpu_ms: Option<Option<f64>> = None;
+        let mut bank_ms: Option<Option<f64>> = None;
         let mut refused: Option<Vec<Refused>> = None;
         let mut by_arbiter = None;
         let mut opening = None;
@@ -109,6 +112,7 @@ impl<'de> Visitor<'de> for MoveVisitor {
                 Key::Ms => once(&mut ms, &mut map, "ms")?,
                 Key::AtMs => once(&mut at_ms, &mut map, "at_ms")?,
                 Key::CpuMs => once(&mut cpu_ms, &mut map, "cpu_ms")?,
+                Key::BankMs => once(&mut bank_ms, &mut map, "bank_ms")?,
                 Key::Refused => once(&mut refused, &mut map, "refused")?,
                 Key::ByArbiter => once(&mut by_arbiter, &mut map, "by_arbiter")?,
                 Key::Opening => once(&mut opening, &mut map, "opening")?,
@@ -128,6 +132,7 @@ impl<'de> Visitor<'de> for MoveVisitor {
             ms: ms.ok_or_else(|| de::Error::missing_field("ms"))?,
             at_ms: at_ms.flatten(),
             cpu_ms: cpu_ms.flatten(),
+            bank_ms: bank_ms.flatten(),
             refused: refused.unwrap_or_default(),
             by_arbiter: by_arbiter.ok_or_else(|| de::Error::missing_field("by_arbiter"))?,
             opening: opening.unwrap_or_default(),
@@ -158,6 +163,8 @@ mod tests {
         #[serde(default)]
         cpu_ms: Option<f64>,
         #[serde(default)]
+        bank_ms: Option<f64>,
+        #[serde(default)]
         refused: Vec<Refused>,
         by_arbiter: bool,
         #[serde(default)]
@@ -177,6 +184,7 @@ mod tests {
                 ms: d.ms,
                 at_ms: d.at_ms,
                 cpu_ms: d.cpu_ms,
+                bank_ms: d.bank_ms,
                 refused: d.refused,
                 by_arbiter: d.by_arbiter,
                 opening: d.opening,
@@ -189,6 +197,7 @@ mod tests {
     fn reads_what_the_derived_reader_read() {
         for text in [
             r#"{"ply":1,"seat":2,"colour":"green","move":"c4","flipped":["d4"],"ms":0.031,"cpu_ms":0.008,"by_arbiter":false}"#,
+            r#"{"ply":4,"seat":1,"move":"b2","ms":3.5,"cpu_ms":1.0,"bank_ms":5996.5,"by_arbiter":false}"#,
             r#"{"ply":3,"kind":"declare","seat":0,"move":{"moves":5},"ms":12,"at_ms":40.5,"by_arbiter":false,"opening":true}"#,
             r#"{"ply":2,"seat":1,"move":"a1","ms":0,"by_arbiter":true,"refused":[{"line":"x","reason":"not JSON","ms":1.5}],"score":{"a":[1,2]},"kind":null,"cpu_ms":null}"#,
         ] {
