@@ -11,7 +11,8 @@
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
 //! - [`service`]: all of the above running in the background, with recovery at start;
-//! - [`views`]: what the pages and the JSON API show, read from the database.
+//! - [`views`]: what the pages and the JSON API show, read from the database;
+//! - [`web`]: the server's routes, templates, logins and JSON API (`rollarena serve`).
 //!
 //! The web layer (routes and templates) stays thin over plain functions of this module that
 //! tests call directly. protocol/ARENA.md describes the directory, the tables and the
@@ -25,6 +26,7 @@ pub mod service;
 pub mod submissions;
 pub mod tokens;
 pub mod views;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 

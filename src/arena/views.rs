@@ -82,6 +82,8 @@ pub struct Leaderboard {
 pub struct LeaderRow {
     pub rank: usize,
     pub team: String,
+    /// One of the arena's built-in bots, playing as an anchor.
+    pub builtin: bool,
     pub version_id: i64,
     pub version_label: String,
     pub mu: f64,
@@ -103,7 +105,7 @@ const ACTIVE_VERSION: &str = "COALESCE(
 
 pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches
+        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin
          FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
          WHERE t.disabled = 0"
     ))?;
@@ -113,6 +115,7 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
             Ok(LeaderRow {
                 rank: 0,
                 team: r.get(0)?,
+                builtin: r.get(6)?,
                 version_id: r.get(1)?,
                 version_label: r.get(2)?,
                 mu,
@@ -223,8 +226,8 @@ impl VersionRow {
     pub fn sprt_verdict(&self) -> Option<&'static str> {
         let v = self.sprt.as_ref()?.get("verdict")?.as_str()?;
         Some(match v {
-            "h1" | "better" => "better",
-            "h0" | "not_better" => "not better",
+            "better" => "better",
+            "not better" => "not better",
             _ => "undecided",
         })
     }
@@ -752,6 +755,8 @@ pub struct OrganiserPage {
 #[derive(Clone, Debug, Serialize)]
 pub struct TeamRow {
     pub name: String,
+    /// One of the arena's built-in bots (no token, no login).
+    pub builtin: bool,
     pub disabled: bool,
     pub created_at: i64,
     pub versions: i64,
@@ -761,13 +766,15 @@ pub struct TeamRow {
 pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT t.name, t.disabled, t.created_at,
-            (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id), {ACTIVE_VERSION}
-         FROM teams t ORDER BY t.name"
+            (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id), {ACTIVE_VERSION},
+            t.builtin
+         FROM teams t ORDER BY t.builtin, t.name"
     ))?;
     let teams = stmt
         .query_map([], |r| {
             Ok(TeamRow {
                 name: r.get(0)?,
+                builtin: r.get(5)?,
                 disabled: r.get(1)?,
                 created_at: r.get(2)?,
                 versions: r.get(3)?,

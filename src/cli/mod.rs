@@ -13,6 +13,8 @@ mod merge;
 mod perft;
 mod replay;
 mod report;
+mod serve;
+mod submit;
 mod tournament;
 
 use std::process::ExitCode;
@@ -85,6 +87,8 @@ enum Command {
     Merge(merge::MergeArgs),
     Report(report::ReportArgs),
     Arena(arena::ArenaArgs),
+    Serve(serve::ServeArgs),
+    Submit(submit::SubmitArgs),
 }
 
 impl Cli {
@@ -149,6 +153,8 @@ impl Cli {
             Command::Merge(args) => merge::run(args),
             Command::Report(args) => report::run(args),
             Command::Arena(args) => arena::run(args),
+            Command::Serve(args) => serve::run(args),
+            Command::Submit(args) => submit::run(args),
         }
     }
 }
