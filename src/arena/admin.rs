@@ -241,6 +241,9 @@ pub fn active_version(conn: &rusqlite::Connection, team: i64) -> Result<Option<i
 /// Makes sure every anchor `arena.toml` names has its team and its one ready version.
 pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
     let conn = arena.conn()?;
+    // An anchor the file no longer names leaves the ladder (its matches stay).
+    conn.execute("UPDATE teams SET disabled = 1 WHERE builtin = 1", [])
+        .map_err(sql)?;
     for bot in &arena.config.ladder.anchors {
         let name = format!("{BUILTIN_PREFIX} {bot}");
         let exists: Option<i64> = conn
@@ -249,7 +252,9 @@ pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
             })
             .optional()
             .map_err(sql)?;
-        if exists.is_some() {
+        if let Some(id) = exists {
+            conn.execute("UPDATE teams SET disabled = 0 WHERE id = ?1", [id])
+                .map_err(sql)?;
             continue;
         }
         let (team, _) = insert_team(&conn, &name, true)?;

@@ -22,7 +22,7 @@ use rusqlite::params;
 use super::ladder::{matchmaker, worker};
 use super::submissions::{build, checking};
 use super::{Arena, admin, db, sql};
-use crate::sandbox::{Isolation, Level, scratch};
+use crate::sandbox::{Isolation, Level};
 
 /// Who embedded workers are, in `lease_owner`.
 pub const EMBEDDED: &str = "embedded:";
@@ -50,11 +50,22 @@ impl Sandboxes {
         let c = &arena.config;
         let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())?;
         let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())?;
-        seats.probe()?;
-        builds.probe()?;
-        if let Some(user) = seats.reach_user() {
+        {
+            // Probes share one directory per process: one at a time (several arenas may start
+            // in one process, as the tests do).
+            static PROBING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let _one = PROBING.lock().unwrap_or_else(|p| p.into_inner());
+            seats.probe()?;
+            builds.probe()?;
+        }
+        if seats.reach_user().is_some() {
             let versions = arena.dir.join("versions");
-            if !scratch::reachable(&versions, &user, true) {
+            let traversable = |d: &std::path::Path| {
+                use std::os::unix::fs::PermissionsExt;
+                d.metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
+            };
+            if !versions.ancestors().all(traversable) {
                 return Err(format!(
                     "the bots' uids cannot reach {}: every directory above it must be \
                      traversable by others (chmod o+x), since bots run their builds from there",
@@ -109,8 +120,9 @@ impl Service {
         })
     }
 
-    /// Stops everything: matches in play are stopped (their bots killed) and queued again,
-    /// a build in progress is finished first.
+    /// Stops everything: matches in play are stopped (their bots killed) and queued again, a
+    /// build in progress is killed (and built again at the next start); a check in progress
+    /// is finished first.
     pub fn shutdown(self) {
         self.stop.store(true, Ordering::SeqCst);
         for t in self.threads {
@@ -200,7 +212,7 @@ fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, stop: &AtomicBool) {
 fn builder_loop(arena: &Arena, iso: &Sandboxes, stop: &AtomicBool) {
     let owner = format!("{EMBEDDED}{}:builder", std::process::id());
     while !stop.load(Ordering::SeqCst) {
-        match build_once(arena, iso, &owner) {
+        match build_once(arena, iso, &owner, stop) {
             Ok(true) => {}
             Ok(false) => std::thread::sleep(IDLE),
             Err(e) => {
@@ -212,7 +224,12 @@ fn builder_loop(arena: &Arena, iso: &Sandboxes, stop: &AtomicBool) {
 }
 
 /// Builds and checks the oldest queued version; false when there was none.
-pub fn build_once(arena: &Arena, iso: &Sandboxes, owner: &str) -> Result<bool, String> {
+pub fn build_once(
+    arena: &Arena,
+    iso: &Sandboxes,
+    owner: &str,
+    stop: &AtomicBool,
+) -> Result<bool, String> {
     let conn = arena.conn()?;
     let config = &arena.config;
     // The lease covers the build and the check; nothing renews it (one builder per server).
@@ -249,15 +266,7 @@ pub fn build_once(arena: &Arena, iso: &Sandboxes, owner: &str) -> Result<bool, S
     };
     let dir = arena.version_dir(id);
     let build_dir = dir.join("build");
-    let verdict = build::build(
-        &iso.builds,
-        recipe,
-        &dir.join("source"),
-        &build_dir,
-        &dir.join("build.log"),
-        config.build.max_output,
-        config.build.time,
-    )?;
+    let verdict = build::build(&iso.builds, recipe, &dir, &config.build, stop)?;
     if let Err(why) = verdict {
         conn.execute(
             "UPDATE versions SET built_at = ?1 WHERE id = ?2",

@@ -20,22 +20,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::arbiter::process::Group;
-use crate::arena::config::{Recipe, format_size};
+use crate::arena::config::{BuildConfig, Recipe, format_size};
 use crate::sandbox::cgroup::BotCgroups;
 use crate::sandbox::launch::{LaunchSpec, SETUP_FAILED, WRAPPER_ARG};
 use crate::sandbox::{Isolation, Level};
 
-/// Builds `source` into `build` (made afresh), logging to `log`. `Ok(Err(reason))` is a build
-/// that failed (the reason in one line, also at the log's end); `Err` is the arena failing.
+/// Builds the version in `dir` (a version's directory): `source/` into `build/` (made afresh),
+/// logging to `build.log`, within `limits` ([build] time and max_output; `iso` holds the
+/// rest). `Ok(Err(reason))` is a build that failed (the reason in one line, also at the log's
+/// end); `Err` is the arena failing, or stopping (`stop`), with the build killed.
 pub fn build(
     iso: &Isolation,
     recipe: &Recipe,
-    source: &Path,
-    build: &Path,
-    log: &Path,
-    max_output: u64,
-    time: Duration,
+    dir: &Path,
+    limits: &BuildConfig,
+    stop: &AtomicBool,
 ) -> Result<Result<(), String>, String> {
+    let (source, build, log) = (
+        &dir.join("source"),
+        &dir.join("build"),
+        &dir.join("build.log"),
+    );
+    let (max_output, time) = (limits.max_output, limits.time);
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
     if build.exists() {
         std::fs::remove_dir_all(build).map_err(|e| io(build, e))?;
@@ -62,6 +68,7 @@ pub fn build(
             log_file.try_clone().map_err(|e| io(log, e))?,
             max_output,
             time,
+            stop,
         )?
     };
     seal(build).map_err(|e| io(build, e))?;
@@ -81,6 +88,7 @@ fn run(
     log: std::fs::File,
     max_output: u64,
     time: Duration,
+    stop: &AtomicBool,
 ) -> Result<Result<(), String>, String> {
     let (user, _lease) = iso.take_identity()?;
     if let Some(u) = &user {
@@ -146,6 +154,17 @@ fn run(
                 "it ran longer than the limit of {} ([build] time)",
                 humantime::format_duration(time)
             ));
+        }
+        if stop.load(Ordering::SeqCst) {
+            group.kill();
+            if let Some(c) = &cgroups {
+                c.kill_all();
+            }
+            let _ = child.wait();
+            // Not the build's fault: it stays `building`, and the next start queues it again.
+            return Err(
+                "the server is stopping: the build will run again at its next start".into(),
+            );
         }
         if why.is_some() {
             group.kill();
