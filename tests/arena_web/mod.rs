@@ -235,7 +235,21 @@ pub fn get(url: &str, who: Who) -> Answer {
 
 /// POSTs a body with its content type.
 pub fn post(url: &str, who: Who, content_type: &str, body: &[u8]) -> Answer {
-    let req = agent().post(url).header("Content-Type", content_type);
+    post_with(url, who, &[], content_type, body)
+}
+
+/// POSTs with extra headers.
+pub fn post_with(
+    url: &str,
+    who: Who,
+    headers: &[(&str, &str)],
+    content_type: &str,
+    body: &[u8],
+) -> Answer {
+    let mut req = agent().post(url).header("Content-Type", content_type);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
     let req = match who {
         Who::Nobody => req,
         Who::Token(t) => req.header("Authorization", &format!("Bearer {t}")),

@@ -141,7 +141,7 @@ fn every_bad_upload_is_refused_with_its_status_and_message_and_nothing_stored() 
             ]),
             None,
             400,
-            "symlink",
+            "symbolic link",
         ),
         (
             "a hard link",

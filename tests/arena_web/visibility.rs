@@ -122,6 +122,38 @@ fn team_a_never_sees_team_b_s_sources_logs_or_stderr() {
         );
     }
 
+    // Failed logins are limited per address (the proxy's X-Forwarded-For, trusted from
+    // loopback): the eleventh from one address is refused, another address still logs in.
+    let csrf = "ab".repeat(16);
+    let try_login = |address: &str, token: &str| {
+        super::post_with(
+            &format!("{url}/login"),
+            Who::Cookie(&format!("rollarena_login_csrf={csrf}")),
+            &[("X-Forwarded-For", address)],
+            "application/x-www-form-urlencoded",
+            format!("csrf={csrf}&token={token}").as_bytes(),
+        )
+    };
+    for _ in 0..10 {
+        assert_eq!(try_login("10.9.9.9", "team_wrong").status, 401);
+    }
+    let refused = try_login("10.9.9.9", &token_a);
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert!(
+        refused.body.contains("too many failed logins"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(try_login("10.9.9.10", &token_a).status, 303);
+    // A form without its CSRF token is refused.
+    let forged = super::post(
+        &format!("{url}/logout"),
+        Who::Cookie(&cookie_a),
+        "application/x-www-form-urlencoded",
+        b"csrf=",
+    );
+    assert_eq!(forged.status, 403, "{}", forged.body);
+
     // A bad token is refused, not taken for the public.
     let bad = get(&format!("{url}/api/teams/b"), Who::Token("team_0000"));
     assert_eq!(bad.status, 401, "{}", bad.body);

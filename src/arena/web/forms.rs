@@ -124,6 +124,7 @@ pub async fn read_upload(site: &Site, mut multipart: Multipart) -> Result<Upload
     let mut language = None;
     let mut label = None;
     let mut csrf = None;
+    let mut too_big = false;
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
@@ -137,28 +138,46 @@ pub async fn read_upload(site: &Site, mut multipart: Multipart) -> Result<Upload
         };
         let name = field.name().unwrap_or("").to_string();
         let file_name = field.file_name().map(str::to_string);
-        let bytes = match field.bytes().await {
-            Ok(b) => b,
-            Err(e) if is_length_limit(&e) => return Err(too_large()),
-            Err(e) => {
-                return Err(WebError::BadRequest(format!(
-                    "the upload's field {name:?} could not be read: {e}"
-                )));
+        // Read chunk by chunk: past the arena's limit the rest is read and dropped, so that
+        // the client (which is still sending) gets to read the 413 and its message instead
+        // of a connection closed under it.
+        let mut field = field;
+        let mut bytes = Vec::new();
+        let mut over = false;
+        loop {
+            match field.chunk().await {
+                Ok(Some(chunk)) => {
+                    if !over && (bytes.len() + chunk.len()) as u64 <= max {
+                        bytes.extend_from_slice(&chunk);
+                    } else {
+                        over = true;
+                        bytes.clear();
+                    }
+                }
+                Ok(None) => break,
+                Err(e) if is_length_limit(&e) => return Err(too_large()),
+                Err(e) => {
+                    return Err(WebError::BadRequest(format!(
+                        "the upload's field {name:?} could not be read: {e}"
+                    )));
+                }
             }
-        };
+        }
+        if over {
+            too_big = true;
+            continue;
+        }
         let text = || String::from_utf8_lossy(&bytes).trim().to_string();
         match name.as_str() {
-            "file" => {
-                if bytes.len() as u64 > max {
-                    return Err(too_large());
-                }
-                file = Some((file_name.unwrap_or_default(), bytes.to_vec()));
-            }
+            "file" => file = Some((file_name.unwrap_or_default(), bytes)),
             "language" => language = Some(text()).filter(|t| !t.is_empty()),
             "label" => label = Some(text()).filter(|t| !t.is_empty()),
             "csrf" => csrf = Some(text()),
             _ => {}
         }
+    }
+    if too_big {
+        return Err(too_large());
     }
     Ok(UploadForm {
         upload: file

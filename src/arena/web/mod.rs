@@ -39,9 +39,13 @@ impl Site {
         self.arena.conn().map_err(WebError::Internal)
     }
 
-    /// The largest request body: an upload of the arena's limit, and room for the form.
+    /// The largest request body read: four times an upload of the arena's limit and room for
+    /// the form. An upload over the limit (but under this) is read to its end and refused with
+    /// a 413 the client gets to read; past this the connection is closed.
     pub fn body_limit(&self) -> usize {
-        (self.arena.config.uploads.max_bytes as usize).saturating_add(64 * 1024)
+        (self.arena.config.uploads.max_bytes as usize)
+            .saturating_mul(4)
+            .saturating_add(1 << 20)
     }
 }
 

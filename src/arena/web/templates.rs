@@ -46,6 +46,8 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · rollarena arena" }
                 link rel="stylesheet" href="/style.css";
+                // No favicon request (a 404 in every browser's console).
+                link rel="icon" href="data:,";
             }
             body {
                 nav {
