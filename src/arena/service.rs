@@ -110,7 +110,7 @@ impl Service {
             let (arena, stop, iso) = (arena.clone(), stop.clone(), sandboxes.seats.clone());
             threads.push(spawn(
                 format!("arena-worker-{n}"),
-                Box::new(move || worker_loop(&arena, &iso, n, &stop)),
+                Box::new(move || worker_loop(&arena, &iso, n, workers, &stop)),
             )?);
         }
         Ok(Service {
@@ -187,7 +187,7 @@ fn matchmaker_loop(arena: &Arena, workers: usize, stop: &AtomicBool) {
     }
 }
 
-fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, stop: &AtomicBool) {
+fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, workers: usize, stop: &AtomicBool) {
     let owner = format!("{EMBEDDED}{}:{n}", std::process::id());
     let mut conn = None;
     while !stop.load(Ordering::SeqCst) {
@@ -195,7 +195,14 @@ fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, stop: &AtomicBool) {
             if conn.is_none() {
                 conn = Some(arena.conn()?);
             }
-            worker::work_once(arena, iso, conn.as_mut().expect("connected"), &owner, stop)
+            let c = conn.as_mut().expect("connected");
+            if worker::work_once(arena, iso, c, &owner, stop)? {
+                return Ok(true);
+            }
+            // Nothing queued: a worker that waited for the matchmaker's next round would
+            // idle most of the time when matches are short (the benchmark's minimal bots play
+            // one in a few tens of ms), so it tops the backlog up itself and goes on.
+            Ok(matchmaker::top_up(arena, c, workers.max(1) * 2)? > 0)
         })();
         match step {
             Ok(true) => {}

@@ -61,6 +61,9 @@ fn zip_with(name: &str, data: &[u8]) -> Vec<u8> {
     out.into_inner()
 }
 
+/// (what, file name, bytes, language, status, words of the message)
+type Case<'a> = (&'a str, &'a str, Vec<u8>, Option<&'a str>, u16, &'a str);
+
 #[test]
 fn every_bad_upload_is_refused_with_its_status_and_message_and_nothing_stored() {
     let arena = Arena::init(&[], "");
@@ -84,8 +87,7 @@ fn every_bad_upload_is_refused_with_its_status_and_message_and_nothing_stored() 
     let mut far_too_big = too_big.clone();
     far_too_big.extend(std::iter::repeat_n(b'x', 300 * 1024));
 
-    // (what, file name, bytes, language, status, words of the message)
-    let cases: Vec<(&str, &str, Vec<u8>, Option<&str>, u16, &str)> = vec![
+    let cases: Vec<Case> = vec![
         ("over max_bytes", "bot.py", too_big, None, 413, "max_bytes"),
         (
             "over the server's body limit",
