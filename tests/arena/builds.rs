@@ -13,6 +13,17 @@ use rollarena::arena::submissions::{Upload, accept};
 
 use super::{arena, state, team};
 
+/// Builds and checks the next queued version, as the server's builder does.
+fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
+    let built = build_once(
+        arena,
+        sandboxes,
+        "embedded:test:builder",
+        &AtomicBool::new(false),
+    );
+    assert!(built.unwrap(), "a version was queued");
+}
+
 /// A recipe whose build is `build`, for a single file `bot.sh`.
 fn recipe(name: &str, build: &str) -> Recipe {
     Recipe {
@@ -69,15 +80,7 @@ fn builds_past_their_limits_are_killed_and_fail_naming_the_limit() {
     let fine = submit(&arena, team, "fine", "bot.sh", b"exit 0\n");
     let started = std::time::Instant::now();
     for _ in 0..4 {
-        assert!(
-            build_once(
-                &arena,
-                &sandboxes,
-                "embedded:test:builder",
-                &AtomicBool::new(false)
-            )
-            .unwrap()
-        );
+        build_next(&arena, &sandboxes);
     }
     // Each of the killed builds would take ten minutes: they were stopped at their limit.
     assert!(
@@ -145,15 +148,7 @@ fn a_broken_bot_fails_its_check_with_the_diagnosis_in_check_json() {
     // Talks before it is asked and never answers hello in the protocol.
     let bot = b"import sys\nprint('Hello, arena!', flush=True)\nfor line in sys.stdin:\n    pass\n";
     let v = submit(&arena, team, "python", "bot.py", bot);
-    assert!(
-        build_once(
-            &arena,
-            &sandboxes,
-            "embedded:test:builder",
-            &AtomicBool::new(false)
-        )
-        .unwrap()
-    );
+    build_next(&arena, &sandboxes);
     let (s, why) = state(&arena, v);
     assert_eq!(s, "failed");
     let why = why.unwrap();
@@ -232,15 +227,7 @@ fn the_javascript_cpp_and_java_kits_build_and_pass_with_the_default_recipes() {
         versions.push((kit, v));
     }
     for _ in &versions {
-        assert!(
-            build_once(
-                &arena,
-                &sandboxes,
-                "embedded:test:builder",
-                &AtomicBool::new(false)
-            )
-            .unwrap()
-        );
+        build_next(&arena, &sandboxes);
     }
     for (kit, v) in versions {
         let (s, why) = state(&arena, v);
