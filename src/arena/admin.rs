@@ -303,9 +303,9 @@ mod tests {
     fn init_then_teams_then_pause() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("arena");
-        let token = init(&dir, "rolit", Map::new()).unwrap();
+        let token = init(&dir, crate::game::registry::default_name(), Map::new()).unwrap();
         assert!(token.starts_with("org_"));
-        let again = init(&dir, "rolit", Map::new()).unwrap_err();
+        let again = init(&dir, crate::game::registry::default_name(), Map::new()).unwrap_err();
         assert!(again.contains("already holds an arena"), "{again}");
         let arena = Arena::open(&dir).unwrap();
         let t = add_team(&arena, "alpha").unwrap();

@@ -236,7 +236,7 @@ impl Recipe {
                 "RolitBot.java",
                 &[],
                 "mkdir -p out && javac -d out *.java",
-                "/usr/bin/java -Xss16m -cp out RolitBot",
+                "/usr/bin/java -cp out RolitBot",
             ),
             r(
                 "rust",
@@ -615,9 +615,9 @@ mod tests {
 
     #[test]
     fn the_written_file_reads_back_as_the_same_settings() {
-        let mut options = Map::new();
-        options.insert("size".into(), Value::String("6".into()));
-        let config = Config::new("rolit", options).unwrap();
+        let mut config = Config::new(registry::default_name(), Map::new()).unwrap();
+        config.ladder.anchors = vec!["random".into()];
+        config.recipes.truncate(2);
         let text = config.to_toml();
         let back: Config = toml::from_str(&text).unwrap();
         assert_eq!(back, config);
@@ -628,7 +628,7 @@ mod tests {
 
     #[test]
     fn bad_settings_are_refused_naming_them() {
-        let config = Config::new("rolit", Map::new()).unwrap();
+        let config = Config::new(registry::default_name(), Map::new()).unwrap();
         let bad = |edit: &dyn Fn(&mut Config)| {
             let mut c = config.clone();
             edit(&mut c);

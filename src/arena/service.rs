@@ -257,16 +257,44 @@ pub fn build_once(
     let Some((id, language, team)) = row else {
         return Ok(false);
     };
-    let failed = |why: &str| -> Result<bool, String> {
+    if let Err(e) = build_and_check(arena, iso, &conn, id, &language, &team, stop) {
+        if stop.load(Ordering::SeqCst) {
+            // Left `building`: the next start queues it again.
+            return Err(e);
+        }
+        // The arena failed, not the team: say so rather than retry for ever.
+        tracing::warn!("arena builder: version {id}: {e}");
+        conn.execute(
+            "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
+                 lease_until = NULL WHERE id = ?2",
+            params![format!("the arena could not build or check it: {e}"), id],
+        )
+        .map_err(sql)?;
+    }
+    Ok(true)
+}
+
+/// Builds and checks a claimed version, leaving it `ready` or `failed`.
+fn build_and_check(
+    arena: &Arena,
+    iso: &Sandboxes,
+    conn: &rusqlite::Connection,
+    id: i64,
+    language: &str,
+    team: &str,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let config = &arena.config;
+    let failed = |why: &str| -> Result<(), String> {
         conn.execute(
             "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
                  lease_until = NULL WHERE id = ?2",
             params![why, id],
         )
         .map_err(sql)?;
-        Ok(true)
+        Ok(())
     };
-    let Some(recipe) = config.recipe(&language) else {
+    let Some(recipe) = config.recipe(language) else {
         return failed(&format!(
             "the arena no longer offers the language {language:?}: submit again"
         ));
@@ -311,15 +339,11 @@ pub fn build_once(
         let why = checking::first_failure(&report).unwrap_or_else(|| "check: failed".into());
         return failed(&why);
     }
-    {
-        {
-            conn.execute(
-                "UPDATE versions SET state = 'ready', checked_at = ?1, failure = NULL,
-                     lease_owner = NULL, lease_until = NULL WHERE id = ?2",
-                params![db::now_ms(), id],
-            )
-            .map_err(sql)?;
-            Ok(true)
-        }
-    }
+    conn.execute(
+        "UPDATE versions SET state = 'ready', checked_at = ?1, failure = NULL,
+             lease_owner = NULL, lease_until = NULL WHERE id = ?2",
+        params![db::now_ms(), id],
+    )
+    .map_err(sql)?;
+    Ok(())
 }

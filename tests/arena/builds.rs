@@ -1,7 +1,8 @@
 //! Builds and checks, as real processes in the sandbox: a build that runs past its time, one
 //! that uses more memory than its limit, one that prints more than its output limit (each
-//! killed, failed with the limit named in its log), and a bot that builds but fails `check`
-//! with the diagnosis kept in `check.json`.
+//! killed, failed with the limit named in its log), a bot that builds but fails `check`
+//! with the diagnosis kept in `check.json`, and the JavaScript, C++ and Java kits built and
+//! passing with the default recipes (Python and C: `ladder`).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -11,6 +12,17 @@ use rollarena::arena::service::{Sandboxes, build_once};
 use rollarena::arena::submissions::{Upload, accept};
 
 use super::{arena, state, team};
+
+/// Builds and checks the next queued version, as the server's builder does.
+fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
+    let built = build_once(
+        arena,
+        sandboxes,
+        "embedded:test:builder",
+        &AtomicBool::new(false),
+    );
+    assert!(built.unwrap(), "a version was queued");
+}
 
 /// A recipe whose build is `build`, for a single file `bot.sh`.
 fn recipe(name: &str, build: &str) -> Recipe {
@@ -68,15 +80,7 @@ fn builds_past_their_limits_are_killed_and_fail_naming_the_limit() {
     let fine = submit(&arena, team, "fine", "bot.sh", b"exit 0\n");
     let started = std::time::Instant::now();
     for _ in 0..4 {
-        assert!(
-            build_once(
-                &arena,
-                &sandboxes,
-                "embedded:test:builder",
-                &AtomicBool::new(false)
-            )
-            .unwrap()
-        );
+        build_next(&arena, &sandboxes);
     }
     // Each of the killed builds would take ten minutes: they were stopped at their limit.
     assert!(
@@ -144,15 +148,7 @@ fn a_broken_bot_fails_its_check_with_the_diagnosis_in_check_json() {
     // Talks before it is asked and never answers hello in the protocol.
     let bot = b"import sys\nprint('Hello, arena!', flush=True)\nfor line in sys.stdin:\n    pass\n";
     let v = submit(&arena, team, "python", "bot.py", bot);
-    assert!(
-        build_once(
-            &arena,
-            &sandboxes,
-            "embedded:test:builder",
-            &AtomicBool::new(false)
-        )
-        .unwrap()
-    );
+    build_next(&arena, &sandboxes);
     let (s, why) = state(&arena, v);
     assert_eq!(s, "failed");
     let why = why.unwrap();
@@ -178,4 +174,72 @@ fn a_broken_bot_fails_its_check_with_the_diagnosis_in_check_json() {
         problem.to_string().contains("Hello, arena!"),
         "the exchange shows what the bot said: {problem:#}"
     );
+}
+
+/// A kit's files as a zip of its folder.
+fn zipped(kit: &str, files: &[&str]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for file in files {
+        zip.start_file(
+            format!("{kit}/{file}"),
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        zip.write_all(&super::kit_file(kit, file)).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn the_javascript_cpp_and_java_kits_build_and_pass_with_the_default_recipes() {
+    let (_tmp, arena) = arena("rolit", |c| {
+        c.startup = Duration::from_secs(20);
+        c.sandbox.memory = 2 << 30;
+    });
+    let sandboxes = Sandboxes::new(&arena).unwrap();
+    let team = team(&arena, "kits");
+    let mut versions = Vec::new();
+    for (kit, files, tools) in [
+        ("javascript", &["bot.js"][..], &["/usr/bin/node"][..]),
+        ("cpp", &["bot.cpp", "json.hpp"], &["/usr/bin/g++"]),
+        (
+            "java",
+            &["RolitBot.java", "Json.java"],
+            &["/usr/bin/javac", "/usr/bin/java"],
+        ),
+    ] {
+        if !tools.iter().all(|t| super::have(t)) {
+            continue;
+        }
+        // Found by its main file, with no language given.
+        let v = accept(
+            &arena,
+            team,
+            Upload {
+                file_name: format!("{kit}.zip"),
+                bytes: zipped(kit, files),
+                language: None,
+                label: None,
+            },
+        )
+        .unwrap();
+        versions.push((kit, v));
+    }
+    for _ in &versions {
+        build_next(&arena, &sandboxes);
+    }
+    for (kit, v) in versions {
+        let (s, why) = state(&arena, v);
+        let log = std::fs::read_to_string(arena.version_dir(v).join("build.log")).unwrap();
+        assert_eq!(s, "ready", "the {kit} kit: {why:?}\n{log}");
+        let language: String = arena
+            .conn()
+            .unwrap()
+            .query_row("SELECT language FROM versions WHERE id = ?1", [v], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(language, kit);
+    }
 }

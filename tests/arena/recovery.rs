@@ -150,3 +150,94 @@ fn unfinished_matches_and_builds_are_requeued_and_counted_once() {
         .unwrap();
     assert_eq!(before, after);
 }
+
+/// The child of [`a_build_dies_with_its_server_and_is_queued_again`]: serves the arena that
+/// `ROLLARENA_ARENA_CHILD` names until it is killed. Does nothing when run on its own.
+#[test]
+#[ignore = "run by a_build_dies_with_its_server_and_is_queued_again as its server"]
+fn serve_until_killed() {
+    let Some(dir) = std::env::var_os("ROLLARENA_ARENA_CHILD") else {
+        return;
+    };
+    rollarena::sandbox::use_binary(crate::check::rollarena().to_path_buf());
+    let arena = rollarena::arena::Arena::open(std::path::Path::new(&dir)).unwrap();
+    let _service = Service::start(Arc::new(arena), 1).unwrap();
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
+
+#[test]
+fn a_build_dies_with_its_server_and_is_queued_again() {
+    let marker = format!(
+        "arena-build-marker-{}",
+        rollarena::arena::tokens::random_hex(6)
+    );
+    let build = format!("sleep 300; echo {marker}");
+    let (_tmp, arena) = arena("rolit", |c| {
+        c.recipes.push(rollarena::arena::config::Recipe {
+            name: "slow".into(),
+            main: "bot.sh".into(),
+            extensions: vec![],
+            build,
+            run: "/bin/sh bot.sh".into(),
+        });
+    });
+    let t = team(&arena, "slow builders");
+    let v = accept(
+        &arena,
+        t,
+        Upload {
+            file_name: "bot.sh".into(),
+            bytes: b"exit 0\n".to_vec(),
+            language: Some("slow".into()),
+            label: None,
+        },
+    )
+    .unwrap();
+    let mut server = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "arena::recovery::serve_until_killed",
+            "--ignored",
+        ])
+        .env("ROLLARENA_ARENA_CHILD", &arena.dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("the build to run", Duration::from_secs(120), || {
+        state(&arena, v).0 == "building" && processes_with(&marker) > 0
+    });
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    wait_for(
+        "the build's processes to die with their server",
+        Duration::from_secs(10),
+        || processes_with(&marker) == 0,
+    );
+    assert_eq!(
+        state(&arena, v).0,
+        "building",
+        "the row says what the dead server left"
+    );
+    rollarena::arena::service::recover(&arena).unwrap();
+    assert_eq!(
+        state(&arena, v).0,
+        "queued",
+        "queued again at the next start"
+    );
+}
