@@ -65,7 +65,20 @@ fn two_kits_and_a_broken_bot_fill_the_ladder_and_its_pages() {
     wait_for("six finished matches", Duration::from_secs(300), || {
         arena.count("SELECT COUNT(*) FROM matches WHERE state = 'done'") >= 6
     });
+    // The ladder paused and drained, so that the page and the API are read on the same ratings.
+    arena
+        .db()
+        .execute(
+            "INSERT INTO state (key, value) VALUES ('paused', 'true')
+             ON CONFLICT (key) DO UPDATE SET value = 'true'",
+            [],
+        )
+        .unwrap();
+    wait_for("the ladder drained", Duration::from_secs(300), || {
+        arena.count("SELECT COUNT(*) FROM matches WHERE state IN ('queued', 'running')") == 0
+    });
     let lb = get(&format!("{}/api/leaderboard", server.url), Who::Nobody).json();
+    assert_eq!(lb["paused"], true);
     let rows = lb["rows"].as_array().unwrap();
     let mut seen: Vec<(&str, i64)> = rows
         .iter()
