@@ -28,6 +28,7 @@ fn documents() -> Vec<PathBuf> {
         root().join("README.md"),
         root().join("protocol/SPEC.md"),
         root().join("protocol/RECORD.md"),
+        root().join("protocol/ARENA.md"),
         root().join("examples/README.md"),
     ];
     for dir in ["protocol/games", "examples"] {

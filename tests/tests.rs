@@ -21,10 +21,16 @@
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
-//! - `slurm`: a sharded tournament on a real single-node Slurm cluster.
+//! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
+//! - `arena`: the arena's core: bad uploads, builds past their limits, the kits through the
+//!   ladder, recovery after a crash;
+//! - `arena_web`: `rollarena serve` end to end (kits submitted, the browser's form, the
+//!   ladder, pages and API), who sees what, a server killed mid-match, and bad uploads.
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
+mod arena;
+mod arena_web;
 mod bots_strength;
 mod check;
 mod chromium;

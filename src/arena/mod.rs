@@ -4,11 +4,67 @@
 //!
 //! It sits above `tournament` and `report` (it uses their ratings, SPRT, runner and viewer)
 //! and below `cli`. The parts:
+//! - [`config`]: `arena.toml`, every setting with its default;
 //! - [`db`]: the database, its migrations, and the time the database stores;
-//! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes.
+//! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
+//! - [`admin`]: creating an arena, teams, pausing, pinning;
+//! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
+//! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
+//! - [`service`]: all of the above running in the background, with recovery at start;
+//! - [`views`]: what the pages and the JSON API show, read from the database;
+//! - [`web`]: the server's routes, templates, logins and JSON API (`rollarena serve`).
 //!
 //! The web layer (routes and templates) stays thin over plain functions of this module that
-//! tests call directly.
+//! tests call directly. protocol/ARENA.md describes the directory, the tables and the
+//! policies.
 
+pub mod admin;
+pub mod config;
 pub mod db;
+pub mod ladder;
+pub mod service;
+pub mod submissions;
 pub mod tokens;
+pub mod views;
+pub mod web;
+
+use std::path::{Path, PathBuf};
+
+/// An open arena: its directory and settings. Each thread takes its own connection.
+#[derive(Clone, Debug)]
+pub struct Arena {
+    pub dir: PathBuf,
+    pub config: config::Config,
+}
+
+impl Arena {
+    /// Opens the arena at `dir`: reads `arena.toml` and brings the database up to date.
+    pub fn open(dir: &Path) -> Result<Arena, String> {
+        let config = config::Config::load(dir)?;
+        db::connect(dir)?;
+        Ok(Arena {
+            dir: dir.to_path_buf(),
+            config,
+        })
+    }
+
+    /// A new connection to the database.
+    pub fn conn(&self) -> Result<rusqlite::Connection, String> {
+        db::connect(&self.dir)
+    }
+
+    /// A version's directory: `versions/<id>/`.
+    pub fn version_dir(&self, version: i64) -> PathBuf {
+        self.dir.join("versions").join(version.to_string())
+    }
+
+    /// A match's record, relative to the arena's directory.
+    pub fn record_path(match_id: i64) -> String {
+        format!("records/{match_id}.jsonl")
+    }
+}
+
+/// A database error, in words.
+pub(crate) fn sql(e: rusqlite::Error) -> String {
+    format!("database: {e}")
+}

@@ -3,6 +3,7 @@
 //! [`UsageError`] in the chain means bad usage or input (exit 2), anything else is the arbiter
 //! failing (exit 3). Bot faults are results, never errors.
 
+mod arena;
 mod bot;
 mod check;
 mod clock_args;
@@ -14,6 +15,8 @@ mod merge;
 mod perft;
 mod replay;
 mod report;
+mod serve;
+mod submit;
 mod tournament;
 
 use std::process::ExitCode;
@@ -85,6 +88,9 @@ enum Command {
     Tournament(tournament::TournamentArgs),
     Merge(merge::MergeArgs),
     Report(report::ReportArgs),
+    Arena(arena::ArenaArgs),
+    Serve(serve::ServeArgs),
+    Submit(submit::SubmitArgs),
 }
 
 impl Cli {
@@ -100,7 +106,10 @@ impl Cli {
             .mut_subcommand("check", check::with_game_checks)
             .mut_subcommand("replay", replay::with_game_replays)
             .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
-            .mut_subcommand("bot", bot::with_bot_list);
+            .mut_subcommand("bot", bot::with_bot_list)
+            .mut_subcommand("arena", |c| {
+                c.mut_subcommand("init", |c| game_flags::add(c, |e| (e.flags)()))
+            });
         let found = command.get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         match (&mut cli.command, found.subcommand()) {
@@ -112,6 +121,13 @@ impl Cli {
             }
             (Command::Perft(args), Some(("perft", sub))) => {
                 args.game_flags = game_flags::read(sub, perft::flags_of)
+            }
+            (Command::Arena(args), Some(("arena", sub))) => {
+                if let (arena::ArenaCommand::Init(init), Some(("init", sub))) =
+                    (&mut args.command, sub.subcommand())
+                {
+                    init.game_flags = game_flags::read(sub, |e| (e.flags)())
+                }
             }
             _ => {}
         }
@@ -138,6 +154,9 @@ impl Cli {
             Command::Tournament(args) => tournament::run(args),
             Command::Merge(args) => merge::run(args),
             Command::Report(args) => report::run(args),
+            Command::Arena(args) => arena::run(args),
+            Command::Serve(args) => serve::run(args),
+            Command::Submit(args) => submit::run(args),
         }
     }
 }

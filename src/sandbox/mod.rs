@@ -201,11 +201,25 @@ pub struct Isolation {
     pub cgroups: bool,
 }
 
+/// The rollarena binary named by [`use_binary`], if any.
+static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Names the rollarena binary that runs the launch wrapper and the built-in bots, for a
+/// program that uses the library without being rollarena itself (the integration tests run
+/// arena matches in-process): its own binary does not understand `__launch` or `bot`. Only the
+/// first call counts.
+pub fn use_binary(path: PathBuf) {
+    let _ = BINARY.set(path);
+}
+
 /// This very binary, to run again (the launch wrapper, the built-in bots): `/proc/self/exe`,
 /// which names the running binary's own file even after it was replaced on disk (a rebuild, an
 /// upgrade in the middle of a tournament), where the path it was started from would then name
 /// another program or none.
 pub fn self_exe() -> PathBuf {
+    if let Some(path) = BINARY.get() {
+        return path.clone();
+    }
     let proc = PathBuf::from("/proc/self/exe");
     if proc.exists() {
         proc

@@ -108,7 +108,10 @@ pub fn copy_dir() -> PathBuf {
 /// per arbiter process in a world-readable directory.
 pub fn exe_for(user: &BotUser) -> io::Result<PathBuf> {
     static COPY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let exe = std::env::current_exe()?;
+    let exe = match super::BINARY.get() {
+        Some(path) => path.clone(),
+        None => std::env::current_exe()?,
+    };
     if reachable(&exe, user, true) {
         // Reachable: the bot process runs its own copy of the image through /proc/self/exe,
         // which stays valid even if the file at `exe` is replaced meanwhile.

@@ -15,6 +15,9 @@ CREATE TABLE teams (
     token_hash  TEXT NOT NULL UNIQUE,
     created_at  INTEGER NOT NULL,
     disabled    INTEGER NOT NULL DEFAULT 0,
+    -- 1 for a built-in bot the arena plays as an anchor ([ladder] anchors): no one logs in
+    -- as it, and its one version runs `rollarena bot NAME`.
+    builtin     INTEGER NOT NULL DEFAULT 0,
     -- The version the team picked to play; NULL: its latest version that passed.
     pinned_version INTEGER REFERENCES versions(id)
 );
@@ -44,6 +47,10 @@ CREATE TABLE versions (
     run_command   TEXT,
     built_at      INTEGER,
     checked_at    INTEGER,
+    -- Who is building or checking it, and until when (as for matches): a build whose lease
+    -- is gone is queued again.
+    lease_owner   TEXT,
+    lease_until   INTEGER,
     -- Weng-Lin rating, updated once per rated match.
     mu            REAL NOT NULL,
     sigma         REAL NOT NULL,

@@ -1,0 +1,275 @@
+//! The matchmaker: keeps the workers busy with matches among the active versions of enabled
+//! teams (and the built-in anchors `arena.toml` names), as CodinGame's ladder does:
+//!
+//! - **Placement first.** A version that has played (or has in flight) fewer than
+//!   `placement_matches` matches is chosen first, the one with fewest first, against
+//!   opponents drawn at random from the whole pool, so its first rating is measured against
+//!   the whole ladder rather than one corner of it.
+//! - **Then uncertainty.** Otherwise the version with the largest Weng-Lin sigma plays, against
+//!   opponents drawn from those closest to it in mu (the nearest `2 (players - 1) + 1`), so
+//!   matches are informative and pairings still vary.
+//! - **Seats.** The game's table size is the arena's `players`; the seats are shuffled, and
+//!   every match has a multiple of `players` rounds, so each seat moves first equally often.
+//!
+//! [`choose`] is a plain function of the pool, tested as data; [`top_up`] applies it.
+
+use rand::Rng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rusqlite::{Connection, params};
+
+use crate::arena::{Arena, admin, db, sql};
+
+/// A version that can play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub version: i64,
+    pub mu: f64,
+    pub sigma: f64,
+    /// Rated matches played.
+    pub played: u32,
+    /// Matches queued or running.
+    pub in_flight: u32,
+}
+
+/// A match to make: its versions in seat order, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pick {
+    pub seats: Vec<i64>,
+    pub kind: &'static str,
+}
+
+/// Chooses the next match from the pool, or none when it is smaller than a table.
+pub fn choose(
+    pool: &[Candidate],
+    players: usize,
+    placement: u32,
+    rng: &mut impl Rng,
+) -> Option<Pick> {
+    if pool.len() < players || players == 0 {
+        return None;
+    }
+    let load = |c: &Candidate| c.played + c.in_flight;
+    let placing = pool
+        .iter()
+        .filter(|c| load(c) < placement)
+        .min_by_key(|c| (load(c), c.version));
+    let (focus, kind) = match placing {
+        Some(c) => (c, "placement"),
+        None => (
+            pool.iter()
+                .max_by(|a, b| {
+                    a.sigma
+                        .partial_cmp(&b.sigma)
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then(load(b).cmp(&load(a)))
+                        .then(b.version.cmp(&a.version))
+                })
+                .expect("the pool is not empty"),
+            "ladder",
+        ),
+    };
+    let mut others: Vec<&Candidate> = pool.iter().filter(|c| c.version != focus.version).collect();
+    if kind == "ladder" {
+        others.sort_by(|a, b| {
+            (a.mu - focus.mu)
+                .abs()
+                .partial_cmp(&(b.mu - focus.mu).abs())
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.version.cmp(&b.version))
+        });
+        others.truncate(2 * (players - 1) + 1);
+    }
+    let mut seats: Vec<i64> = others
+        .choose_multiple(rng, players - 1)
+        .map(|c| c.version)
+        .collect();
+    seats.push(focus.version);
+    seats.shuffle(rng);
+    Some(Pick { seats, kind })
+}
+
+/// The pool: the active version of every enabled team (its pinned version, or its latest
+/// ready one).
+pub fn pool(conn: &Connection) -> Result<Vec<Candidate>, String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT v.id, v.mu, v.sigma, v.matches,
+                 (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+                  WHERE s.version_id = v.id AND m.state IN ('queued', 'running'))
+             FROM teams t JOIN versions v ON v.id = COALESCE(
+                 (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version
+                  AND pv.state = 'ready'),
+                 (SELECT MAX(id) FROM versions WHERE team_id = t.id AND state = 'ready'))
+             WHERE t.disabled = 0 ORDER BY v.id",
+        )
+        .map_err(sql)?;
+    stmt.query_map([], |r| {
+        Ok(Candidate {
+            version: r.get(0)?,
+            mu: r.get(1)?,
+            sigma: r.get(2)?,
+            played: r.get(3)?,
+            in_flight: r.get(4)?,
+        })
+    })
+    .map_err(sql)?
+    .collect::<Result<_, _>>()
+    .map_err(sql)
+}
+
+/// Makes matches until `backlog` are queued (none while the arena is paused); returns how
+/// many it made.
+pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, String> {
+    if admin::paused_in(conn)? {
+        return Ok(0);
+    }
+    let queued: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM matches WHERE state = 'queued'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    let mut made = 0;
+    let mut rng = rand::rng();
+    let config = &arena.config;
+    for _ in queued.max(0) as usize..backlog {
+        let pool = pool(conn)?;
+        let Some(pick) = choose(
+            &pool,
+            config.players,
+            config.ladder.placement_matches,
+            &mut rng,
+        ) else {
+            break;
+        };
+        insert(conn, &pick, config.rounds, rng.random::<u32>() as u64)?;
+        made += 1;
+    }
+    Ok(made)
+}
+
+/// Queues one match with its seats.
+pub fn insert(conn: &mut Connection, pick: &Pick, rounds: u32, seed: u64) -> Result<i64, String> {
+    let tx = conn.transaction().map_err(sql)?;
+    tx.execute(
+        "INSERT INTO matches (created_at, state, kind, seed, rounds) VALUES (?1, 'queued', ?2, ?3, ?4)",
+        params![db::now_ms(), pick.kind, seed as i64, rounds],
+    )
+    .map_err(sql)?;
+    let id = tx.last_insert_rowid();
+    for (seat, version) in pick.seats.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO match_seats (match_id, seat, version_id) VALUES (?1, ?2, ?3)",
+            params![id, seat as i64, version],
+        )
+        .map_err(sql)?;
+    }
+    tx.commit().map_err(sql)?;
+    Ok(id)
+}
+
+/// Queues again the matches and builds whose lease ran out (a worker that died or stopped
+/// answering), or marks a match failed once it was tried `max_attempts` times; returns how
+/// many matches it requeued or failed.
+pub fn sweep(conn: &Connection, max_attempts: u32) -> Result<usize, String> {
+    let now = db::now_ms();
+    expire(conn, "lease_until < ?1", now, max_attempts)
+}
+
+/// Requeues (or fails) running matches matching `condition` (with `?1` bound to `value`).
+pub fn expire(
+    conn: &Connection,
+    condition: &str,
+    value: impl rusqlite::ToSql,
+    max_attempts: u32,
+) -> Result<usize, String> {
+    let n = conn
+        .execute(
+            &format!(
+                "UPDATE matches SET
+                     state = CASE WHEN attempts >= ?2 THEN 'failed' ELSE 'queued' END,
+                     error = CASE WHEN attempts >= ?2
+                         THEN 'its worker was lost ' || attempts || ' times (lease expired)'
+                         ELSE error END,
+                     finished_at = CASE WHEN attempts >= ?2 THEN ?3 ELSE NULL END,
+                     lease_owner = NULL, lease_until = NULL
+                 WHERE state = 'running' AND rated = 0 AND ({condition})"
+            ),
+            params![value, max_attempts, db::now_ms()],
+        )
+        .map_err(sql)?;
+    conn.execute(
+        &format!(
+            "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
+             WHERE state IN ('building', 'checking') AND ({condition})"
+        ),
+        [value],
+    )
+    .map_err(sql)?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn c(version: i64, mu: f64, sigma: f64, played: u32) -> Candidate {
+        Candidate {
+            version,
+            mu,
+            sigma,
+            played,
+            in_flight: 0,
+        }
+    }
+
+    #[test]
+    fn a_new_version_places_first_then_the_most_uncertain_plays_its_neighbours() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let settled = [
+            c(1, 30.0, 2.0, 50),
+            c(2, 20.0, 3.0, 50),
+            c(3, 25.0, 5.0, 50),
+            c(4, 10.0, 1.0, 50),
+            c(5, 40.0, 1.0, 50),
+        ];
+        let mut pool = settled.to_vec();
+        pool.push(c(6, 25.0, 8.3, 0));
+        let pick = choose(&pool, 2, 10, &mut rng).unwrap();
+        assert_eq!(pick.kind, "placement");
+        assert!(pick.seats.contains(&6));
+        // Ladder: version 3 (sigma 5) against one of the 3 closest in mu: 1, 2 (5 away) or 4/5
+        // (15 away) — the nearest three are 1, 2 and then 4 (by id among equals).
+        for _ in 0..50 {
+            let pick = choose(&settled, 2, 10, &mut rng).unwrap();
+            assert_eq!(pick.kind, "ladder");
+            assert!(pick.seats.contains(&3));
+            assert!(!pick.seats.contains(&5), "{:?}", pick.seats);
+            assert_eq!(pick.seats.len(), 2);
+        }
+        // Four seats, distinct versions, every version seated first some time.
+        let mut first = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let pick = choose(&settled, 4, 0, &mut rng).unwrap();
+            let mut s = pick.seats.clone();
+            s.sort();
+            s.dedup();
+            assert_eq!(s.len(), 4);
+            first.insert(pick.seats[0]);
+        }
+        assert!(first.len() >= 4, "seats rotate: {first:?}");
+        assert_eq!(choose(&settled[..1], 2, 10, &mut rng), None);
+    }
+
+    #[test]
+    fn placement_counts_matches_in_flight() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        let mut busy = c(2, 25.0, 8.0, 0);
+        busy.in_flight = 10;
+        let pool = [c(1, 25.0, 1.0, 50), busy, c(3, 25.0, 8.0, 3)];
+        let pick = choose(&pool, 2, 10, &mut rng).unwrap();
+        assert!(pick.seats.contains(&3), "{pick:?}");
+    }
+}

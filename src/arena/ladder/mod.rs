@@ -1,0 +1,15 @@
+//! The continuous ladder: the [`matchmaker`] makes matches among the active versions, the
+//! [`worker`]s lease and play them and count each verified record once, [`rating`] holds the
+//! Weng-Lin update and [`evaluation`] each version's SPRT against the pool.
+//!
+//! Leases are the one mechanism for every worker, embedded or remote: a worker takes a queued
+//! match by writing its name and a deadline into the row (`lease_owner`, `lease_until`),
+//! renews the deadline while it plays (a heartbeat every third of the lease), and finishes
+//! only if the lease is still its own. A match whose lease ran out is queued again (or failed
+//! after `max_attempts`); a result that comes back after that is thrown away, so a match counts
+//! once whoever played it.
+
+pub mod evaluation;
+pub mod matchmaker;
+pub mod rating;
+pub mod worker;

@@ -1,0 +1,405 @@
+//! A match worker's steps, the same for an embedded worker and (through the server) a remote
+//! one: [`claim`] a queued match under a lease, [`play`] it with the arbiter's own match
+//! runner (the function every tournament table runs) into `records/<id>.jsonl`, [`judge`] the
+//! record with the referee, and [`finish`] it: the seats' results, the ratings and the
+//! `rated` flag in one transaction, only while the lease is still the worker's, so a match
+//! counts once whatever crashes when.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{evaluation, rating};
+use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
+use crate::arena::submissions::checking::seat_argv;
+use crate::arena::{Arena, db, sql};
+use crate::record::RecordWriter;
+use crate::sandbox::Isolation;
+
+/// One seat of a claimed match.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    pub version: i64,
+    /// The name the record gives the seat: the team's and the version's.
+    pub name: String,
+    pub run_command: String,
+}
+
+/// A match a worker holds.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    pub id: i64,
+    pub seed: u64,
+    pub rounds: u32,
+    pub seats: Vec<Seat>,
+}
+
+/// Takes the oldest queued match for `owner` until `lease` from now.
+pub fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claimed>, String> {
+    let now = db::now_ms();
+    let row: Option<(i64, i64, u32)> = conn
+        .query_row(
+            "UPDATE matches SET state = 'running', lease_owner = ?1, lease_until = ?2,
+                 attempts = attempts + 1, started_at = ?3
+             WHERE id = (SELECT id FROM matches WHERE state = 'queued' ORDER BY id LIMIT 1)
+               AND state = 'queued'
+             RETURNING id, seed, rounds",
+            params![owner, now + lease.as_millis() as i64, now],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(sql)?;
+    let Some((id, seed, rounds)) = row else {
+        return Ok(None);
+    };
+    let mut stmt = conn
+        .prepare(
+            "SELECT s.version_id, t.name, v.label, v.run_command FROM match_seats s
+             JOIN versions v ON v.id = s.version_id JOIN teams t ON t.id = v.team_id
+             WHERE s.match_id = ?1 ORDER BY s.seat",
+        )
+        .map_err(sql)?;
+    let seats = stmt
+        .query_map([id], |r| {
+            let version: i64 = r.get(0)?;
+            let team: String = r.get(1)?;
+            Ok(Seat {
+                version,
+                name: format!("{team} #{version}"),
+                run_command: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+            })
+        })
+        .map_err(sql)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sql)?;
+    Ok(Some(Claimed {
+        id,
+        seed: seed as u64,
+        rounds,
+        seats,
+    }))
+}
+
+/// Renews the lease; false when it is no longer the worker's (it ran out and the match was
+/// given to another, or the match is over).
+pub fn heartbeat(conn: &Connection, id: i64, owner: &str, lease: Duration) -> Result<bool, String> {
+    let n = conn
+        .execute(
+            "UPDATE matches SET lease_until = ?1 WHERE id = ?2 AND lease_owner = ?3 AND state = 'running'",
+            params![db::now_ms() + lease.as_millis() as i64, id, owner],
+        )
+        .map_err(sql)?;
+    Ok(n == 1)
+}
+
+/// How a play ended.
+#[derive(Debug)]
+pub enum Played {
+    /// The record is written.
+    Recorded,
+    /// Stopped before its end (shutdown, or the lease was lost): nothing counts.
+    Stopped,
+}
+
+/// Plays the match into its record (written afresh: a record left by an earlier attempt is
+/// dropped), renewing the lease as it goes. `stop` ends it early.
+pub fn play(
+    arena: &Arena,
+    iso: &Isolation,
+    m: &Claimed,
+    owner: &str,
+    stop: &AtomicBool,
+) -> Result<Played, String> {
+    let config = &arena.config;
+    let path = arena.dir.join(Arena::record_path(m.id));
+    if path.exists() {
+        std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let bots = m
+        .seats
+        .iter()
+        .map(|s| {
+            let build = arena.version_dir(s.version).join("build");
+            Ok(BotSpec {
+                name: s.name.clone(),
+                named: true,
+                argv: seat_argv(&s.run_command, &build)?,
+                cwd: None,
+                log: None,
+                resources: None,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let match_config = MatchConfig {
+        game: config.game()?,
+        bots,
+        rounds: m.rounds,
+        time: config.time_control(),
+        retries: config.retries,
+        freeze: true,
+        hide_legal: config.hide_legal,
+        limits: Limits::default(),
+        isolation: iso.clone(),
+        seed: m.seed,
+        match_id: match_name(m.id),
+        table: None,
+        openings: Vec::new(),
+        withdraw_after: Some(3),
+    };
+    let mut writer = RecordWriter::append(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let lease = config.ladder.lease;
+    let conn = arena.conn()?;
+    let lost = Arc::new(AtomicBool::new(false));
+    let played = runtime.block_on(async {
+        let watch = async {
+            // A heartbeat about every third of the lease; the stop flag every 200 ms.
+            let every = (lease.as_millis() as u64 / 3 / 200).max(1);
+            let mut ticks = 0u64;
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                ticks += 1;
+                if ticks.is_multiple_of(every)
+                    && !heartbeat(&conn, m.id, owner, lease).unwrap_or(true)
+                {
+                    lost.store(true, Ordering::SeqCst);
+                    return;
+                }
+            }
+        };
+        tokio::select! {
+            r = run_match(&match_config, &mut writer) => Some(r),
+            _ = watch => None,
+        }
+    });
+    match played {
+        Some(Ok(_)) => Ok(Played::Recorded),
+        Some(Err(e)) => Err(format!("the record could not be written: {e}")),
+        None => Ok(Played::Stopped),
+    }
+}
+
+/// The match id records give an arena match.
+pub fn match_name(id: i64) -> String {
+    format!("arena-{id}")
+}
+
+/// A seat's result, as the verified record says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatResult {
+    pub points: f64,
+    pub rank: u32,
+    pub forfeits: u32,
+}
+
+/// Verifies the record of match `m` with the referee and reads the seats' results from it; an
+/// error is the discrepancy, and the match does not count.
+pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
+    let (records, torn) =
+        crate::record::read_records(path).map_err(|e| format!("the record cannot be read: {e}"))?;
+    if torn {
+        return Err("the record's last line is torn".into());
+    }
+    let report = crate::verify::verify(&records)
+        .map_err(|d| format!("the record failed verification: {d}"))?;
+    let [whole] = &report.matches[..] else {
+        return Err(format!(
+            "the record holds {} matches, not the one match {}",
+            report.matches.len(),
+            match_name(m.id)
+        ));
+    };
+    if whole.match_id != match_name(m.id) {
+        return Err(format!(
+            "the record is of match {:?}, not {}",
+            whole.match_id,
+            match_name(m.id)
+        ));
+    }
+    let standings = whole
+        .standings
+        .as_ref()
+        .ok_or("the record does not hold every round of the match")?;
+    for (seat, s) in m.seats.iter().enumerate() {
+        let named = records[0].seats.get(seat).map(|r| r.name.as_str());
+        if named != Some(s.name.as_str()) {
+            return Err(format!(
+                "seat {seat} of the record is {named:?}, not {:?}",
+                s.name
+            ));
+        }
+    }
+    let mut results = vec![
+        SeatResult {
+            points: 0.0,
+            rank: 0,
+            forfeits: 0
+        };
+        m.seats.len()
+    ];
+    for st in standings {
+        let r = results
+            .get_mut(st.seat)
+            .ok_or("the record's standings name a seat the match does not have")?;
+        r.points = st.points as f64;
+        r.rank = st.rank;
+        r.forfeits = st.forfeits.values().sum();
+    }
+    Ok(results)
+}
+
+/// Counts a judged match: the seats' results and ratings, the versions' ratings and
+/// evaluations, and the match done and rated, in one transaction, only if `owner` still holds
+/// its lease. Returns false (and changes nothing) when it does not.
+pub fn finish(
+    conn: &mut Connection,
+    arena: &Arena,
+    m: &Claimed,
+    owner: &str,
+    results: &[SeatResult],
+) -> Result<bool, String> {
+    let test = arena.config.sprt()?;
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    if !holds(&tx, m.id, owner)? {
+        return Ok(false);
+    }
+    let mut before = Vec::with_capacity(m.seats.len());
+    for s in &m.seats {
+        let (mu, sigma): (f64, f64) = tx
+            .query_row(
+                "SELECT mu, sigma FROM versions WHERE id = ?1",
+                [s.version],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(sql)?;
+        before.push((mu, sigma));
+    }
+    let input: Vec<(f64, f64, u32)> = before
+        .iter()
+        .zip(results)
+        .map(|(&(mu, sigma), r)| (mu, sigma, r.rank))
+        .collect();
+    let after = rating::update(&input);
+    for (seat, ((s, r), (&(mu0, s0), &(mu1, s1)))) in m
+        .seats
+        .iter()
+        .zip(results)
+        .zip(before.iter().zip(&after))
+        .enumerate()
+    {
+        tx.execute(
+            "UPDATE match_seats SET points = ?1, rank = ?2, forfeits = ?3, mu_before = ?4,
+                 sigma_before = ?5, mu_after = ?6, sigma_after = ?7
+             WHERE match_id = ?8 AND seat = ?9",
+            params![
+                r.points,
+                r.rank,
+                r.forfeits,
+                mu0,
+                s0,
+                mu1,
+                s1,
+                m.id,
+                seat as i64
+            ],
+        )
+        .map_err(sql)?;
+        tx.execute(
+            "UPDATE versions SET mu = ?1, sigma = ?2, matches = matches + 1 WHERE id = ?3",
+            params![mu1, s1, s.version],
+        )
+        .map_err(sql)?;
+    }
+    tx.execute(
+        "UPDATE matches SET state = 'done', rated = 1, finished_at = ?1, record_path = ?2,
+             lease_owner = NULL, lease_until = NULL, error = NULL
+         WHERE id = ?3",
+        params![db::now_ms(), Arena::record_path(m.id), m.id],
+    )
+    .map_err(sql)?;
+    for s in &m.seats {
+        evaluation::update(&tx, &test, s.version)?;
+    }
+    tx.commit().map_err(sql)?;
+    Ok(true)
+}
+
+/// Marks a match failed (a record that did not verify, a seat that cannot start), if `owner`
+/// still holds it. The record stays for the organiser to read.
+pub fn fail(conn: &Connection, m: &Claimed, owner: &str, error: &str) -> Result<(), String> {
+    conn.execute(
+        "UPDATE matches SET state = 'failed', error = ?1, finished_at = ?2,
+             record_path = ?3, lease_owner = NULL, lease_until = NULL
+         WHERE id = ?4 AND lease_owner = ?5 AND state = 'running'",
+        params![error, db::now_ms(), Arena::record_path(m.id), m.id, owner],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// Gives a match back to the queue (the worker is stopping), if `owner` still holds it.
+pub fn release(conn: &Connection, id: i64, owner: &str) -> Result<(), String> {
+    conn.execute(
+        "UPDATE matches SET state = 'queued', lease_owner = NULL, lease_until = NULL,
+             attempts = MAX(attempts - 1, 0)
+         WHERE id = ?1 AND lease_owner = ?2 AND state = 'running'",
+        params![id, owner],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
+    let row: Option<(String, Option<String>, bool)> = conn
+        .query_row(
+            "SELECT state, lease_owner, rated FROM matches WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(sql)?;
+    Ok(matches!(row, Some((state, Some(o), false)) if state == "running" && o == owner))
+}
+
+/// Claims, plays, judges and counts one match; returns false when there was none to play.
+pub fn work_once(
+    arena: &Arena,
+    iso: &Isolation,
+    conn: &mut Connection,
+    owner: &str,
+    stop: &AtomicBool,
+) -> Result<bool, String> {
+    let Some(m) = claim(conn, owner, arena.config.ladder.lease)? else {
+        return Ok(false);
+    };
+    match play(arena, iso, &m, owner, stop) {
+        Ok(Played::Recorded) => {}
+        Ok(Played::Stopped) => {
+            release(conn, m.id, owner)?;
+            return Ok(true);
+        }
+        Err(e) => {
+            fail(conn, &m, owner, &e)?;
+            return Ok(true);
+        }
+    }
+    let path = arena.dir.join(Arena::record_path(m.id));
+    match judge(&path, &m) {
+        Ok(results) => {
+            finish(conn, arena, &m, owner, &results)?;
+        }
+        Err(discrepancy) => fail(conn, &m, owner, &discrepancy)?,
+    }
+    Ok(true)
+}

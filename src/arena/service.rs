@@ -1,0 +1,349 @@
+//! The arena's background work, started by `rollarena serve`: one builder (queued versions
+//! built and checked, one at a time: builds are heavy), the matchmaker (a backlog of matches
+//! kept, expired leases swept) and N embedded match workers, each a thread of its own.
+//!
+//! **Recovery.** One server per arena directory (an exclusive lock on `DIR/arena.lock`, which
+//! the kernel drops when the server dies, even by SIGKILL). So at start, every match or build
+//! still marked running by an embedded worker belongs to a server that is gone: it is queued
+//! again at once (a remote worker's waits for its lease to run out), its half-written record
+//! is dropped when it is played again, and a match is counted only by the transaction that
+//! sets `rated`, so none counts twice. No bot or build outlives the server: each runs under
+//! the sandbox's wrapper, killed by its parent-death signal when the server's thread that
+//! started it dies, taking the process's PID namespace with it.
+
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use rusqlite::params;
+
+use super::ladder::{matchmaker, worker};
+use super::submissions::{build, checking};
+use super::{Arena, admin, db, sql};
+use crate::sandbox::{Isolation, Level};
+
+/// Who embedded workers are, in `lease_owner`.
+pub const EMBEDDED: &str = "embedded:";
+
+/// How often idle loops look for work.
+const IDLE: Duration = Duration::from_millis(300);
+
+/// The running background work.
+pub struct Service {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+    _lock: std::fs::File,
+}
+
+/// The sandboxes of an arena: seats and builds, each with its own uid range and limits.
+#[derive(Clone, Debug)]
+pub struct Sandboxes {
+    pub seats: Isolation,
+    pub builds: Isolation,
+}
+
+impl Sandboxes {
+    /// The strict sandbox for seats and for builds, checked against the kernel.
+    pub fn new(arena: &Arena) -> Result<Sandboxes, String> {
+        let c = &arena.config;
+        let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())?;
+        let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())?;
+        {
+            // Probes share one directory per process: one at a time (several arenas may start
+            // in one process, as the tests do).
+            static PROBING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let _one = PROBING.lock().unwrap_or_else(|p| p.into_inner());
+            seats.probe()?;
+            builds.probe()?;
+        }
+        if seats.reach_user().is_some() {
+            let versions = arena.dir.join("versions");
+            let traversable = |d: &std::path::Path| {
+                use std::os::unix::fs::PermissionsExt;
+                d.metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
+            };
+            if !versions.ancestors().all(traversable) {
+                return Err(format!(
+                    "the bots' uids cannot reach {}: every directory above it must be \
+                     traversable by others (chmod o+x), since bots run their builds from there",
+                    versions.display()
+                ));
+            }
+        }
+        Ok(Sandboxes { seats, builds })
+    }
+}
+
+impl Service {
+    /// Recovers unfinished work, then starts the builder, the matchmaker and `workers` match
+    /// workers.
+    pub fn start(arena: Arc<Arena>, workers: usize) -> Result<Service, String> {
+        let lock = lock(&arena)?;
+        recover(&arena)?;
+        let sandboxes = Sandboxes::new(&arena)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut threads = Vec::new();
+        let spawn = |name: String, f: Box<dyn FnOnce() + Send>| {
+            std::thread::Builder::new()
+                .name(name)
+                .spawn(f)
+                .map_err(|e| format!("cannot start a thread: {e}"))
+        };
+        {
+            let (arena, stop, iso) = (arena.clone(), stop.clone(), sandboxes.clone());
+            threads.push(spawn(
+                "arena-builder".into(),
+                Box::new(move || builder_loop(&arena, &iso, &stop)),
+            )?);
+        }
+        {
+            let (arena, stop) = (arena.clone(), stop.clone());
+            threads.push(spawn(
+                "arena-matchmaker".into(),
+                Box::new(move || matchmaker_loop(&arena, workers, &stop)),
+            )?);
+        }
+        for n in 0..workers {
+            let (arena, stop, iso) = (arena.clone(), stop.clone(), sandboxes.seats.clone());
+            threads.push(spawn(
+                format!("arena-worker-{n}"),
+                Box::new(move || worker_loop(&arena, &iso, n, workers, &stop)),
+            )?);
+        }
+        Ok(Service {
+            stop,
+            threads,
+            _lock: lock,
+        })
+    }
+
+    /// Stops everything: matches in play are stopped (their bots killed) and queued again, a
+    /// build in progress is killed (and built again at the next start); a check in progress
+    /// is finished first.
+    pub fn shutdown(self) {
+        self.stop.store(true, Ordering::SeqCst);
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The arena's lock: one server per directory.
+fn lock(arena: &Arena) -> Result<std::fs::File, String> {
+    let path = arena.dir.join("arena.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    // SAFETY: flock on a descriptor we own.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(format!(
+            "another rollarena is serving {} already: stop it first (one server per arena)",
+            arena.dir.display()
+        ));
+    }
+    Ok(file)
+}
+
+/// Queues again whatever an earlier server left running (see the module header), removes
+/// upload leftovers, and brings the anchors in line with `arena.toml`.
+pub fn recover(arena: &Arena) -> Result<(), String> {
+    let conn = arena.conn()?;
+    let like = format!("{EMBEDDED}%");
+    matchmaker::expire(
+        &conn,
+        "lease_owner LIKE ?1",
+        &like,
+        arena.config.ladder.max_attempts,
+    )?;
+    matchmaker::sweep(&conn, arena.config.ladder.max_attempts)?;
+    super::submissions::remove_leftovers(arena)?;
+    admin::sync_anchors(arena)?;
+    Ok(())
+}
+
+fn matchmaker_loop(arena: &Arena, workers: usize, stop: &AtomicBool) {
+    let mut conn = None;
+    while !stop.load(Ordering::SeqCst) {
+        let step = (|| -> Result<(), String> {
+            if conn.is_none() {
+                conn = Some(arena.conn()?);
+            }
+            let c = conn.as_mut().expect("connected");
+            matchmaker::sweep(c, arena.config.ladder.max_attempts)?;
+            matchmaker::top_up(arena, c, workers.max(1) * 2)?;
+            Ok(())
+        })();
+        if let Err(e) = step {
+            tracing::warn!("arena matchmaker: {e}");
+            conn = None;
+        }
+        std::thread::sleep(IDLE);
+    }
+}
+
+fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, workers: usize, stop: &AtomicBool) {
+    let owner = format!("{EMBEDDED}{}:{n}", std::process::id());
+    let mut conn = None;
+    while !stop.load(Ordering::SeqCst) {
+        let step = (|| -> Result<bool, String> {
+            if conn.is_none() {
+                conn = Some(arena.conn()?);
+            }
+            let c = conn.as_mut().expect("connected");
+            if worker::work_once(arena, iso, c, &owner, stop)? {
+                return Ok(true);
+            }
+            // Nothing queued: a worker that waited for the matchmaker's next round would
+            // idle most of the time when matches are short (the benchmark's minimal bots play
+            // one in a few tens of ms), so it tops the backlog up itself and goes on.
+            Ok(matchmaker::top_up(arena, c, workers.max(1) * 2)? > 0)
+        })();
+        match step {
+            Ok(true) => {}
+            Ok(false) => std::thread::sleep(IDLE),
+            Err(e) => {
+                tracing::warn!("arena worker {n}: {e}");
+                conn = None;
+                std::thread::sleep(IDLE);
+            }
+        }
+    }
+}
+
+fn builder_loop(arena: &Arena, iso: &Sandboxes, stop: &AtomicBool) {
+    let owner = format!("{EMBEDDED}{}:builder", std::process::id());
+    while !stop.load(Ordering::SeqCst) {
+        match build_once(arena, iso, &owner, stop) {
+            Ok(true) => {}
+            Ok(false) => std::thread::sleep(IDLE),
+            Err(e) => {
+                tracing::warn!("arena builder: {e}");
+                std::thread::sleep(IDLE);
+            }
+        }
+    }
+}
+
+/// Builds and checks the oldest queued version; false when there was none.
+pub fn build_once(
+    arena: &Arena,
+    iso: &Sandboxes,
+    owner: &str,
+    stop: &AtomicBool,
+) -> Result<bool, String> {
+    let conn = arena.conn()?;
+    let config = &arena.config;
+    // The lease covers the build and the check; nothing renews it (one builder per server).
+    let lease = config.build.time + Duration::from_secs(600);
+    let row: Option<(i64, String, String)> = {
+        use rusqlite::OptionalExtension;
+        conn.query_row(
+            "UPDATE versions SET state = 'building', lease_owner = ?1, lease_until = ?2
+             WHERE id = (SELECT id FROM versions WHERE state = 'queued' ORDER BY id LIMIT 1)
+               AND state = 'queued'
+             RETURNING id, language, (SELECT name FROM teams WHERE id = team_id)",
+            params![owner, db::now_ms() + lease.as_millis() as i64],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(sql)?
+    };
+    let Some((id, language, team)) = row else {
+        return Ok(false);
+    };
+    if let Err(e) = build_and_check(arena, iso, &conn, id, &language, &team, stop) {
+        if stop.load(Ordering::SeqCst) {
+            // Left `building`: the next start queues it again.
+            return Err(e);
+        }
+        // The arena failed, not the team: say so rather than retry for ever.
+        tracing::warn!("arena builder: version {id}: {e}");
+        conn.execute(
+            "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
+                 lease_until = NULL WHERE id = ?2",
+            params![format!("the arena could not build or check it: {e}"), id],
+        )
+        .map_err(sql)?;
+    }
+    Ok(true)
+}
+
+/// Builds and checks a claimed version, leaving it `ready` or `failed`.
+fn build_and_check(
+    arena: &Arena,
+    iso: &Sandboxes,
+    conn: &rusqlite::Connection,
+    id: i64,
+    language: &str,
+    team: &str,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let config = &arena.config;
+    let failed = |why: &str| -> Result<(), String> {
+        conn.execute(
+            "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
+                 lease_until = NULL WHERE id = ?2",
+            params![why, id],
+        )
+        .map_err(sql)?;
+        Ok(())
+    };
+    let Some(recipe) = config.recipe(language) else {
+        return failed(&format!(
+            "the arena no longer offers the language {language:?}: submit again"
+        ));
+    };
+    let dir = arena.version_dir(id);
+    let build_dir = dir.join("build");
+    let verdict = build::build(&iso.builds, recipe, &dir, &config.build, stop)?;
+    if let Err(why) = verdict {
+        conn.execute(
+            "UPDATE versions SET built_at = ?1 WHERE id = ?2",
+            params![db::now_ms(), id],
+        )
+        .map_err(sql)?;
+        return failed(&format!("build: {why}"));
+    }
+    conn.execute(
+        "UPDATE versions SET state = 'checking', built_at = ?1, run_command = ?2 WHERE id = ?3",
+        params![db::now_ms(), recipe.run, id],
+    )
+    .map_err(sql)?;
+    let argv = checking::seat_argv(&recipe.run, &build_dir)?;
+    let report = checking::check(
+        config,
+        &iso.seats,
+        &format!("{team} #{id}"),
+        argv,
+        id as u64,
+    )?;
+    let json = dir.join("check.json");
+    std::fs::write(
+        &json,
+        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| format!("{}: {e}", json.display()))?;
+    admin::set_mode(&json, 0o600)?;
+    if !report.passed {
+        conn.execute(
+            "UPDATE versions SET checked_at = ?1 WHERE id = ?2",
+            params![db::now_ms(), id],
+        )
+        .map_err(sql)?;
+        let why = checking::first_failure(&report).unwrap_or_else(|| "check: failed".into());
+        return failed(&why);
+    }
+    conn.execute(
+        "UPDATE versions SET state = 'ready', checked_at = ?1, failure = NULL,
+             lease_owner = NULL, lease_until = NULL WHERE id = ?2",
+        params![db::now_ms(), id],
+    )
+    .map_err(sql)?;
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! The check of a built version: `rollarena check --game G` with the arena's options, table
+//! size, time control and seat sandbox, run in-process on the built bot ([`run_check`]); the
+//! report is kept as `check.json` and only a version that passes every item plays.
+
+use std::path::Path;
+
+use crate::arbiter::{BotSpec, Limits};
+use crate::arena::config::Config;
+use crate::check::{CheckConfig, Report, Status, run_check};
+use crate::game::registry;
+use crate::sandbox::Isolation;
+
+/// The command that runs a version built in `build`: the recipe's words, those that name a
+/// file of the build made absolute (the bot runs in a scratch directory of its own).
+pub fn seat_argv(run: &str, build: &Path) -> Result<Vec<String>, String> {
+    let words = shell_words::split(run).map_err(|e| format!("the run command {run:?}: {e}"))?;
+    if words.first().is_some_and(|w| w == "rollarena") {
+        return Ok(words);
+    }
+    Ok(words
+        .into_iter()
+        .map(|w| {
+            let p = build.join(&w);
+            if !w.starts_with('-') && Path::new(&w).is_relative() && p.exists() {
+                p.display().to_string()
+            } else {
+                w
+            }
+        })
+        .collect())
+}
+
+/// Checks the bot `argv` as the arena's matches will run it; the report.
+pub fn check(
+    config: &Config,
+    iso: &Isolation,
+    name: &str,
+    argv: Vec<String>,
+    seed: u64,
+) -> Result<Report, String> {
+    let entry = registry::find(&config.game)?;
+    let mut check = CheckConfig {
+        bot: BotSpec {
+            name: name.to_string(),
+            named: true,
+            argv,
+            cwd: None,
+            log: None,
+            resources: None,
+        },
+        game: entry.name,
+        options: config.options.clone(),
+        players: vec![config.players],
+        time: config.time_control(),
+        limits: Limits::default(),
+        seed,
+        hide_legal: config.hide_legal,
+        isolation: iso.clone(),
+        freeze: true,
+    };
+    entry.check.prepare(&mut check)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(runtime.block_on(run_check(&check, entry.check, &mut |_| {})))
+}
+
+/// The first failed item of a report, in one line, for the version's `failure`.
+pub fn first_failure(report: &Report) -> Option<String> {
+    report
+        .items
+        .iter()
+        .find(|i| i.status == Status::Fail)
+        .map(|i| format!("check: {}: {}", i.item.id(), i.detail))
+}

@@ -1,0 +1,334 @@
+//! Submissions: an upload checked and stored as a queued version ([`accept`]), then built in
+//! the sandbox ([`build`]) and put through `check` ([`checking`]): queued -> building ->
+//! checking -> ready | failed.
+//!
+//! An upload is a single source file or a tar.gz or zip archive. Whatever is wrong with it is
+//! a [`Refusal`] that says what and what to do, and leaves nothing behind: the upload is
+//! unpacked into a staging directory, and the version's row and its directory appear together
+//! (the directory is renamed into place inside the row's transaction). Leftovers of a crash
+//! between the two are removed at start ([`remove_leftovers`]).
+
+pub mod build;
+pub mod checking;
+pub mod unpack;
+
+use std::path::Path;
+
+use rusqlite::{OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::config::Recipe;
+use super::{Arena, admin, db, sql};
+
+/// An upload as a team sent it.
+#[derive(Clone, Debug, Default)]
+pub struct Upload {
+    /// The uploaded file's name (a single file's name decides its language when none is
+    /// given; an archive's tells its kind when its bytes do not).
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+    /// A recipe's name; `None`: from the file's name, or the recipe whose `main` an archive
+    /// holds.
+    pub language: Option<String>,
+    /// The team's name for the version; `None`: the file's name.
+    pub label: Option<String>,
+}
+
+/// Why an upload was refused. Nothing of it was stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What was wrong and what to do.
+    pub message: String,
+    /// The upload was too large (HTTP 413); otherwise it was bad (HTTP 400).
+    pub too_large: bool,
+}
+
+impl Refusal {
+    pub fn bad(message: String) -> Refusal {
+        Refusal {
+            message,
+            too_large: false,
+        }
+    }
+
+    fn large(message: String) -> Refusal {
+        Refusal {
+            message,
+            too_large: true,
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Longest label, in characters.
+pub const MAX_LABEL: usize = 100;
+
+/// Checks an upload and stores it as a queued version of `team`; returns the version's id.
+pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> {
+    let internal = |e: String| Refusal::bad(format!("the arena could not store the upload: {e}"));
+    let limits = &arena.config.uploads;
+    if upload.bytes.len() as u64 > limits.max_bytes {
+        return Err(Refusal::large(format!(
+            "the upload is {} bytes, more than the arena takes ({}, [uploads] max_bytes): \
+             leave out build outputs and dependencies you do not need",
+            upload.bytes.len(),
+            super::config::format_size(limits.max_bytes)
+        )));
+    }
+    if upload.bytes.is_empty() {
+        return Err(Refusal::bad(
+            "the upload is empty: send your bot's source file or an archive of its folder".into(),
+        ));
+    }
+    let mut conn = arena.conn().map_err(internal)?;
+    let row: Option<(bool, bool)> = conn
+        .query_row(
+            "SELECT disabled, builtin FROM teams WHERE id = ?1",
+            [team],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(|e| internal(sql(e)))?;
+    match row {
+        None => return Err(Refusal::bad(format!("there is no team {team}"))),
+        Some((true, _)) => {
+            return Err(Refusal::bad(
+                "the team is disabled: the organiser must enable it before it can submit".into(),
+            ));
+        }
+        Some((_, true)) => {
+            return Err(Refusal::bad("a built-in bot cannot submit versions".into()));
+        }
+        _ => {}
+    }
+    let label = match &upload.label {
+        Some(l) => check_label(l)?,
+        None => upload.file_name.chars().take(MAX_LABEL).collect::<String>(),
+    };
+    let label = if label.chars().any(char::is_control) || label.is_empty() {
+        "upload".to_string()
+    } else {
+        label
+    };
+    let given = match &upload.language {
+        Some(name) => Some(arena.config.recipe(name).ok_or_else(|| {
+            Refusal::bad(format!(
+                "the arena has no language {name:?}: it takes {}",
+                languages(&arena.config.recipes)
+            ))
+        })?),
+        None => None,
+    };
+    let versions = arena.dir.join("versions");
+    let staging = versions.join(format!(".staging-{}", super::tokens::random_hex(8)));
+    let source = staging.join("source");
+    std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
+    let stored = (|| {
+        let recipe = unpack_into(arena, &upload, given, &source)?;
+        admin::set_mode(&staging, 0o711).map_err(internal)?;
+        admin::set_mode(&source, 0o700).map_err(internal)?;
+        insert(
+            arena,
+            &mut conn,
+            team,
+            &label,
+            recipe,
+            &upload.bytes,
+            &staging,
+        )
+    })();
+    if stored.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    stored
+}
+
+/// A label: printable, at most [`MAX_LABEL`] characters.
+fn check_label(label: &str) -> Result<String, Refusal> {
+    let label = label.trim();
+    if let Some(c) = label.chars().find(|c| c.is_control()) {
+        return Err(Refusal::bad(format!(
+            "the label holds the control character {c:?}: use printable characters only"
+        )));
+    }
+    if label.chars().count() > MAX_LABEL {
+        return Err(Refusal::bad(format!(
+            "the label is longer than {MAX_LABEL} characters"
+        )));
+    }
+    Ok(label.to_string())
+}
+
+fn languages(recipes: &[Recipe]) -> String {
+    recipes
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Unpacks or places the upload in `source`; returns its recipe.
+fn unpack_into<'a>(
+    arena: &'a Arena,
+    upload: &Upload,
+    given: Option<&'a Recipe>,
+    source: &Path,
+) -> Result<&'a Recipe, Refusal> {
+    let recipes = &arena.config.recipes;
+    let limits = unpack::Limits {
+        max_unpacked: arena.config.uploads.max_unpacked,
+        max_files: arena.config.uploads.max_files,
+    };
+    let kind = unpack::kind_of(&upload.file_name, &upload.bytes);
+    if kind == unpack::Kind::Single {
+        let name = Path::new(&upload.file_name)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let takes = |r: &Recipe| {
+            name == r.main
+                || r.extensions
+                    .iter()
+                    .any(|e| name.len() > e.len() && name.ends_with(e.as_str()))
+        };
+        let recipe = match given {
+            Some(r) if takes(r) => r,
+            Some(r) => {
+                return Err(Refusal::bad(format!(
+                    "a single {} file must be named {}{}: {name:?} is not (or send an archive \
+                     holding {})",
+                    r.name,
+                    r.main,
+                    if r.extensions.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" or end with {}", r.extensions.join(" or "))
+                    },
+                    r.main
+                )));
+            }
+            None => recipes.iter().find(|r| takes(r)).ok_or_else(|| {
+                Refusal::bad(format!(
+                    "no language of the arena takes a single file named {name:?}: name it as \
+                     its language wants ({}), or give the language",
+                    recipes
+                        .iter()
+                        .map(|r| format!("{} {}", r.name, r.main))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?,
+        };
+        std::fs::write(source.join(&recipe.main), &upload.bytes)
+            .map_err(|e| Refusal::bad(format!("the arena could not store the upload: {e}")))?;
+        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::bad)?;
+        return Ok(recipe);
+    }
+    match kind {
+        unpack::Kind::TarGz => unpack::tar_gz(&upload.bytes, source, limits)?,
+        _ => unpack::zip(&upload.bytes, source, limits)?,
+    }
+    unpack::strip_single_top(source)
+        .map_err(|e| Refusal::bad(format!("the arena could not unpack the upload: {e}")))?;
+    match given {
+        Some(r) if source.join(&r.main).is_file() => Ok(r),
+        Some(r) => Err(Refusal::bad(format!(
+            "a {} submission must hold {} at its top, and this archive does not",
+            r.name, r.main
+        ))),
+        None => recipes
+            .iter()
+            .find(|r| source.join(&r.main).is_file())
+            .ok_or_else(|| {
+                Refusal::bad(format!(
+                    "the archive holds no file that names its language ({}): give the \
+                     language, or put its main file at the archive's top",
+                    recipes
+                        .iter()
+                        .map(|r| format!("{} for {}", r.main, r.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            }),
+    }
+}
+
+/// The row and the directory, together.
+fn insert(
+    arena: &Arena,
+    conn: &mut rusqlite::Connection,
+    team: i64,
+    label: &str,
+    recipe: &Recipe,
+    bytes: &[u8],
+    staging: &Path,
+) -> Result<i64, Refusal> {
+    let internal = |e: String| Refusal::bad(format!("the arena could not store the upload: {e}"));
+    let sha = hex(&Sha256::digest(bytes));
+    let (mu, sigma) = super::ladder::rating::initial();
+    let tx = conn.transaction().map_err(|e| internal(sql(e)))?;
+    tx.execute(
+        "INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+             submitted_at, state, mu, sigma)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?8)",
+        params![
+            team,
+            label,
+            recipe.name,
+            sha,
+            bytes.len() as i64,
+            db::now_ms(),
+            mu,
+            sigma
+        ],
+    )
+    .map_err(|e| internal(sql(e)))?;
+    let id = tx.last_insert_rowid();
+    let dir = arena.version_dir(id);
+    if dir.exists() {
+        // Left by a crash before its row was committed: not anyone's version.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    std::fs::rename(staging, &dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
+    if let Err(e) = tx.commit() {
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err(internal(sql(e)));
+    }
+    Ok(id)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Removes what a crash left of uploads: staging directories and version directories whose
+/// row was never committed.
+pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
+    let conn = arena.conn()?;
+    let versions = arena.dir.join("versions");
+    let Ok(entries) = std::fs::read_dir(&versions) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let orphan = if name.starts_with(".staging-") {
+            true
+        } else if let Ok(id) = name.parse::<i64>() {
+            conn.query_row("SELECT 1 FROM versions WHERE id = ?1", [id], |_| Ok(()))
+                .optional()
+                .map_err(sql)?
+                .is_none()
+        } else {
+            false
+        };
+        if orphan {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    Ok(())
+}

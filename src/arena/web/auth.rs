@@ -1,0 +1,354 @@
+//! Who is asking, and the logins: a token in `Authorization: Bearer` (the CLI), or a browser
+//! session whose id is in an HttpOnly, SameSite=Strict cookie (and `Secure` when the request
+//! came over TLS, as a reverse proxy says with `X-Forwarded-Proto: https`).
+//!
+//! Tokens and session ids are looked up by their SHA-256 ([`tokens::hash`]), never stored.
+//! Every form carries a CSRF token that every POST checks: a session's own token once logged
+//! in; before that (the login form) a random value also set in a cookie (double submit).
+//! Failed logins are counted per address in `login_attempts`; past
+//! [`MAX_FAILED_LOGINS`] within [`LOGIN_WINDOW_MS`], that address is refused until the window
+//! has passed.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::Site;
+use crate::arena::db;
+use crate::arena::tokens;
+use crate::arena::views::Viewer;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "rollarena_session";
+/// The login form's CSRF cookie (before there is a session).
+pub const LOGIN_CSRF_COOKIE: &str = "rollarena_login_csrf";
+/// How long a browser session lasts.
+pub const SESSION_MS: i64 = 7 * 24 * 3600 * 1000;
+/// Failed logins an address may make in [`LOGIN_WINDOW_MS`].
+pub const MAX_FAILED_LOGINS: i64 = 10;
+pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// The viewer of a request and, for a browser session, its CSRF token.
+#[derive(Clone, Debug)]
+pub struct Auth {
+    pub viewer: Viewer,
+    /// The session's CSRF token (`None`: no session, or a bearer token).
+    pub csrf: Option<String>,
+    /// Whether a bearer token was given (and valid).
+    pub bearer: bool,
+    /// Whether the request came over TLS (for the cookie's `Secure`).
+    pub tls: bool,
+}
+
+/// A bad bearer token is refused rather than served as the public's, so a mistyped token never
+/// looks like "logged out"; an expired or unknown session cookie is just no session.
+impl FromRequestParts<Site> for Auth {
+    type Rejection = super::WebError;
+
+    async fn from_request_parts(parts: &mut Parts, site: &Site) -> Result<Self, Self::Rejection> {
+        let bearer = bearer_token(&parts.headers);
+        let session = cookie(&parts.headers, SESSION_COOKIE);
+        let tls = over_tls(&parts.headers);
+        let site = site.clone();
+        super::blocking(move || {
+            let conn = site.conn()?;
+            if let Some(token) = bearer {
+                let viewer = viewer_of_token(&conn, &token)?
+                    .ok_or_else(|| super::WebError::Unauthorized(unknown_token(&token)))?;
+                return Ok(Auth {
+                    viewer,
+                    csrf: None,
+                    bearer: true,
+                    tls,
+                });
+            }
+            if let Some(id) = session
+                && let Some((viewer, csrf)) = session_of(&conn, &id)?
+            {
+                return Ok(Auth {
+                    viewer,
+                    csrf: Some(csrf),
+                    bearer: false,
+                    tls,
+                });
+            }
+            Ok(Auth {
+                viewer: Viewer::Public,
+                csrf: None,
+                bearer: false,
+                tls,
+            })
+        })
+        .await
+    }
+}
+
+/// What a refused token's message says: what kind of token it looked like.
+pub fn unknown_token(token: &str) -> String {
+    match tokens::Kind::of(token) {
+        Some(tokens::Kind::Worker) => {
+            "this is a worker's token: log in with a team's token (team_...) or the organiser's \
+             (org_...)"
+                .into()
+        }
+        Some(_) => "this token is not valid here: check that it was copied whole, or ask the \
+                    organiser for the team's token again"
+            .into(),
+        None => "this is not a rollarena token: a team's token starts with team_, the \
+                 organiser's with org_"
+            .into(),
+    }
+}
+
+/// The viewer a token is (`None`: no such token).
+pub fn viewer_of_token(conn: &Connection, token: &str) -> Result<Option<Viewer>, super::WebError> {
+    let hash = tokens::hash(token);
+    let organiser: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM organisers WHERE token_hash = ?1",
+            [&hash],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if organiser.is_some() {
+        return Ok(Some(Viewer::Organiser));
+    }
+    let team: Option<(i64, String)> = conn
+        .query_row(
+            "SELECT id, name FROM teams WHERE token_hash = ?1",
+            [&hash],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(team.map(|(id, name)| Viewer::Team { id, name }))
+}
+
+fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, super::WebError> {
+    let row: Option<(Option<i64>, bool, String)> = conn
+        .query_row(
+            "SELECT team_id, organiser, csrf FROM sessions
+             WHERE id_hash = ?1 AND expires_at > ?2",
+            params![tokens::hash(id), db::now_ms()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let Some((team, organiser, csrf)) = row else {
+        return Ok(None);
+    };
+    if organiser {
+        return Ok(Some((Viewer::Organiser, csrf)));
+    }
+    let Some(team) = team else {
+        return Ok(None);
+    };
+    let name: Option<String> = conn
+        .query_row("SELECT name FROM teams WHERE id = ?1", [team], |r| r.get(0))
+        .optional()?;
+    Ok(name.map(|name| (Viewer::Team { id: team, name }, csrf)))
+}
+
+/// Starts a session for `viewer`: its id (for the cookie) and its CSRF token.
+pub fn start_session(conn: &Connection, viewer: &Viewer) -> Result<String, super::WebError> {
+    let id = tokens::random_hex(32);
+    let csrf = tokens::random_hex(32);
+    let now = db::now_ms();
+    let (team, organiser) = match viewer {
+        Viewer::Team { id, .. } => (Some(*id), false),
+        Viewer::Organiser => (None, true),
+        Viewer::Public => return Err(super::WebError::Internal("no one to log in".into())),
+    };
+    conn.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
+    conn.execute(
+        "INSERT INTO sessions (id_hash, team_id, organiser, csrf, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            tokens::hash(&id),
+            team,
+            organiser,
+            csrf,
+            now,
+            now + SESSION_MS
+        ],
+    )?;
+    Ok(id)
+}
+
+pub fn end_session(conn: &Connection, id: &str) -> Result<(), super::WebError> {
+    conn.execute(
+        "DELETE FROM sessions WHERE id_hash = ?1",
+        [tokens::hash(id)],
+    )?;
+    Ok(())
+}
+
+/// Refuses a login from `address` that failed too often lately; the message says when to
+/// try again.
+pub fn login_allowed(conn: &Connection, address: &str) -> Result<(), super::WebError> {
+    let since = db::now_ms() - LOGIN_WINDOW_MS;
+    let (count, oldest): (i64, Option<i64>) = conn.query_row(
+        "SELECT COUNT(*), MIN(at) FROM login_attempts WHERE address = ?1 AND at > ?2",
+        params![address, since],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if count >= MAX_FAILED_LOGINS {
+        let wait_ms = oldest.unwrap_or(since) + LOGIN_WINDOW_MS - db::now_ms();
+        let minutes = (wait_ms.max(0) + 59_999) / 60_000;
+        return Err(super::WebError::TooManyRequests(format!(
+            "too many failed logins from your address ({count} in the last {} minutes): \
+             try again in {minutes} minute{}",
+            LOGIN_WINDOW_MS / 60_000,
+            if minutes == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
+pub fn login_failed(conn: &Connection, address: &str) -> Result<(), super::WebError> {
+    let now = db::now_ms();
+    conn.execute(
+        "DELETE FROM login_attempts WHERE at <= ?1",
+        params![now - LOGIN_WINDOW_MS],
+    )?;
+    conn.execute(
+        "INSERT INTO login_attempts (address, at) VALUES (?1, ?2)",
+        params![address, now],
+    )?;
+    Ok(())
+}
+
+/// The connection's peer, when the server knows it.
+pub struct Peer(pub Option<SocketAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0),
+        ))
+    }
+}
+
+/// The address a login is counted against: the peer's, or, when the peer is a reverse proxy
+/// on this machine (loopback), the last address of its `X-Forwarded-For`.
+pub fn client_address(headers: &HeaderMap, peer: Option<SocketAddr>) -> String {
+    let peer_ip = peer.map(|c| c.ip());
+    if peer_ip.is_none_or(|ip| ip.is_loopback())
+        && let Some(forwarded) = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|v| v.trim().parse::<IpAddr>().ok())
+    {
+        return forwarded.to_string();
+    }
+    peer_ip.map_or_else(|| "unknown".into(), |ip| ip.to_string())
+}
+
+/// The token of `Authorization: Bearer TOKEN`.
+pub fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_string())
+}
+
+/// A cookie's value.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// Whether the request came over TLS (as the reverse proxy in front says).
+pub fn over_tls(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+}
+
+/// A `Set-Cookie` value: HttpOnly, SameSite=Strict, for the whole site, `Secure` over TLS;
+/// `max_age_s` 0 removes the cookie.
+pub fn set_cookie(name: &str, value: &str, max_age_s: i64, tls: bool) -> HeaderValue {
+    let secure = if tls { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{name}={value}; Path=/; Max-Age={max_age_s}; HttpOnly; SameSite=Strict{secure}"
+    ))
+    .expect("cookie values are hex digits")
+}
+
+/// Checks a form's CSRF token against the expected one, in constant time.
+pub fn csrf_ok(expected: Option<&str>, given: Option<&str>) -> bool {
+    match (expected, given) {
+        (Some(a), Some(b)) if !a.is_empty() && a.len() == b.len() => {
+            a.bytes()
+                .zip(b.bytes())
+                .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+                == 0
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csrf_tokens_must_match_whole() {
+        assert!(csrf_ok(Some("abcd"), Some("abcd")));
+        assert!(!csrf_ok(Some("abcd"), Some("abce")));
+        assert!(!csrf_ok(Some("abcd"), Some("abc")));
+        assert!(!csrf_ok(Some(""), Some("")));
+        assert!(!csrf_ok(None, Some("abcd")));
+        assert!(!csrf_ok(Some("abcd"), None));
+    }
+
+    #[test]
+    fn headers_are_read_as_a_proxy_sends_them() {
+        let mut h = HeaderMap::new();
+        h.insert(AUTHORIZATION, HeaderValue::from_static("Bearer  team_x "));
+        h.insert(
+            COOKIE,
+            HeaderValue::from_static("a=1; rollarena_session=abc"),
+        );
+        h.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        h.insert(
+            "x-forwarded-for",
+            HeaderValue::from_static("1.2.3.4, 10.0.0.7"),
+        );
+        assert_eq!(bearer_token(&h).as_deref(), Some("team_x"));
+        assert_eq!(cookie(&h, SESSION_COOKIE).as_deref(), Some("abc"));
+        assert!(over_tls(&h));
+        let local = SocketAddr::from(([127, 0, 0, 1], 9));
+        assert_eq!(client_address(&h, Some(local)), "10.0.0.7");
+        let remote = SocketAddr::from(([8, 8, 8, 8], 9));
+        assert_eq!(client_address(&h, Some(remote)), "8.8.8.8");
+        assert!(
+            set_cookie("a", "b", 5, true)
+                .to_str()
+                .unwrap()
+                .ends_with("; Secure")
+        );
+        assert!(
+            !set_cookie("a", "b", 5, false)
+                .to_str()
+                .unwrap()
+                .contains("Secure")
+        );
+    }
+}

@@ -1,0 +1,218 @@
+//! The arena's web server: the pages people read and the JSON API behind each of them, as
+//! axum routes over the read models of [`crate::arena::views`] (pages and API serialise the
+//! same values) and the plain functions of [`crate::arena::admin`] and
+//! [`crate::arena::submissions`].
+//!
+//! The parts: [`auth`] (tokens, sessions, CSRF, login rate limit), [`pages`] (maud templates:
+//! every text is escaped by the template engine, never concatenated into HTML), [`api`]
+//! (JSON), [`forms`] (the POSTs of the browser's forms), [`templates`] (the HTML), [`plot`]
+//! (the rating history as SVG).
+//! Database work runs on tokio's blocking threads, each request with its own connection.
+
+pub mod api;
+pub mod auth;
+pub mod forms;
+pub mod pages;
+pub mod plot;
+pub mod templates;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+use super::Arena;
+use super::views::ViewError;
+
+/// What every handler shares: the open arena.
+#[derive(Clone)]
+pub struct Site {
+    pub arena: Arc<Arena>,
+}
+
+impl Site {
+    pub fn conn(&self) -> Result<rusqlite::Connection, WebError> {
+        self.arena.conn().map_err(WebError::Internal)
+    }
+
+    /// The largest request body read: four times an upload of the arena's limit and room for
+    /// the form. An upload over the limit (but under this) is read to its end and refused with
+    /// a 413 the client gets to read; past this the connection is closed.
+    pub fn body_limit(&self) -> usize {
+        (self.arena.config.uploads.max_bytes as usize)
+            .saturating_mul(4)
+            .saturating_add(1 << 20)
+    }
+}
+
+/// Why a request failed, with the message the user reads (as a page or as the API's
+/// `{"error": ...}`).
+#[derive(Debug)]
+pub enum WebError {
+    BadRequest(String),
+    Unauthorized(String),
+    Forbidden(String),
+    NotFound(String),
+    TooLarge(String),
+    TooManyRequests(String),
+    Internal(String),
+}
+
+impl WebError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::NotFound(_) => StatusCode::NOT_FOUND,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            WebError::BadRequest(m)
+            | WebError::Unauthorized(m)
+            | WebError::Forbidden(m)
+            | WebError::NotFound(m)
+            | WebError::TooLarge(m)
+            | WebError::TooManyRequests(m)
+            | WebError::Internal(m) => m,
+        }
+    }
+}
+
+impl From<ViewError> for WebError {
+    fn from(e: ViewError) -> Self {
+        match e {
+            ViewError::NotFound(m) => WebError::NotFound(m),
+            ViewError::Forbidden(m) => WebError::Forbidden(m),
+            ViewError::Internal(m) => WebError::Internal(m),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for WebError {
+    fn from(e: rusqlite::Error) -> Self {
+        WebError::Internal(format!("database: {e}"))
+    }
+}
+
+/// As a page.
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        if let WebError::Internal(m) = &self {
+            tracing::error!("{m}");
+        }
+        (self.status(), pages::error_page(&self)).into_response()
+    }
+}
+
+/// Runs database work on a blocking thread.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| WebError::Internal(format!("a request's work failed: {e}")))?
+}
+
+/// The site's routes.
+pub fn router(site: Site) -> Router {
+    let upload_limit = DefaultBodyLimit::max(site.body_limit());
+    Router::new()
+        .route("/", get(pages::leaderboard))
+        .route("/teams/{name}", get(pages::team))
+        .route("/matches", get(pages::matches))
+        .route("/matches/{id}", get(pages::match_page))
+        .route("/matches/{id}/replay", get(pages::replay))
+        .route("/submissions/{id}", get(pages::submission))
+        .route("/submissions/{id}/files/{*path}", get(pages::source_file))
+        .route("/login", get(pages::login).post(forms::login))
+        .route("/logout", post(forms::logout))
+        .route(
+            "/submit",
+            get(pages::submit).post(forms::submit).layer(upload_limit),
+        )
+        .route("/organiser", get(pages::organiser))
+        .route("/organiser/teams", post(forms::add_team))
+        .route("/organiser/team", post(forms::team_action))
+        .route("/organiser/matchmaker", post(forms::matchmaker))
+        .route("/style.css", get(pages::style))
+        .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/teams/{name}", get(api::team))
+        .route("/api/matches", get(api::matches))
+        .route("/api/matches/{id}", get(api::match_page))
+        .route("/api/matches/{id}/record", get(api::record))
+        .route("/api/submissions/{id}", get(api::submission))
+        .route(
+            "/api/submissions",
+            post(api::submit).layer(DefaultBodyLimit::max(site.body_limit())),
+        )
+        .route("/api/organiser", get(api::organiser))
+        .route("/api/whoami", get(api::whoami))
+        .fallback(not_found)
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(site)
+}
+
+async fn not_found(uri: axum::http::Uri) -> Response {
+    let e = WebError::NotFound(format!("nothing is at {}", uri.path()));
+    if uri.path().starts_with("/api/") {
+        api::ApiError(e).into_response()
+    } else {
+        e.into_response()
+    }
+}
+
+/// Headers on every response: no sniffing, no framing by others, no referrer to other sites,
+/// and (on pages that did not set their own, such as the replay viewer) a policy that allows
+/// no script at all and nothing from elsewhere.
+async fn security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::X_FRAME_OPTIONS,
+        HeaderValue::from_static("SAMEORIGIN"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+                 frame-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
+            ),
+        );
+    }
+    if !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// Serves the site on `listener` until `shutdown` resolves; requests under way finish.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    site: Site,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router(site).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

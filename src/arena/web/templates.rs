@@ -1,0 +1,524 @@
+//! The pages' HTML, as maud templates over the read models of [`crate::arena::views`]: every
+//! text (team names, labels, logs, check reports) is escaped by maud; addresses built from
+//! names are percent-encoded. No script: the pages work without JavaScript, and the site's
+//! Content-Security-Policy allows none (the replay viewer, in its frame, has its own).
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::Value;
+
+use super::plot;
+use crate::arena::views::{
+    Leaderboard, MatchPage, MatchRow, OrganiserPage, SubmissionPage, TeamPage, VersionRow, Viewer,
+};
+
+/// What the layout needs of the request: who is looking and the session's CSRF token (for
+/// the logout button).
+pub struct Frame<'a> {
+    pub viewer: &'a Viewer,
+    pub csrf: Option<&'a str>,
+}
+
+/// A team's page address.
+pub fn team_href(name: &str) -> String {
+    format!("/teams/{}", utf8_percent_encode(name, NON_ALPHANUMERIC))
+}
+
+/// A time as the database stores it (Unix ms), in UTC.
+pub fn time(ms: i64) -> String {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    humantime::format_rfc3339_seconds(t)
+        .to_string()
+        .replace('T', " ")
+        .replace('Z', " UTC")
+}
+
+fn opt_time(ms: Option<i64>) -> String {
+    ms.map(time).unwrap_or_else(|| "-".into())
+}
+
+pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · rollarena arena" }
+                link rel="stylesheet" href="/style.css";
+                // No favicon request (a 404 in every browser's console).
+                link rel="icon" href="data:,";
+            }
+            body {
+                nav {
+                    a href="/" { "Leaderboard" }
+                    a href="/matches" { "Matches" }
+                    @match frame.viewer {
+                        Viewer::Team { name, .. } => {
+                            a href=(team_href(name)) { "My team" }
+                            a href="/submit" { "Submit" }
+                        }
+                        Viewer::Organiser => {
+                            a href="/organiser" { "Organiser" }
+                        }
+                        Viewer::Public => {}
+                    }
+                    span.who {
+                        @match frame.viewer {
+                            Viewer::Public => { a href="/login" { "Log in" } }
+                            Viewer::Team { name, .. } => { "Team " b { (name) } }
+                            Viewer::Organiser => { "Organiser" }
+                        }
+                        @if let Some(csrf) = frame.csrf {
+                            form.inline method="post" action="/logout" {
+                                input type="hidden" name="csrf" value=(csrf);
+                                button type="submit" { "Log out" }
+                            }
+                        }
+                    }
+                }
+                main {
+                    h1 { (title) }
+                    (body)
+                }
+            }
+        }
+    }
+}
+
+fn signed(v: f64) -> String {
+    format!("{v:+.2}")
+}
+
+pub fn leaderboard(lb: &Leaderboard) -> Markup {
+    html! {
+        @if lb.paused {
+            p.notice { "The matchmaker is paused by the organiser: no new matches start." }
+        }
+        p.muted { (lb.matches) " finished matches. Ranked by the conservative rating μ - 3σ." }
+        table #leaderboard {
+            thead { tr {
+                th { "Rank" } th { "Team" } th { "Version" } th { "μ ± σ" }
+                th { "Rating (μ - 3σ)" } th { "Matches" } th { "Trend" }
+            } }
+            tbody {
+                @for row in &lb.rows {
+                    tr {
+                        td.num { (row.rank) }
+                        td {
+                            a href=(team_href(&row.team)) { (row.team) }
+                            @if row.builtin { " " span.badge { "built-in" } }
+                        }
+                        td { (row.version_label) " " span.muted { "#" (row.version_id) } }
+                        td.num { (format!("{:.2} ± {:.2}", row.mu, row.sigma)) }
+                        td.num { b { (format!("{:.2}", row.conservative)) } }
+                        td.num { (row.matches) }
+                        td.num {
+                            @match row.trend {
+                                Some(t) if t > 0.005 => span.up { "▲ " (signed(t)) },
+                                Some(t) if t < -0.005 => span.down { "▼ " (signed(t)) },
+                                Some(t) => span.muted { (signed(t)) },
+                                None => span.muted { "new" },
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if lb.rows.is_empty() {
+            p.muted { "No version has passed its check yet." }
+        }
+        @if !lb.unranked.is_empty() {
+            h2 { "Not ranked yet" }
+            p.muted { "Teams without a version that passed its check." }
+            ul {
+                @for name in &lb.unranked {
+                    li { a href=(team_href(name)) { (name) } }
+                }
+            }
+        }
+    }
+}
+
+fn state_badge(state: &str) -> Markup {
+    html! { span class=(format!("badge {state}")) { (state) } }
+}
+
+fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Markup {
+    html! {
+        table #versions {
+            thead { tr {
+                th { "Version" } th { "Label" } th { "Language" } th { "Submitted" }
+                th { "Build and check" } th { "μ ± σ" } th { "Matches" } th { "SPRT" }
+            } }
+            tbody {
+                @for v in versions {
+                    tr {
+                        td {
+                            @if own { a href=(format!("/submissions/{}", v.id)) { "#" (v.id) } }
+                            @else { "#" (v.id) }
+                            @if active == Some(v.id) { " " span.badge.active { "plays" } }
+                        }
+                        td { (v.label) }
+                        td { (v.language) }
+                        td { (time(v.submitted_at)) }
+                        td {
+                            (state_badge(&v.state))
+                            @if let Some(f) = &v.failure { " " span.failure { (f) } }
+                        }
+                        td.num { (format!("{:.2} ± {:.2}", v.mu, v.sigma)) }
+                        td.num { (v.matches) }
+                        td { (v.sprt_verdict().unwrap_or("-")) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn team(page: &TeamPage) -> Markup {
+    html! {
+        @if page.disabled {
+            p.notice { "This team is disabled by the organiser: it plays no matches." }
+        }
+        p {
+            "Plays: "
+            @match page.active_version {
+                Some(id) => { "version #" (id) @if page.pinned_version.is_some() { " (pinned)" } },
+                None => { "no version has passed its check yet" },
+            }
+        }
+        h2 { "Versions" }
+        (versions_table(&page.versions, page.active_version, page.own))
+        h2 { "Rating history" }
+        (plot::history(&page.history))
+        h2 { "Against each opponent" }
+        @if page.opponents.is_empty() {
+            p.muted { "No finished match yet." }
+        } @else {
+            table #opponents {
+                thead { tr {
+                    th { "Opponent" } th { "Matches" } th { "Won" } th { "Drawn" } th { "Lost" }
+                    th { "Score" }
+                } }
+                tbody {
+                    @for o in &page.opponents {
+                        tr {
+                            td { a href=(team_href(&o.team)) { (o.team) } }
+                            td.num { (o.matches) } td.num { (o.wins) } td.num { (o.draws) }
+                            td.num { (o.losses) }
+                            td.num { (format!("{:.0}%", o.score * 100.0)) }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Recent matches" }
+        (match_list(&page.recent))
+    }
+}
+
+pub fn match_list(rows: &[MatchRow]) -> Markup {
+    html! {
+        @if rows.is_empty() {
+            p.muted { "No finished match yet." }
+        } @else {
+            table.matches {
+                thead { tr { th { "Match" } th { "Finished" } th { "Kind" } th { "Seats (points, rank)" } } }
+                tbody {
+                    @for m in rows {
+                        tr {
+                            td { a href=(format!("/matches/{}", m.id)) { "#" (m.id) } }
+                            td { (opt_time(m.finished_at)) }
+                            td { (m.kind) }
+                            td {
+                                @for (i, s) in m.seats.iter().enumerate() {
+                                    @if i > 0 { " · " }
+                                    a href=(team_href(&s.team)) { (s.team) }
+                                    " "
+                                    span.muted {
+                                        (s.points.map(|p| format!("{p}")).unwrap_or_else(|| "-".into()))
+                                        @if let Some(r) = s.rank { ", #" (r) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+pub fn match_page(page: &MatchPage) -> Markup {
+    let m = &page.row;
+    html! {
+        p {
+            (state_badge(&m.state)) " " (m.kind) " match, " (m.rounds) " rounds; started "
+            (opt_time(m.started_at)) ", finished " (opt_time(m.finished_at)) "."
+        }
+        @if let Some(e) = &page.error { p.failure { (e) } }
+        h2 { "Results" }
+        table #seats {
+            thead { tr {
+                th { "Seat" } th { "Team" } th { "Version" } th { "Points" } th { "Rank" }
+                th { "Forfeits" } th { "Rating before" } th { "Rating after" }
+                th { "Moves" } th { "Mean move" } th { "Longest move" }
+            } }
+            tbody {
+                @for s in &m.seats {
+                    @let t = page.timings.get(s.seat as usize);
+                    tr {
+                        td.num { (s.seat + 1) }
+                        td { a href=(team_href(&s.team)) { (s.team) } }
+                        td { (s.version_label) " " span.muted { "#" (s.version_id) } }
+                        td.num { (s.points.map(|p| format!("{p}")).unwrap_or_else(|| "-".into())) }
+                        td.num { (s.rank.map(|r| r.to_string()).unwrap_or_else(|| "-".into())) }
+                        td.num { (s.forfeits.unwrap_or(0)) }
+                        td.num { (rating(s.mu_before, s.sigma_before)) }
+                        td.num { (rating(s.mu_after, s.sigma_after)) }
+                        td.num { (t.map_or(0, |t| t.moves)) }
+                        td.num { (t.map(|t| format!("{:.1} ms", t.mean_ms)).unwrap_or_default()) }
+                        td.num { (t.map(|t| format!("{:.1} ms", t.max_ms)).unwrap_or_default()) }
+                    }
+                }
+            }
+        }
+        @if m.state == "done" {
+            h2 { "Replay" }
+            p.muted {
+                "Each seat's stderr and logs show only to its team and the organiser. "
+                a href=(format!("/matches/{}/replay", m.id)) { "Open the replay alone" } "."
+            }
+            iframe.replay src=(format!("/matches/{}/replay", m.id)) title="Replay" {}
+        }
+    }
+}
+
+fn rating(mu: Option<f64>, sigma: Option<f64>) -> String {
+    match (mu, sigma) {
+        (Some(m), Some(s)) => format!("{m:.2} ± {s:.2}"),
+        _ => "-".into(),
+    }
+}
+
+pub fn submission(page: &SubmissionPage) -> Markup {
+    let v = &page.version;
+    html! {
+        p {
+            "Team " a href=(team_href(&v.team)) { (v.team) } ", " (v.language) ", submitted "
+            (time(v.submitted_at)) ", " (v.source_bytes) " bytes. "
+            (state_badge(&v.state))
+            @if page.active { " " span.badge.active { "plays" } }
+        }
+        @if let Some(f) = &v.failure { p.failure #failure { (f) } }
+        @if let Some(verdict) = v.sprt_verdict() { p { "SPRT against the pool: " b { (verdict) } } }
+        h2 { "Build log" }
+        @match &page.build_log {
+            Some(log) if !log.is_empty() => pre #build-log { (log) },
+            Some(_) => p.muted { "The build printed nothing." },
+            None => p.muted { "Not built yet." },
+        }
+        h2 { "Check report" }
+        @match &page.check {
+            Some(report) => (check_report(report)),
+            None => p.muted { "Not checked yet." },
+        }
+        h2 { "Source files" }
+        ul #files {
+            @for f in &page.files {
+                li {
+                    a href=(format!("/submissions/{}/files/{}", v.id,
+                        f.path.split('/').map(|p| utf8_percent_encode(p, NON_ALPHANUMERIC).to_string())
+                            .collect::<Vec<_>>().join("/"))) { (f.path) }
+                    " " span.muted { (f.bytes) " bytes" }
+                }
+            }
+        }
+    }
+}
+
+/// `rollarena check`'s report (its JSON), item by item, failures with their evidence and hint.
+pub fn check_report(report: &Value) -> Markup {
+    let passed = report
+        .get("passed")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let items = report
+        .get("items")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    html! {
+        p #check-verdict class=(if passed { "pass" } else { "fail" }) {
+            @if passed { "Passed every item." } @else { "Failed: the version does not enter the ladder." }
+        }
+        table #check {
+            tbody {
+                @for item in &items {
+                    @let status = text(item, "status");
+                    tr class=(status) {
+                        td { span class=(format!("badge {status}")) { (status) } }
+                        td { b { (text(item, "title")) } br; (text(item, "detail")) }
+                    }
+                    @if let Some(problem) = item.get("problem") {
+                        tr.problem {
+                            td {}
+                            td {
+                                @let hint = text(problem, "hint");
+                                @if !hint.is_empty() { div.hint { b { "Hint: " } (hint) } }
+                                @if let Some(lines) = problem.get("exchange").and_then(Value::as_array) {
+                                    @if !lines.is_empty() {
+                                        pre.exchange {
+                                            @for line in lines {
+                                                (exchange_line(line)) "\n"
+                                            }
+                                        }
+                                    }
+                                }
+                                @let stderr = text(problem, "stderr");
+                                @if !stderr.is_empty() { div { "Its stderr:" } pre { (stderr) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One line of a failed item's exchange, however check wrote it.
+fn exchange_line(line: &Value) -> String {
+    match line {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => {
+            let dir = o
+                .get("dir")
+                .or_else(|| o.get("from"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let text = o
+                .get("text")
+                .or_else(|| o.get("line"))
+                .map(|t| {
+                    t.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| t.to_string())
+                })
+                .unwrap_or_else(|| line.to_string());
+            if dir.is_empty() {
+                text
+            } else {
+                format!("{dir} {text}")
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The login form (token in, session cookie out).
+pub fn login(csrf: &str, error: Option<&str>) -> Markup {
+    html! {
+        @if let Some(e) = error { p.failure #login-error { (e) } }
+        form method="post" action="/login" {
+            input type="hidden" name="csrf" value=(csrf);
+            label { "Token (your team's, or the organiser's) " input type="password" name="token" autocomplete="off" required; }
+            button type="submit" { "Log in" }
+        }
+        p.muted { "The organiser gives each team its token. The session lasts a week, or until you log out." }
+    }
+}
+
+/// The submit form of a logged-in team.
+pub fn submit(
+    csrf: &str,
+    languages: &[(String, String)],
+    max_bytes: u64,
+    error: Option<&str>,
+) -> Markup {
+    html! {
+        @if let Some(e) = error { p.failure #submit-error { (e) } }
+        form method="post" action="/submit" enctype="multipart/form-data" {
+            input type="hidden" name="csrf" value=(csrf);
+            p { label { "Source: a single file, or a .tar.gz or .zip archive (at most "
+                (crate::arena::config::format_size(max_bytes)) ") "
+                input type="file" name="file" required; } }
+            p { label { "Language " select name="language" {
+                option value="" { "from the file" }
+                @for (name, about) in languages { option value=(name) { (name) " (" (about) ")" } }
+            } } }
+            p { label { "Label " input type="text" name="label" maxlength="100" placeholder="v2: deeper search"; } }
+            button type="submit" { "Submit" }
+        }
+    }
+}
+
+pub fn organiser(
+    page: &OrganiserPage,
+    csrf: &str,
+    new_token: Option<(&str, &str)>,
+    error: Option<&str>,
+) -> Markup {
+    html! {
+        @if let Some(e) = error { p.failure #organiser-error { (e) } }
+        @if let Some((team, token)) = new_token {
+            div.notice #new-token {
+                "The token of team " b { (team) } " (shown this once: give it to the team): "
+                code { (token) }
+            }
+        }
+        p {
+            "Matchmaker: " b { @if page.paused { "paused" } @else { "running" } } ". "
+            (page.queued_versions) " versions waiting for build or check, "
+            (page.pending_matches) " matches queued or being played. "
+            form.inline method="post" action="/organiser/matchmaker" {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="paused" value=(if page.paused { "false" } else { "true" });
+                button type="submit" { @if page.paused { "Resume the matchmaker" } @else { "Pause the matchmaker" } }
+            }
+        }
+        h2 { "Teams" }
+        table #teams {
+            thead { tr { th { "Team" } th { "Since" } th { "Versions" } th { "Plays" } th { "" } } }
+            tbody {
+                @for t in &page.teams {
+                    tr {
+                        td { a href=(team_href(&t.name)) { (t.name) } @if t.builtin { " " span.badge { "built-in" } } @if t.disabled { " " span.badge.failed { "disabled" } } }
+                        td { (time(t.created_at)) }
+                        td.num { (t.versions) }
+                        td { (t.active_version.map(|v| format!("#{v}")).unwrap_or_else(|| "-".into())) }
+                        td {
+                            form.inline method="post" action="/organiser/team" {
+                                input type="hidden" name="csrf" value=(csrf);
+                                input type="hidden" name="team" value=(t.name);
+                                @if t.disabled {
+                                    button type="submit" name="action" value="enable" { "Enable" }
+                                } @else {
+                                    button type="submit" name="action" value="disable" { "Disable" }
+                                }
+                                @if !t.builtin {
+                                    " "
+                                    button type="submit" name="action" value="token" { "New token" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Add a team" }
+        form method="post" action="/organiser/teams" {
+            input type="hidden" name="csrf" value=(csrf);
+            label { "Name " input type="text" name="name" required maxlength="64"; }
+            button type="submit" { "Add" }
+        }
+    }
+}
+
+pub fn message(text: &str) -> Markup {
+    html! { p.failure #error { (text) } }
+}
+
+/// The stylesheet, served as `/style.css` (the CSP allows no inline style).
+pub const STYLE: PreEscaped<&str> = PreEscaped(include_str!("style.css"));

@@ -1,0 +1,119 @@
+//! `rollarena arena ...`: the organiser's commands on an arena directory. `init` creates one
+//! (its `arena.toml`, with every setting written out and commented, and its database) and
+//! prints the organiser's token; `team` adds a team and prints its token. Tokens go to stdout
+//! alone (`TOKEN=$(rollarena arena team DIR NAME)`), what they are to stderr.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::UsageError;
+use super::game_flags::GameFlags;
+use crate::arena::config::Config;
+use crate::arena::{Arena, admin};
+use crate::duration::parse_duration;
+use crate::game::registry;
+
+/// Create and run an arena: a server that builds, checks and rates the bots teams submit.
+///
+/// `rollarena arena init DIR --game G` creates the arena, `rollarena arena team DIR NAME`
+/// gives a team its token, and `rollarena serve DIR` runs it. protocol/ARENA.md describes the
+/// directory, the settings and the ladder.
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    pub command: ArenaCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ArenaCommand {
+    Init(InitArgs),
+    Team(TeamArgs),
+}
+
+/// Create an arena in DIR (new or empty): DIR/arena.toml, with every setting written out and
+/// commented, and the database. Prints the organiser's token, once.
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// The arena's directory (created; it must be new or empty).
+    pub dir: PathBuf,
+    /// The game the arena plays.
+    #[arg(long, default_value = registry::default_name())]
+    pub game: String,
+    /// Seats per match (default: the game's smallest table).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Rounds per match, a multiple of the players (default: twice the players).
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// Time per move.
+    #[arg(long, value_parser = parse_duration, value_name = "TIME")]
+    pub time: Option<Duration>,
+    /// A built-in bot of the game that plays in the ladder as an anchor (repeatable), e.g.
+    /// --anchor greedy.
+    #[arg(long = "anchor", value_name = "BOT")]
+    pub anchors: Vec<String>,
+    #[arg(skip)]
+    pub game_flags: GameFlags,
+}
+
+/// Add a team to the arena in DIR and print its token (the team submits with it).
+#[derive(Args, Debug)]
+pub struct TeamArgs {
+    /// The arena's directory.
+    pub dir: PathBuf,
+    /// The team's name: up to 64 characters, any but control characters.
+    pub name: String,
+}
+
+pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        ArenaCommand::Init(a) => init(a),
+        ArenaCommand::Team(a) => team(a),
+    }
+}
+
+fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
+    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let mut config = Config::new(entry.name, options).map_err(UsageError)?;
+    if let Some(p) = args.players {
+        config.players = p;
+        config.rounds = 2 * p as u32;
+    }
+    if let Some(r) = args.rounds {
+        config.rounds = r;
+    }
+    if let Some(t) = args.time {
+        config.time = t;
+    }
+    config.ladder.anchors = args.anchors;
+    let token = admin::init_with(&args.dir, &config).map_err(UsageError)?;
+    eprintln!(
+        "Created the arena {dir} ({game}, {players} players, {rounds} rounds a match, {time} a \
+         move); {dir}/arena.toml holds every setting.\nThe organiser's token follows: it is \
+         shown this once, keep it secret.\nNext: `rollarena arena team {dir} NAME` for each \
+         team, then `rollarena serve {dir}`.",
+        dir = args.dir.display(),
+        game = config.game,
+        players = config.players,
+        rounds = config.rounds,
+        time = humantime::format_duration(config.time),
+    );
+    println!("{token}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn team(args: TeamArgs) -> anyhow::Result<ExitCode> {
+    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let token = admin::add_team(&arena, &args.name).map_err(UsageError)?;
+    eprintln!(
+        "Added the team {:?}. Its token follows: give it to the team (it submits with \
+         `rollarena submit --token TOKEN`); it is shown this once.",
+        args.name
+    );
+    println!("{token}");
+    Ok(ExitCode::SUCCESS)
+}

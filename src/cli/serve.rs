@@ -1,0 +1,121 @@
+//! `rollarena serve DIR`: the arena's web server (pages and JSON API) and its background work
+//! (builds and checks, the matchmaker, N embedded match workers) in one process, until SIGTERM
+//! or Ctrl-C stops both cleanly: the server stops taking requests and finishes those under
+//! way, then the background work stops (matches in play are queued again, bots killed).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::{EXIT_OK, UsageError};
+use crate::arena::Arena;
+use crate::arena::service::Service;
+use crate::arena::web::{self, Site};
+
+/// Run an arena: its web pages and JSON API, the builds and checks of submissions, the
+/// matchmaker and the match workers.
+///
+/// Create the arena first with `rollarena arena init DIR --game G`. Put it behind a reverse
+/// proxy with TLS to serve it beyond this machine (the README's "Running an arena" shows how);
+/// the proxy must send `X-Forwarded-Proto: https` so that session cookies are marked Secure,
+/// and `X-Forwarded-For` so that failed logins are counted per client. SIGTERM or Ctrl-C stops
+/// it cleanly; a killed server loses nothing (unfinished matches and builds run again at the
+/// next start).
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The arena's directory (made by `rollarena arena init`).
+    pub dir: PathBuf,
+    /// The address to listen on [default: arena.toml's [server] listen, 127.0.0.1:8080].
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<String>,
+    /// Match workers playing in this process [default: half the cores, at least 1].
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+}
+
+/// Half the cores, at least one.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get() / 2)
+        .unwrap_or(1)
+        .max(1)
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let listen = args
+        .listen
+        .clone()
+        .unwrap_or_else(|| arena.config.server.listen.clone());
+    let addr: SocketAddr = listen.parse().map_err(|e| {
+        UsageError(format!(
+            "--listen {listen:?} is not an address and port ({e}): write it like 127.0.0.1:8080 \
+             or 0.0.0.0:8080"
+        ))
+    })?;
+    let workers = match args.workers {
+        Some(0) => {
+            return Err(UsageError(
+                "--workers 0 plays no match: give at least 1 (matches are only played by \
+                 this server's workers)"
+                    .into(),
+            )
+            .into());
+        }
+        Some(n) => n,
+        None => default_workers(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| {
+            let why = match e.kind() {
+                std::io::ErrorKind::AddrInUse => format!(
+                    "the address is in use: another server listens on port {}; stop it or choose \
+                 another port with --listen",
+                    addr.port()
+                ),
+                std::io::ErrorKind::AddrNotAvailable => {
+                    "this machine has no such address: use 127.0.0.1 or 0.0.0.0".into()
+                }
+                std::io::ErrorKind::PermissionDenied => format!(
+                    "permission denied: ports below 1024 need privileges; use a port such as 8080 \
+                 behind a reverse proxy ({e})"
+                ),
+                _ => e.to_string(),
+            };
+            UsageError(format!("cannot listen on {addr}: {why}"))
+        })?;
+    let arena = Arc::new(arena);
+    let service = Service::start(arena.clone(), workers).map_err(UsageError)?;
+    let local = listener.local_addr().unwrap_or(addr);
+    eprintln!(
+        "rollarena: arena {} at http://{local}/ ({workers} match worker{}); Ctrl-C stops it",
+        arena.dir.display(),
+        if workers == 1 { "" } else { "s" }
+    );
+    let served = runtime.block_on(web::serve(listener, Site { arena }, shutdown_signal()));
+    eprintln!("rollarena: stopping: the matches in play are queued again");
+    service.shutdown();
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    served.context("the web server failed")?;
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// SIGTERM (a service manager's stop) or SIGINT (Ctrl-C).
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM can be handled");
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}
