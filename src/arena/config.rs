@@ -310,7 +310,7 @@ impl Config {
         crate::arbiter::clock::TimeControl {
             startup: self.startup,
             per_move: self.time,
-            margin: crate::arbiter::clock::TimeControl::default().margin,
+            ..crate::arbiter::clock::TimeControl::default()
         }
     }
 

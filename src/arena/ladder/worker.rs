@@ -130,6 +130,7 @@ pub fn play(
                 cwd: None,
                 log: None,
                 resources: None,
+                tc: None,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -147,6 +148,7 @@ pub fn play(
         match_id: match_name(m.id),
         table: None,
         openings: Vec::new(),
+        deals: Vec::new(),
         withdraw_after: Some(3),
     };
     let mut writer = RecordWriter::append(&path).map_err(|e| format!("{}: {e}", path.display()))?;

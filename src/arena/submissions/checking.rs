@@ -47,6 +47,7 @@ pub fn check(
             cwd: None,
             log: None,
             resources: None,
+            tc: None,
         },
         game: entry.name,
         options: config.options.clone(),
