@@ -2,12 +2,12 @@
 //! fastchess's opening books: one opening a line, used in order or shuffled by the seed, each
 //! played once per rotation cycle of a table so that every seat plays it from every colour.
 //!
-//! - **Games played a move at a time** (Rolit): a line is the first moves, in the game's move
+//! - **Games played a move at a time** (every move public): a line is the first moves, in the game's move
 //!   notation, separated by spaces (`d3 c5 f6`); a word that reads as JSON is that value
 //!   (`"d3"`, `{"x": 1}`), any other word a string. Every line is played through the rules when
 //!   the file is read, so an illegal move is an error naming the line, never a surprise at a
 //!   table.
-//! - **Games with hidden information** (Goofspiel, Rollerball): a line is a **deal seed**, a
+//! - **Games with hidden information** (cards dealt by chance): a line is a **deal seed**, a
 //!   number below 2^53 that replaces the round's chance seed (the shuffle of the deck): every
 //!   round of a cycle is dealt the same cards, seats rotated, as duplicate bridge does. The
 //!   record keeps it (`deal`), so the verifier deals as the arbiter did.
