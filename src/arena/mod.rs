@@ -10,6 +10,7 @@
 //! - [`admin`]: creating an arena, teams, pausing, pinning;
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
+//! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
 //! - [`service`]: all of the above running in the background, with recovery at start.
 //!
 //! The web layer (routes and templates) stays thin over plain functions of this module that
@@ -20,6 +21,7 @@ pub mod admin;
 pub mod config;
 pub mod db;
 pub mod ladder;
+pub mod rundir;
 pub mod service;
 pub mod submissions;
 pub mod tokens;
