@@ -24,14 +24,8 @@ pub const RUN: &str = "run";
 /// Makes `DIR/run/` (root's, 0711) and removes whatever is in it: run directories are per
 /// match and per build, and none outlives the server that made it.
 pub fn prepare(arena_dir: &Path) -> Result<(), String> {
-    let run = arena_dir.join(RUN);
+    let run = make_run(arena_dir)?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
-    std::fs::create_dir_all(&run).map_err(|e| io(&run, e))?;
-    if crate::sandbox::is_root() {
-        std::os::unix::fs::lchown(&run, Some(0), Some(0)).map_err(|e| io(&run, e))?;
-    }
-    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o711))
-        .map_err(|e| io(&run, e))?;
     for e in std::fs::read_dir(&run).map_err(|e| io(&run, e))?.flatten() {
         let path = e.path();
         let removed = if e.file_type().is_ok_and(|t| t.is_dir()) {
@@ -44,6 +38,18 @@ pub fn prepare(arena_dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Makes `DIR/run/` (root's, 0711) if it is not there, leaving what it holds; its path.
+fn make_run(arena_dir: &Path) -> Result<PathBuf, String> {
+    let run = arena_dir.join(RUN);
+    let io = |e: std::io::Error| format!("{}: {e}", run.display());
+    std::fs::create_dir_all(&run).map_err(io)?;
+    if crate::sandbox::is_root() {
+        std::os::unix::fs::lchown(&run, Some(0), Some(0)).map_err(io)?;
+    }
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o711)).map_err(io)?;
+    Ok(run)
+}
+
 /// A run directory, removed (with everything in it) when dropped.
 #[derive(Debug)]
 pub struct RunDir {
@@ -53,9 +59,10 @@ pub struct RunDir {
 impl RunDir {
     /// A new, empty run directory (root's, 0755), for a build to run in.
     pub fn new(arena_dir: &Path) -> Result<RunDir, String> {
-        let run = arena_dir.join(RUN);
+        let mut run = arena_dir.join(RUN);
         if !run.is_dir() {
-            prepare(arena_dir)?;
+            // Never emptied here: other run directories may be in use.
+            run = make_run(arena_dir)?;
         }
         let path = run.join(random_hex(16));
         std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;

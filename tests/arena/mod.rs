@@ -85,6 +85,16 @@ pub fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// The errors of the arena's failed matches.
+pub fn failed_matches(conn: &rusqlite::Connection) -> Vec<String> {
+    conn.prepare("SELECT COALESCE(error, '') FROM matches WHERE state = 'failed'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
 /// Whether `program` exists; a missing one skips the test loudly (fails under CI).
 pub fn have(program: &str) -> bool {
     if Path::new(program).is_file() {

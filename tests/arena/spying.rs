@@ -18,7 +18,7 @@ use std::time::Duration;
 use rollarena::arena::service::Service;
 use rollarena::arena::submissions::{Upload, accept};
 
-use super::{arena_in, have, kit_file, state, team, wait_for};
+use super::{arena_in, failed_matches, have, kit_file, state, team, wait_for};
 use crate::check::shared_tempdir;
 
 /// The Python kit with the spy in place of its last two lines (`if __name__ ...: main()`).
@@ -124,13 +124,7 @@ fn spy_on(tmp: tempfile::TempDir) {
         done() >= 2
     });
     service.shutdown();
-    let failed: Vec<String> = conn
-        .prepare("SELECT COALESCE(error, '') FROM matches WHERE state = 'failed'")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let failed = failed_matches(&conn);
     assert!(failed.is_empty(), "the spy plays legally: {failed:?}");
 
     // The token is where a spy would look for it, and nowhere in what the spy printed.
