@@ -50,15 +50,16 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
         ));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    // Traversable (bots and builds run files under it) but not listable by them.
-    for sub in ["", "versions"] {
+    // DIR is traversable (bots and builds run in `run/` under it) but not listable by them;
+    // `versions/` and `records/` are root's only.
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    set_mode(dir, 0o711)?;
+    for sub in ["versions", "records"] {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        set_mode(&d, 0o711)?;
+        set_mode(&d, 0o700)?;
     }
-    let records = dir.join("records");
-    std::fs::create_dir_all(&records).map_err(|e| format!("{}: {e}", records.display()))?;
-    set_mode(&records, 0o700)?;
+    super::rundir::prepare(dir)?;
     std::fs::write(dir.join(config::FILE), config.to_toml())
         .map_err(|e| format!("cannot write {}: {e}", dir.join(config::FILE).display()))?;
     let conn = db::create(dir)?;

@@ -10,6 +10,7 @@
 //! - [`admin`]: creating an arena, teams, pausing, pinning;
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
+//! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
 //! - [`service`]: all of the above running in the background, with recovery at start;
 //! - [`views`]: what the pages and the JSON API show, read from the database;
 //! - [`web`]: the server's routes, templates, logins and JSON API (`rollarena serve`).
@@ -22,6 +23,7 @@ pub mod admin;
 pub mod config;
 pub mod db;
 pub mod ladder;
+pub mod rundir;
 pub mod service;
 pub mod submissions;
 pub mod tokens;

@@ -20,6 +20,7 @@ use std::time::Duration;
 use rusqlite::params;
 
 use super::ladder::{matchmaker, worker};
+use super::rundir;
 use super::submissions::{build, checking};
 use super::{Arena, admin, db, sql};
 use crate::sandbox::{Isolation, Level};
@@ -59,17 +60,17 @@ impl Sandboxes {
             builds.probe()?;
         }
         if seats.reach_user().is_some() {
-            let versions = arena.dir.join("versions");
+            let run = arena.dir.join(rundir::RUN);
             let traversable = |d: &std::path::Path| {
                 use std::os::unix::fs::PermissionsExt;
                 d.metadata()
                     .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
             };
-            if !versions.ancestors().all(traversable) {
+            if !run.ancestors().all(traversable) {
                 return Err(format!(
-                    "the bots' uids cannot reach {}: every directory above it must be \
-                     traversable by others (chmod o+x), since bots run their builds from there",
-                    versions.display()
+                    "the bots' uids cannot reach {}: it and every directory above it must be \
+                     traversable by others (chmod o+x), since bots and builds run from there",
+                    run.display()
                 ));
             }
         }
@@ -151,8 +152,11 @@ fn lock(arena: &Arena) -> Result<std::fs::File, String> {
 }
 
 /// Queues again whatever an earlier server left running (see the module header), removes
-/// upload leftovers, and brings the anchors in line with `arena.toml`.
+/// upload leftovers and run directories, makes `versions/` root's only (an arena made before
+/// run directories had it 0711), and brings the anchors in line with `arena.toml`.
 pub fn recover(arena: &Arena) -> Result<(), String> {
+    admin::set_mode(&arena.dir.join("versions"), 0o700)?;
+    rundir::prepare(&arena.dir)?;
     let conn = arena.conn()?;
     let like = format!("{EMBEDDED}%");
     matchmaker::expire(
@@ -301,7 +305,7 @@ fn build_and_check(
     };
     let dir = arena.version_dir(id);
     let build_dir = dir.join("build");
-    let verdict = build::build(&iso.builds, recipe, &dir, &config.build, stop)?;
+    let verdict = build::build(&iso.builds, recipe, &arena.dir, &dir, &config.build, stop)?;
     if let Err(why) = verdict {
         conn.execute(
             "UPDATE versions SET built_at = ?1 WHERE id = ?2",
@@ -315,14 +319,17 @@ fn build_and_check(
         params![db::now_ms(), recipe.run, id],
     )
     .map_err(sql)?;
-    let argv = checking::seat_argv(&recipe.run, &build_dir)?;
-    let report = checking::check(
-        config,
-        &iso.seats,
-        &format!("{team} #{id}"),
-        argv,
-        id as u64,
-    )?;
+    // The check runs a copy, as a match's seat does (see `rundir`), removed once it is done.
+    let report = {
+        let (argv, _run) = checking::seat(&arena.dir, &build_dir, &recipe.run)?;
+        checking::check(
+            config,
+            &iso.seats,
+            &format!("{team} #{id}"),
+            argv,
+            id as u64,
+        )?
+    };
     let json = dir.join("check.json");
     std::fs::write(
         &json,

@@ -10,7 +10,7 @@ use std::time::Duration;
 use rollarena::arena::service::Service;
 use rollarena::arena::submissions::{Upload, accept};
 
-use super::{arena, have, kit_file, state, team, wait_for};
+use super::{arena, failed_matches, have, kit_file, state, team, wait_for};
 
 #[test]
 fn the_python_and_c_kits_are_built_checked_and_rated_once_per_match() {
@@ -108,13 +108,7 @@ fn the_python_and_c_kits_are_built_checked_and_rated_once_per_match() {
         )
         .unwrap();
     assert_eq!(running, 0);
-    let failed: Vec<String> = conn
-        .prepare("SELECT COALESCE(error, '') FROM matches WHERE state = 'failed'")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
+    let failed = failed_matches(&conn);
     assert!(failed.is_empty(), "failed matches: {failed:?}");
 
     // Every counted match: rated, its record verifies, its seats' ratings chain.

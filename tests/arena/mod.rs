@@ -2,7 +2,8 @@
 //! in, its message out, the arena unchanged), builds that exceed their limits (real processes
 //! in the sandbox), a broken bot whose check fails with its diagnosis, the Python and C kits
 //! submitted, built, checked and playing ladder matches through `Service` (records verified,
-//! ratings moved once per match), and recovery after a simulated crash.
+//! ratings moved once per match), recovery after a simulated crash, and a spy bot that reads
+//! nothing of another team's version.
 //!
 //! Bots and builds run under the sandbox's wrapper, which re-executes the rollarena binary;
 //! the test binary names it with `sandbox::use_binary`. Arenas live in world-traversable
@@ -11,6 +12,7 @@
 mod builds;
 mod ladder;
 mod recovery;
+mod spying;
 mod uploads;
 
 use std::path::{Path, PathBuf};
@@ -24,8 +26,16 @@ use crate::check::{rollarena, shared_tempdir};
 /// A new arena for `game` with the settings `edit` changes; its directory is kept alive by the
 /// returned guard.
 pub fn arena(game: &str, edit: impl FnOnce(&mut Config)) -> (tempfile::TempDir, Arena) {
+    arena_in(shared_tempdir("arena-"), game, edit)
+}
+
+/// A new arena as [`arena`] makes, in the world-traversable directory `tmp`.
+pub fn arena_in(
+    tmp: tempfile::TempDir,
+    game: &str,
+    edit: impl FnOnce(&mut Config),
+) -> (tempfile::TempDir, Arena) {
     rollarena::sandbox::use_binary(rollarena().to_path_buf());
-    let tmp = shared_tempdir("arena-");
     let dir = tmp.path().join("arena");
     let mut config = Config::new(game, Default::default()).unwrap();
     config.time = Duration::from_secs(2);
@@ -73,6 +83,16 @@ pub fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
         assert!(start.elapsed() < limit, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// The errors of the arena's failed matches.
+pub fn failed_matches(conn: &rusqlite::Connection) -> Vec<String> {
+    conn.prepare("SELECT COALESCE(error, '') FROM matches WHERE state = 'failed'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 /// Whether `program` exists; a missing one skips the test loudly (fails under CI).

@@ -1,6 +1,7 @@
 //! The bad-upload table: every upload the arena must refuse, built as data (raw tar headers,
 //! so that nothing a well-behaved archiver would refuse to write is out of reach), with the
-//! refusal's message and kind expected, and the arena's directory and database unchanged.
+//! refusal's message and kind expected, and the arena's directory and database unchanged;
+//! and the arena's own failure to store an upload, refused as internal (HTTP 500).
 
 use std::io::Write;
 
@@ -280,6 +281,11 @@ fn every_bad_upload_is_refused_with_its_reason_and_nothing_stored() {
             c.says
         );
         assert_eq!(refusal.too_large, c.too_large, "{}", c.what);
+        assert!(
+            !refusal.internal,
+            "{}: a bad upload is not the arena's failure",
+            c.what
+        );
         let after: Vec<_> = listing(&arena.dir)
             .into_iter()
             .filter(|p| !p.to_string_lossy().contains("arena.db-"))
@@ -335,4 +341,45 @@ fn every_bad_upload_is_refused_with_its_reason_and_nothing_stored() {
             .is_file()
     );
     assert_eq!(versions(&arena), 2);
+}
+
+/// The arena failing to store an upload (here its `versions/` is not a directory, as a broken
+/// disk would leave it) is an internal refusal (HTTP 500) that says so, not a bad upload; the
+/// same upload is taken once the arena is repaired.
+#[test]
+fn the_arenas_own_failure_is_internal_not_a_bad_upload() {
+    let (_tmp, arena) = arena("rolit", |_| {});
+    let team = team(&arena, "unlucky");
+    let versions = arena.dir.join("versions");
+    std::fs::remove_dir(&versions).unwrap();
+    std::fs::write(&versions, "not a directory").unwrap();
+    let upload = Upload {
+        file_name: "bot.py".into(),
+        bytes: kit_file("python", "bot.py"),
+        language: None,
+        label: None,
+    };
+    let refusal = accept(&arena, team, upload.clone()).unwrap_err();
+    assert!(refusal.internal && !refusal.too_large, "{refusal:?}");
+    assert!(
+        refusal
+            .message
+            .contains("the arena could not store the upload")
+            && refusal.message.contains("nothing was stored"),
+        "{}",
+        refusal.message
+    );
+    assert_eq!(versions_count(&arena), 0);
+    std::fs::remove_file(&versions).unwrap();
+    std::fs::create_dir(&versions).unwrap();
+    accept(&arena, team, upload).unwrap();
+    assert_eq!(versions_count(&arena), 1);
+}
+
+fn versions_count(arena: &rollarena::arena::Arena) -> i64 {
+    arena
+        .conn()
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM versions", [], |r| r.get(0))
+        .unwrap()
 }

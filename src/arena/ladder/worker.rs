@@ -14,7 +14,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{evaluation, rating};
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
-use crate::arena::submissions::checking::seat_argv;
+use crate::arena::submissions::checking::seat;
 use crate::arena::{Arena, db, sql};
 use crate::record::RecordWriter;
 use crate::sandbox::Isolation;
@@ -105,7 +105,8 @@ pub enum Played {
 }
 
 /// Plays the match into its record (written afresh: a record left by an earlier attempt is
-/// dropped), renewing the lease as it goes. `stop` ends it early.
+/// dropped), renewing the lease as it goes, each seat running a copy of its version's build
+/// made for this match (`checking::seat`). `stop` ends it early.
 pub fn play(
     arena: &Arena,
     iso: &Isolation,
@@ -118,22 +119,24 @@ pub fn play(
     if path.exists() {
         std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let bots = m
-        .seats
-        .iter()
-        .map(|s| {
-            let build = arena.version_dir(s.version).join("build");
-            Ok(BotSpec {
-                name: s.name.clone(),
-                named: true,
-                argv: seat_argv(&s.run_command, &build)?,
-                cwd: None,
-                log: None,
-                resources: None,
-                tc: None,
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    // Each seat runs a copy of its version's build, made for this match in a run directory
+    // nobody can guess, and removed when the match ends (when `runs` is dropped).
+    let mut runs = Vec::with_capacity(m.seats.len());
+    let mut bots = Vec::with_capacity(m.seats.len());
+    for s in &m.seats {
+        let build = arena.version_dir(s.version).join("build");
+        let (argv, run) = seat(&arena.dir, &build, &s.run_command)?;
+        runs.push(run);
+        bots.push(BotSpec {
+            name: s.name.clone(),
+            named: true,
+            argv,
+            cwd: None,
+            log: None,
+            resources: None,
+            tc: None,
+        });
+    }
     let match_config = MatchConfig {
         game: config.game()?,
         bots,

@@ -1,15 +1,16 @@
 //! Building a version: its recipe's build command run by `/bin/sh -c` in a copy of its source
-//! (`versions/<id>/build/`), in the strict sandbox (no network, the filesystem read-only but
-//! the build directory and private temporary directories, a PID namespace of its own), under
-//! a uid of the build range (never a seat's), with a wall time, memory, processes and output
-//! limit. Everything it prints (stdout and stderr, in order) goes to `build.log`, up to the
-//! output limit.
+//! made in a run directory of its own (`DIR/run/<random>/`, see [`crate::arena::rundir`]:
+//! the build's uid never reaches `versions/`), in the strict sandbox (no network, the
+//! filesystem read-only but the build directory and private temporary directories, a PID
+//! namespace of its own), under a uid of the build range (never a seat's), with a wall time,
+//! memory, processes and output limit. Everything it prints (stdout and stderr, in order) goes
+//! to `build.log`, up to the output limit.
 //!
 //! A build that exceeds a limit is killed, whole (its process group, the cgroup, and the PID
 //! namespace, whose init dies with the wrapper), and fails with the limit named in its log.
 //! The wrapper's parent-death signal kills it as well when the server dies, even by SIGKILL.
-//! Afterwards the build directory belongs to root again and is read-only for everyone, so the
-//! seats' uids can run it and nothing can change it.
+//! Afterwards the build directory belongs to root again and is read-only for everyone, and
+//! it is moved to `versions/<id>/build/` (root's only): seats run copies of it.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -21,17 +22,20 @@ use std::time::{Duration, Instant};
 
 use crate::arbiter::process::Group;
 use crate::arena::config::{BuildConfig, Recipe, format_size};
+use crate::arena::rundir::{RunDir, copy_tree};
 use crate::sandbox::cgroup::BotCgroups;
 use crate::sandbox::launch::{LaunchSpec, SETUP_FAILED, WRAPPER_ARG};
 use crate::sandbox::{Isolation, Level};
 
-/// Builds the version in `dir` (a version's directory): `source/` into `build/` (made afresh),
-/// logging to `build.log`, within `limits` ([build] time and max_output; `iso` holds the
+/// Builds the version in `dir` (a version's directory, in the arena `arena_dir`): `source/`
+/// copied into a run directory, built there, then moved to `build/` (replacing any earlier
+/// one), logging to `build.log`, within `limits` ([build] time and max_output; `iso` holds the
 /// rest). `Ok(Err(reason))` is a build that failed (the reason in one line, also at the log's
 /// end); `Err` is the arena failing, or stopping (`stop`), with the build killed.
 pub fn build(
     iso: &Isolation,
     recipe: &Recipe,
+    arena_dir: &Path,
     dir: &Path,
     limits: &BuildConfig,
     stop: &AtomicBool,
@@ -46,7 +50,8 @@ pub fn build(
     if build.exists() {
         std::fs::remove_dir_all(build).map_err(|e| io(build, e))?;
     }
-    copy_dir(source, build).map_err(|e| io(build, e))?;
+    let work = RunDir::new(arena_dir)?;
+    copy_tree(source, work.path()).map_err(|e| io(work.path(), e))?;
     let mut log_file = std::fs::OpenOptions::new()
         .create(true)
         .write(true)
@@ -64,14 +69,15 @@ pub fn build(
         run(
             iso,
             &recipe.build,
-            build,
+            work.path(),
             log_file.try_clone().map_err(|e| io(log, e))?,
             max_output,
             time,
             stop,
         )?
     };
-    seal(build).map_err(|e| io(build, e))?;
+    seal(work.path()).map_err(|e| io(work.path(), e))?;
+    std::fs::rename(work.path(), build).map_err(|e| io(build, e))?;
     let secs = started.elapsed().as_secs_f64();
     let _ = match &verdict {
         Ok(()) => writeln!(log_file, "\nbuild: ok in {secs:.1} s"),
@@ -228,22 +234,6 @@ fn copy_capped(mut from: impl Read, mut to: std::fs::File, max: u64, over: &Atom
             let _ = writeln!(to, "\n[... output cut at {} ...]", format_size(max));
         }
     }
-}
-
-/// Copies a directory of regular files and directories.
-pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let kind = e.file_type()?;
-        if kind.is_dir() {
-            copy_dir(&src, &dst)?;
-        } else if kind.is_file() {
-            std::fs::copy(&src, &dst)?;
-        }
-    }
-    Ok(())
 }
 
 fn chown_all(dir: &Path, uid: u32, gid: u32) -> std::io::Result<()> {

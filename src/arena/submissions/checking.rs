@@ -6,9 +6,29 @@ use std::path::Path;
 
 use crate::arbiter::{BotSpec, Limits};
 use crate::arena::config::Config;
+use crate::arena::rundir::RunDir;
 use crate::check::{CheckConfig, Report, Status, run_check};
 use crate::game::registry;
 use crate::sandbox::Isolation;
+
+/// How a seat runs a version: the command, and the run directory that holds the copy of the
+/// version's `build` it runs (removed when dropped; none for a built-in bot, which runs
+/// `rollarena bot NAME`). One per seat of a match, one per check.
+pub fn seat(
+    arena_dir: &Path,
+    build: &Path,
+    run: &str,
+) -> Result<(Vec<String>, Option<RunDir>), String> {
+    if builtin(run) {
+        return Ok((seat_argv(run, build)?, None));
+    }
+    let dir = RunDir::copy_of(arena_dir, build)?;
+    Ok((seat_argv(run, dir.path())?, Some(dir)))
+}
+
+fn builtin(run: &str) -> bool {
+    run.split_whitespace().next() == Some("rollarena")
+}
 
 /// The command that runs a version built in `build`: the recipe's words, those that name a
 /// file of the build made absolute (the bot runs in a scratch directory of its own).

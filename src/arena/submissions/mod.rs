@@ -34,27 +34,49 @@ pub struct Upload {
     pub label: Option<String>,
 }
 
-/// Why an upload was refused. Nothing of it was stored.
+/// Why an upload was not stored. Nothing of it was. Three kinds, each with its HTTP answer:
+/// - `too_large`: the upload was larger than the arena takes (HTTP 413);
+/// - `internal`: the arena itself failed (its disk or its database, not the upload): the
+///   message says what failed, the team may send the same upload again later, and the
+///   organiser should look at the server (HTTP 500);
+/// - neither: the upload was bad, and the message says what to change (HTTP 400).
+///
+/// At most one of `too_large` and `internal` is set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// What was wrong and what to do.
     pub message: String,
-    /// The upload was too large (HTTP 413); otherwise it was bad (HTTP 400).
+    /// The upload was too large (HTTP 413).
     pub too_large: bool,
+    /// The arena failed, not the upload (HTTP 500).
+    pub internal: bool,
 }
 
 impl Refusal {
+    /// A bad upload (HTTP 400).
     pub fn bad(message: String) -> Refusal {
         Refusal {
             message,
             too_large: false,
+            internal: false,
         }
     }
 
     fn large(message: String) -> Refusal {
         Refusal {
-            message,
             too_large: true,
+            ..Refusal::bad(message)
+        }
+    }
+
+    /// The arena's own failure while storing an upload (HTTP 500); `what` is the error.
+    pub fn internal(what: String) -> Refusal {
+        Refusal {
+            internal: true,
+            ..Refusal::bad(format!(
+                "the arena could not store the upload: {what} (nothing was stored: send it \
+                 again later, and tell the organiser if this goes on)"
+            ))
         }
     }
 }
@@ -70,7 +92,7 @@ pub const MAX_LABEL: usize = 100;
 
 /// Checks an upload and stores it as a queued version of `team`; returns the version's id.
 pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> {
-    let internal = |e: String| Refusal::bad(format!("the arena could not store the upload: {e}"));
+    let internal = Refusal::internal;
     let limits = &arena.config.uploads;
     if upload.bytes.len() as u64 > limits.max_bytes {
         return Err(Refusal::large(format!(
@@ -130,7 +152,7 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
     std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
     let stored = (|| {
         let recipe = unpack_into(arena, &upload, given, &source)?;
-        admin::set_mode(&staging, 0o711).map_err(internal)?;
+        admin::set_mode(&staging, 0o700).map_err(internal)?;
         admin::set_mode(&source, 0o700).map_err(internal)?;
         insert(
             arena,
@@ -225,16 +247,15 @@ fn unpack_into<'a>(
             })?,
         };
         std::fs::write(source.join(&recipe.main), &upload.bytes)
-            .map_err(|e| Refusal::bad(format!("the arena could not store the upload: {e}")))?;
-        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::bad)?;
+            .map_err(|e| Refusal::internal(e.to_string()))?;
+        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
         return Ok(recipe);
     }
     match kind {
         unpack::Kind::TarGz => unpack::tar_gz(&upload.bytes, source, limits)?,
         _ => unpack::zip(&upload.bytes, source, limits)?,
     }
-    unpack::strip_single_top(source)
-        .map_err(|e| Refusal::bad(format!("the arena could not unpack the upload: {e}")))?;
+    unpack::strip_single_top(source).map_err(|e| Refusal::internal(format!("unpacking: {e}")))?;
     match given {
         Some(r) if source.join(&r.main).is_file() => Ok(r),
         Some(r) => Err(Refusal::bad(format!(
@@ -268,7 +289,7 @@ fn insert(
     bytes: &[u8],
     staging: &Path,
 ) -> Result<i64, Refusal> {
-    let internal = |e: String| Refusal::bad(format!("the arena could not store the upload: {e}"));
+    let internal = Refusal::internal;
     let sha = hex(&Sha256::digest(bytes));
     let (mu, sigma) = super::ladder::rating::initial();
     let tx = conn.transaction().map_err(|e| internal(sql(e)))?;

@@ -74,10 +74,16 @@ impl Sink<'_> {
         }
         let path = self.dest.join(&rel);
         let conflict = |e: std::io::Error| {
-            Refusal::bad(format!(
-                "the archive entry {name:?} cannot be unpacked ({e}): is it twice in the \
-                 archive, or both a file and a directory?"
-            ))
+            use std::io::ErrorKind::{AlreadyExists, IsADirectory, NotADirectory};
+            if matches!(e.kind(), AlreadyExists | IsADirectory | NotADirectory) {
+                Refusal::bad(format!(
+                    "the archive entry {name:?} cannot be unpacked ({e}): is it twice in the \
+                     archive, or both a file and a directory?"
+                ))
+            } else {
+                // Not the archive's doing: the arena's disk (full, read-only, ...).
+                Refusal::internal(format!("unpacking {name:?}: {e}"))
+            }
         };
         match entry {
             Entry::Dir => std::fs::create_dir_all(&path).map_err(conflict),

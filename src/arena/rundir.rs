@@ -1,0 +1,185 @@
+//! Run directories: where a build runs and where a seat runs its version, so that no bot's uid
+//! ever needs to reach `versions/` (root's only, 0700: sources, builds, logs and check
+//! reports of every team).
+//!
+//! Each run directory is `DIR/run/<128 random bits in hex>/`, under a `run/` owned by root with
+//! mode 0711: anyone may pass through it, nobody but root may list it, and nobody can guess a
+//! name in it. A seat's directory holds a copy of its version's build made for one match (or
+//! one `check`), readable and runnable by any uid (the seat's uid is chosen at launch), and is
+//! removed when the match ends ([`RunDir`]'s drop); a build runs in one of its own. Whatever a
+//! crash left there is removed when the server starts ([`prepare`]).
+//!
+//! A seat learns its own directory (its command names it), which is gone after its match; it
+//! cannot learn another's: the other seats run in PID namespaces of their own with a `/proc`
+//! of their own, and commands are recorded only in records, which bots cannot read.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::tokens::random_hex;
+
+/// The name of the arena's directory of run directories.
+pub const RUN: &str = "run";
+
+/// Makes `DIR/run/` (root's, 0711) and removes whatever is in it: run directories are per
+/// match and per build, and none outlives the server that made it.
+pub fn prepare(arena_dir: &Path) -> Result<(), String> {
+    let run = make_run(arena_dir)?;
+    let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    for e in std::fs::read_dir(&run).map_err(|e| io(&run, e))?.flatten() {
+        let path = e.path();
+        let removed = if e.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|e| io(&path, e))?;
+    }
+    Ok(())
+}
+
+/// Makes `DIR/run/` (root's, 0711) if it is not there, leaving what it holds; its path.
+fn make_run(arena_dir: &Path) -> Result<PathBuf, String> {
+    let run = arena_dir.join(RUN);
+    let io = |e: std::io::Error| format!("{}: {e}", run.display());
+    std::fs::create_dir_all(&run).map_err(io)?;
+    if crate::sandbox::is_root() {
+        std::os::unix::fs::lchown(&run, Some(0), Some(0)).map_err(io)?;
+    }
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o711)).map_err(io)?;
+    Ok(run)
+}
+
+/// A run directory, removed (with everything in it) when dropped.
+#[derive(Debug)]
+pub struct RunDir {
+    path: PathBuf,
+}
+
+impl RunDir {
+    /// A new, empty run directory (root's, 0755), for a build to run in.
+    pub fn new(arena_dir: &Path) -> Result<RunDir, String> {
+        let mut run = arena_dir.join(RUN);
+        if !run.is_dir() {
+            // Never emptied here: other run directories may be in use.
+            run = make_run(arena_dir)?;
+        }
+        let path = run.join(random_hex(16));
+        std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let dir = RunDir { path };
+        std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("{}: {e}", dir.path.display()))?;
+        Ok(dir)
+    }
+
+    /// A fresh copy of a version's sealed build, for one match's seat or one check.
+    pub fn copy_of(arena_dir: &Path, build: &Path) -> Result<RunDir, String> {
+        let dir = RunDir::new(arena_dir)?;
+        copy_tree(build, &dir.path).map_err(|e| {
+            format!(
+                "copying {} to a run directory: {e}",
+                build.strip_prefix(arena_dir).unwrap_or(build).display()
+            )
+        })?;
+        Ok(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::remove_dir_all(&self.path)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!("cannot remove {}: {e}", self.path.display());
+        }
+    }
+}
+
+/// Copies a tree of directories, regular files and symbolic links (as links): directories
+/// 0755, files with their mode bits (a sealed build's are 0644 or 0755), owned by the copier.
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        let kind = e.file_type()?;
+        if kind.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else if kind.is_file() {
+            std::fs::copy(&src, &dst)?;
+        } else if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dst)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    #[test]
+    fn a_copy_is_private_to_its_unguessable_name_and_gone_when_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let build = tmp.path().join("build");
+        std::fs::create_dir_all(build.join("lib")).unwrap();
+        std::fs::write(build.join("bot.py"), "print('hi')").unwrap();
+        std::fs::set_permissions(build.join("bot.py"), std::fs::Permissions::from_mode(0o644))
+            .unwrap();
+        std::fs::write(build.join("lib/run"), "#!/bin/sh").unwrap();
+        std::fs::set_permissions(
+            build.join("lib/run"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("lib/run", build.join("start")).unwrap();
+        let dir = RunDir::copy_of(tmp.path(), &build).unwrap();
+        let path = dir.path().to_path_buf();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name.len(), 32, "128 bits in hex: {name}");
+        assert!(name.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(path.parent().unwrap(), tmp.path().join(RUN));
+        let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().mode() & 0o7777;
+        assert_eq!(mode(&tmp.path().join(RUN)), 0o711, "run/ cannot be listed");
+        assert_eq!(mode(&path), 0o755);
+        assert_eq!(mode(&path.join("bot.py")), 0o644);
+        assert_eq!(mode(&path.join("lib/run")), 0o755);
+        assert_eq!(
+            std::fs::read_link(path.join("start")).unwrap(),
+            Path::new("lib/run")
+        );
+        assert_eq!(
+            std::fs::read_to_string(path.join("bot.py")).unwrap(),
+            "print('hi')"
+        );
+        let other = RunDir::copy_of(tmp.path(), &build).unwrap();
+        assert_ne!(other.path(), dir.path(), "each seat has a copy of its own");
+        drop(dir);
+        assert!(!path.exists(), "removed when dropped");
+        assert!(other.path().exists());
+    }
+
+    #[test]
+    fn prepare_removes_what_a_crash_left() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("build")).unwrap();
+        std::fs::write(tmp.path().join("build/bot.py"), "x").unwrap();
+        let left = RunDir::copy_of(tmp.path(), &tmp.path().join("build")).unwrap();
+        let path = left.path().to_path_buf();
+        std::mem::forget(left);
+        std::fs::write(tmp.path().join(RUN).join("stray"), "x").unwrap();
+        prepare(tmp.path()).unwrap();
+        assert!(!path.exists());
+        assert_eq!(
+            std::fs::read_dir(tmp.path().join(RUN)).unwrap().count(),
+            0,
+            "run/ is empty"
+        );
+    }
+}

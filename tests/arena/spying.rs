@@ -1,0 +1,226 @@
+//! A team never reads another's files (issue 28): two teams' Python versions play the ladder
+//! through `Service`, one of them the victim (the Python kit carrying a unique token in its
+//! source), the other a spy (`tests/bots/arena_spy.py` appended to the kit, so that it plays
+//! legally) that tries to read every version's source and build, the database, the records,
+//! and, through /proc, the other seat's run directory, and prints to its stderr every byte it
+//! read. The token must appear nowhere in what the spy printed (the records' stderr tails and
+//! its check report), the spy must have read nothing of the arena's, and its output must show
+//! that it tried, at the arena's real directory. It runs twice: with the arena under /tmp
+//! (where the sandbox's private /tmp hides all but the spy's own run directory) and outside it
+//! (where only the directories' modes keep it out). After the server stops, no run directory is
+//! left, and `versions/` and `run/` have the modes that keep bots out.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rollarena::arena::service::Service;
+use rollarena::arena::submissions::{Upload, accept};
+
+use super::{arena_in, failed_matches, have, kit_file, state, team, wait_for};
+use crate::check::shared_tempdir;
+
+/// The Python kit with the spy in place of its last two lines (`if __name__ ...: main()`).
+fn spy_source() -> Vec<u8> {
+    let kit = String::from_utf8(kit_file("python", "bot.py")).unwrap();
+    let tail = "if __name__ == \"__main__\":\n    main()\n";
+    assert!(kit.ends_with(tail), "the kit ends by calling main()");
+    let spy = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/arena_spy.py"),
+    )
+    .unwrap();
+    format!("{}{spy}", &kit[..kit.len() - tail.len()]).into_bytes()
+}
+
+fn upload(bytes: Vec<u8>) -> Upload {
+    Upload {
+        file_name: "bot.py".into(),
+        bytes,
+        language: None,
+        label: None,
+    }
+}
+
+/// Every stderr tail of a record (rounds' `stderr` and forfeits' `stderr_tail`), in order.
+fn stderr_tails(record: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in record.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for tail in v["stderr"].as_array().into_iter().flatten() {
+            out.push(tail.as_str().unwrap_or_default().to_string());
+        }
+        for f in v["forfeits"].as_array().into_iter().flatten() {
+            out.push(f["stderr_tail"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    out
+}
+
+/// An arena under /tmp: the sandbox gives each bot a private /tmp where, of the host's, only
+/// the directories its command names are bound, so the spy sees its own run directory alone.
+#[test]
+fn a_spy_reads_nothing_of_another_teams_version_under_tmp() {
+    spy_on(shared_tempdir("arena-spied-"));
+}
+
+/// An arena elsewhere (the test's target directory), as an organiser's usually is: only the
+/// modes of the arena's directories keep the spy out.
+#[test]
+fn a_spy_reads_nothing_of_another_teams_version_outside_tmp() {
+    let tmp = tempfile::Builder::new()
+        .prefix("arena-spied-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    spy_on(tmp);
+}
+
+fn spy_on(tmp: tempfile::TempDir) {
+    if !have("/usr/bin/python3") {
+        return;
+    }
+    let (_tmp, arena) = arena_in(tmp, "rolit", |c| {
+        c.options.insert("size".into(), "6".into());
+        c.ladder.anchors = vec![];
+    });
+    let token = format!("VICTIM-{}", rollarena::arena::tokens::random_hex(12));
+    let mut victim_source = kit_file("python", "bot.py");
+    victim_source.extend_from_slice(format!("\n# {token}\n").as_bytes());
+    let victim = accept(&arena, team(&arena, "victims"), upload(victim_source)).unwrap();
+    let spy = accept(&arena, team(&arena, "spies"), upload(spy_source())).unwrap();
+    let arena = Arc::new(arena);
+    let service = Service::start(arena.clone(), 1).unwrap();
+    let conn = arena.conn().unwrap();
+    wait_for(
+        "both versions to be checked",
+        Duration::from_secs(300),
+        || {
+            [victim, spy].iter().all(|&v| {
+                !matches!(
+                    state(&arena, v).0.as_str(),
+                    "queued" | "building" | "checking"
+                )
+            })
+        },
+    );
+    for v in [victim, spy] {
+        assert_eq!(
+            state(&arena, v).0,
+            "ready",
+            "version {v}: {:?}",
+            state(&arena, v)
+        );
+    }
+    let done = || -> i64 {
+        conn.query_row(
+            "SELECT COUNT(*) FROM matches WHERE state IN ('done', 'failed')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    wait_for("two matches played", Duration::from_secs(300), || {
+        done() >= 2
+    });
+    service.shutdown();
+    let failed = failed_matches(&conn);
+    assert!(failed.is_empty(), "the spy plays legally: {failed:?}");
+
+    // The token is where a spy would look for it, and nowhere in what the spy printed.
+    let built = std::fs::read_to_string(arena.version_dir(victim).join("build/bot.py")).unwrap();
+    assert!(
+        built.contains(&token),
+        "the victim's build carries the token"
+    );
+    let mut printed = Vec::new();
+    let paths: Vec<String> = conn
+        .prepare("SELECT record_path FROM matches WHERE record_path IS NOT NULL")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(paths.len() >= 2, "records: {paths:?}");
+    for path in &paths {
+        let record = std::fs::read_to_string(arena.dir.join(path)).unwrap();
+        assert!(!record.contains(&token), "{path} holds the victim's token");
+        printed.extend(stderr_tails(&record));
+    }
+    let check = std::fs::read_to_string(arena.version_dir(spy).join("check.json")).unwrap();
+    assert!(
+        !check.contains(&token),
+        "the spy's check report holds the token"
+    );
+
+    // The spy tried, at the arena's real directory, once in each match, and read nothing of
+    // it (every one of its targets is the arena's).
+    let reports: Vec<&str> = printed
+        .iter()
+        .filter_map(|t| {
+            let start = t.find("SPY BEGIN\n")?;
+            let end = t[start..].find("SPY END\n")?;
+            Some(&t[start..start + end])
+        })
+        .collect();
+    assert!(
+        reports.len() >= paths.len(),
+        "a whole spy report in each match's stderr tails: {printed:#?}"
+    );
+    let dir = std::fs::canonicalize(&arena.dir).unwrap();
+    // Shown with --nocapture: what a spy sees.
+    eprintln!("{}", reports[0]);
+    for report in reports {
+        assert!(
+            report.contains(&format!("ARENA {}\n", dir.display())),
+            "the spy found the arena's directory: {report}"
+        );
+        assert!(
+            report.contains("SELF-READ ") && !report.contains("SELF-READ failed"),
+            "the spy can read its own files: {report}"
+        );
+        let summary = report
+            .lines()
+            .find_map(|l| l.strip_prefix("SUMMARY tried="))
+            .unwrap_or_else(|| panic!("a summary: {report}"));
+        let tried: u32 = summary.split(' ').next().unwrap().parse().unwrap();
+        assert!(tried >= 6 + 50 * 8, "it tried every target: {report}");
+        assert!(
+            report.contains("PROC pids ") && report.contains("RUN DIRECTORIES seen"),
+            "it looked through /proc: {report}"
+        );
+        // Under /tmp, the sandbox's view of the arena's directory holds the spy's own run
+        // directory alone, which it may list; nothing else may be read.
+        let own = report
+            .lines()
+            .find_map(|l| l.strip_prefix("SELF "))
+            .and_then(|me| Path::new(me).file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| panic!("the spy names its own run directory: {report}"));
+        let own_view = |l: &&str| {
+            (l.starts_with(&format!("READ {} (", dir.display())) && l.ends_with("LIST ['run']\""))
+                || (l.starts_with(&format!("READ {}/run (", dir.display()))
+                    && l.ends_with(&format!("LIST ['{own}']\"")))
+        };
+        let read: Vec<&str> = report
+            .lines()
+            .filter(|l| l.starts_with("READ "))
+            .filter(|l| !own_view(l))
+            .collect();
+        assert!(read.is_empty(), "the spy read the arena's files: {read:#?}");
+        assert!(
+            report.contains("not mine []"),
+            "the spy saw no other run directory: {report}"
+        );
+    }
+
+    // What keeps bots out, and nothing left behind.
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+    assert_eq!(mode(&arena.dir.join("versions")), 0o700);
+    assert_eq!(mode(&arena.dir.join("run")), 0o711);
+    assert_eq!(
+        std::fs::read_dir(arena.dir.join("run")).unwrap().count(),
+        0,
+        "every run directory is removed when its match or check ends"
+    );
+}
