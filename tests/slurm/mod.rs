@@ -421,8 +421,8 @@ fn shards_as_a_slurm_job_array_merge_into_one_run() {
     submit(work, &["--array=2", "--export=ALL,SHARDS=4"], &root);
     let outputs = diagnostics(work, &[]);
     assert!(
-        outputs.contains("2 kept from before"),
-        "the rerun resumed:\n{outputs}"
+        outputs.contains("3 kept from before"),
+        "the rerun resumed, keeping the finished table and the next one's first round:\n{outputs}"
     );
     assert!(
         comparable_results(&merged) == reference.0,
