@@ -214,6 +214,8 @@ pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, WebEr
         submissions::accept(&site.arena, team, upload).map_err(|r| {
             if r.too_large {
                 WebError::TooLarge(r.message)
+            } else if r.internal {
+                WebError::Internal(r.message)
             } else {
                 WebError::BadRequest(r.message)
             }
