@@ -3,7 +3,7 @@
 //!
 //! A match is one set of bot processes, but nothing a round depends on lives in them: round
 //! seeds and openings derive from the match seed, table and round; what a round carries to the
-//! next (Rock'n'Roll Robot's positions and tokens) and the request counter come out of
+//! next (a race game's positions and tokens) and the request counter come out of
 //! re-playing the last kept round through the referee ([`crate::verify::handed_on`]); the
 //! seats' names, the standings and each seat's run of crashes (for withdrawal) are folded from
 //! the kept rounds. The bots are started afresh, as after a forfeit. With deterministic bots

@@ -19,12 +19,29 @@ build = "sleep 20 && gcc -O2 -o bot bot.c -lm"
 run = "bot"
 "#;
 
-/// The uids of bots and builds (arena.toml's defaults).
-const UIDS: [(u32, u32); 2] = [(60000, 60999), (61000, 61099)];
+/// The uids of this arena's bots and builds: ranges no other test uses, so that the processes
+/// counted are this server's only while other tests run beside it.
+const UIDS: [(u32, u32); 2] = [(62000, 62099), (62100, 62199)];
 
 #[test]
 fn a_killed_server_loses_nothing_and_leaves_no_process() {
     let arena = Arena::init(&[], SLOW_RECIPE);
+    let toml = arena.dir().join("arena.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let text = text
+        .replace(
+            "bot_uids = \"60000-60999\"",
+            &format!("bot_uids = \"{}-{}\"", UIDS[0].0, UIDS[0].1),
+        )
+        .replace(
+            "uids = \"61000-61099\"",
+            &format!("uids = \"{}-{}\"", UIDS[1].0, UIDS[1].1),
+        );
+    assert!(
+        text.contains("62000-62099") && text.contains("62100-62199"),
+        "{text}"
+    );
+    std::fs::write(&toml, text).unwrap();
     let token_a = arena.team("a");
     let token_b = arena.team("b");
     let token_c = arena.team("c");
