@@ -8,7 +8,8 @@
 
 use rand::TryRngCore;
 use rand::rngs::OsRng;
-use sha2::{Digest, Sha256};
+
+use crate::tournament::config::{hex, sha256_hex};
 
 /// Whose token it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +47,7 @@ pub fn generate(kind: Kind) -> String {
 
 /// What the database stores of a token (or of any other secret id, such as a session's).
 pub fn hash(token: &str) -> String {
-    hex(&Sha256::digest(token.trim().as_bytes()))
+    sha256_hex(token.trim().as_bytes())
 }
 
 /// Random hex digits (`bytes` random bytes), for session ids and CSRF tokens.
@@ -56,10 +57,6 @@ pub fn random_hex(bytes: usize) -> String {
         .try_fill_bytes(&mut buf)
         .expect("the operating system's random generator failed");
     hex(&buf)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -346,14 +346,8 @@ pub fn version_id(stdout: &str) -> i64 {
         .unwrap_or_else(|| panic!("no version id in {stdout:?}"))
 }
 
-/// Waits (up to `limit`) until `done` holds.
-pub fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let started = Instant::now();
-    while !done() {
-        assert!(started.elapsed() < limit, "waited {limit:?} for {what}");
-        std::thread::sleep(Duration::from_millis(250));
-    }
-}
+/// Waits (up to `limit`) until `done` holds: the arena suite's.
+pub use crate::arena::wait_for;
 
 /// A kit's directory under `examples/`.
 pub fn kit(name: &str) -> PathBuf {

@@ -15,7 +15,6 @@ pub mod unpack;
 use std::path::Path;
 
 use rusqlite::{OptionalExtension, params};
-use sha2::{Digest, Sha256};
 
 use super::config::Recipe;
 use super::{Arena, admin, db, sql};
@@ -290,7 +289,7 @@ fn insert(
     staging: &Path,
 ) -> Result<i64, Refusal> {
     let internal = Refusal::internal;
-    let sha = hex(&Sha256::digest(bytes));
+    let sha = crate::tournament::config::sha256_hex(bytes);
     let (mu, sigma) = super::ladder::rating::initial();
     let tx = conn.transaction().map_err(|e| internal(sql(e)))?;
     tx.execute(
@@ -321,10 +320,6 @@ fn insert(
         return Err(internal(sql(e)));
     }
     Ok(id)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Removes what a crash left of uploads: staging directories and version directories whose
