@@ -10,6 +10,7 @@
 //! - [`admin`]: creating an arena, teams, pausing, pinning;
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
+//! - [`live`]: the matches in play, as spectators may watch them;
 //! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
 //! - [`service`]: all of the above running in the background, with recovery at start;
 //! - [`views`]: what the pages and the JSON API show, read from the database;
@@ -23,6 +24,7 @@ pub mod admin;
 pub mod config;
 pub mod db;
 pub mod ladder;
+pub mod live;
 pub mod rundir;
 pub mod service;
 pub mod submissions;
@@ -37,6 +39,8 @@ use std::path::{Path, PathBuf};
 pub struct Arena {
     pub dir: PathBuf,
     pub config: config::Config,
+    /// The public messages of the matches in play (shared by the workers and the web layer).
+    pub live: std::sync::Arc<live::LiveHub>,
 }
 
 impl Arena {
@@ -47,6 +51,7 @@ impl Arena {
         Ok(Arena {
             dir: dir.to_path_buf(),
             config,
+            live: Default::default(),
         })
     }
 

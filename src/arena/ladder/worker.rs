@@ -154,7 +154,7 @@ pub fn play(
         deals: Vec::new(),
         withdraw_after: Some(3),
     };
-    let mut writer = RecordWriter::append(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let writer = RecordWriter::append(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -162,6 +162,13 @@ pub fn play(
     let lease = config.ladder.lease;
     let conn = arena.conn()?;
     let lost = Arc::new(AtomicBool::new(false));
+    // The record and the live stream observe the same events.
+    let hub = arena.live.clone();
+    let id = m.id;
+    let mut observers: Vec<Box<dyn crate::arbiter::events::Observer>> = vec![
+        Box::new(writer),
+        crate::arena::live::observer(Box::new(move |msg| hub.publish(id, msg))),
+    ];
     let played = runtime.block_on(async {
         let watch = async {
             // A heartbeat about every third of the lease; the stop flag every 200 ms.
@@ -182,10 +189,11 @@ pub fn play(
             }
         };
         tokio::select! {
-            r = run_match(&match_config, &mut writer) => Some(r),
+            r = run_match(&match_config, &mut observers) => Some(r),
             _ = watch => None,
         }
     });
+    arena.live.end(m.id);
     match played {
         Some(Ok(_)) => Ok(Played::Recorded),
         Some(Err(e)) => Err(format!("the record could not be written: {e}")),
