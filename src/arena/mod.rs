@@ -9,6 +9,7 @@
 //! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
 //! - [`admin`]: creating an arena, teams, pausing, pinning;
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
+//! - [`finals`]: the last day: the closing time, the final tournament, re-judging, export;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
 //! - [`live`]: the matches in play, as spectators may watch them;
 //! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
@@ -23,6 +24,7 @@
 pub mod admin;
 pub mod config;
 pub mod db;
+pub mod finals;
 pub mod ladder;
 pub mod live;
 pub mod rundir;

@@ -181,6 +181,7 @@ fn matchmaker_loop(arena: &Arena, workers: usize, stop: &AtomicBool) {
             let c = conn.as_mut().expect("connected");
             matchmaker::sweep(c, arena.config.ladder.max_attempts)?;
             matchmaker::top_up(arena, c, workers.max(1) * 2)?;
+            super::finals::tournament::advance(arena, c)?;
             Ok(())
         })();
         if let Err(e) = step {

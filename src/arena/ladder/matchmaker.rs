@@ -117,10 +117,10 @@ pub fn pool(conn: &Connection) -> Result<Vec<Candidate>, String> {
     .map_err(sql)
 }
 
-/// Makes matches until `backlog` are queued (none while the arena is paused); returns how
-/// many it made.
+/// Makes matches until `backlog` are queued (none while the arena is paused, nor once the
+/// contest has closed); returns how many it made.
 pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, String> {
-    if admin::paused_in(conn)? {
+    if admin::paused_in(conn)? || crate::arena::finals::freeze::closed(conn)?.is_some() {
         return Ok(0);
     }
     let queued: i64 = conn

@@ -37,14 +37,16 @@ pub struct Claimed {
     pub seats: Vec<Seat>,
 }
 
-/// Takes the oldest queued match for `owner` until `lease` from now.
+/// Takes a queued match for `owner` until `lease` from now: the final tournament's first
+/// (`kind = 'final'`: the contest's last day waits for nothing else), then the oldest.
 pub fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claimed>, String> {
     let now = db::now_ms();
     let row: Option<(i64, i64, u32)> = conn
         .query_row(
             "UPDATE matches SET state = 'running', lease_owner = ?1, lease_until = ?2,
                  attempts = attempts + 1, started_at = ?3
-             WHERE id = (SELECT id FROM matches WHERE state = 'queued' ORDER BY id LIMIT 1)
+             WHERE id = (SELECT id FROM matches WHERE state = 'queued'
+                          ORDER BY kind != 'final', id LIMIT 1)
                AND state = 'queued'
              RETURNING id, seed, rounds",
             params![owner, now + lease.as_millis() as i64, now],
@@ -272,7 +274,9 @@ pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
 
 /// Counts a judged match: the seats' results and ratings, the versions' ratings and
 /// evaluations, and the match done and rated, in one transaction, only if `owner` still holds
-/// its lease. Returns false (and changes nothing) when it does not.
+/// its lease. Returns false (and changes nothing) when it does not. A match of the final
+/// tournament (`kind = 'final'`) records its seats' points and ranks only: it is not rated
+/// (the final has standings of its own, `arena::finals`).
 pub fn finish(
     conn: &mut Connection,
     arena: &Arena,
@@ -286,6 +290,11 @@ pub fn finish(
         .map_err(sql)?;
     if !holds(&tx, m.id, owner)? {
         return Ok(false);
+    }
+    if crate::arena::finals::is_final(&tx, m.id)? {
+        crate::arena::finals::tournament::count(&tx, m, results)?;
+        tx.commit().map_err(sql)?;
+        return Ok(true);
     }
     let mut before = Vec::with_capacity(m.seats.len());
     for s in &m.seats {
@@ -336,7 +345,8 @@ pub fn finish(
     }
     tx.execute(
         "UPDATE matches SET state = 'done', rated = 1, finished_at = ?1, record_path = ?2,
-             lease_owner = NULL, lease_until = NULL, error = NULL
+             lease_owner = NULL, lease_until = NULL, error = NULL,
+             counted_seq = (SELECT COALESCE(MAX(counted_seq), 0) + 1 FROM matches)
          WHERE id = ?3",
         params![db::now_ms(), Arena::record_path(m.id), m.id],
     )

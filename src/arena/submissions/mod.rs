@@ -127,6 +127,9 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
         }
         _ => {}
     }
+    if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
+        return Err(Refusal::bad(super::finals::freeze::refusal(at)));
+    }
     let label = match &upload.label {
         Some(l) => check_label(l)?,
         None => upload.file_name.chars().take(MAX_LABEL).collect::<String>(),
