@@ -42,6 +42,8 @@ pub struct Auth {
     pub bearer: bool,
     /// Whether the request came over TLS (for the cookie's `Secure`).
     pub tls: bool,
+    /// The contest's closing time, for every page's banner.
+    pub closing: Option<i64>,
 }
 
 /// A bad bearer token is refused rather than served as the public's, so a mistyped token never
@@ -56,6 +58,8 @@ impl FromRequestParts<Site> for Auth {
         let site = site.clone();
         super::blocking(move || {
             let conn = site.conn()?;
+            let closing =
+                crate::arena::finals::freeze::closing(&conn).map_err(super::WebError::Internal)?;
             if let Some(token) = bearer {
                 let viewer = viewer_of_token(&conn, &token)?
                     .ok_or_else(|| super::WebError::Unauthorized(unknown_token(&token)))?;
@@ -64,6 +68,7 @@ impl FromRequestParts<Site> for Auth {
                     csrf: None,
                     bearer: true,
                     tls,
+                    closing,
                 });
             }
             if let Some(id) = session
@@ -74,6 +79,7 @@ impl FromRequestParts<Site> for Auth {
                     csrf: Some(csrf),
                     bearer: false,
                     tls,
+                    closing,
                 });
             }
             Ok(Auth {
@@ -81,6 +87,7 @@ impl FromRequestParts<Site> for Auth {
                 csrf: None,
                 bearer: false,
                 tls,
+                closing,
             })
         })
         .await

@@ -18,7 +18,7 @@ const CSRF_REFUSED: &str = "the form has expired or did not come from this site 
                             does not match): reload the page and send it again";
 
 /// Refuses a form whose CSRF token is not the session's.
-fn check_csrf(auth: &Auth, given: Option<&str>) -> Result<(), WebError> {
+pub(super) fn check_csrf(auth: &Auth, given: Option<&str>) -> Result<(), WebError> {
     if auth::csrf_ok(auth.csrf.as_deref(), given) {
         Ok(())
     } else {
@@ -258,7 +258,7 @@ pub async fn submit(
     }
 }
 
-fn organiser_only(auth: &Auth) -> Result<(), WebError> {
+pub(super) fn organiser_only(auth: &Auth) -> Result<(), WebError> {
     if auth.viewer.is_organiser() {
         Ok(())
     } else {

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod finals;
 pub mod forms;
 pub mod pages;
 pub mod plot;
@@ -157,6 +158,7 @@ pub fn router(site: Site) -> Router {
         )
         .route("/api/organiser", get(api::organiser))
         .route("/api/whoami", get(api::whoami))
+        .merge(finals::routes())
         .fallback(not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(site)

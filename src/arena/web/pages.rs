@@ -17,6 +17,7 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
         &Frame {
             viewer: &auth.viewer,
             csrf: auth.csrf.as_deref(),
+            closing: auth.closing,
         },
         title,
         body,
@@ -29,6 +30,7 @@ pub fn error_page(e: &WebError) -> Markup {
         &Frame {
             viewer: &Viewer::Public,
             csrf: None,
+            closing: None,
         },
         e.status().canonical_reason().unwrap_or("Error"),
         templates::message(e.message()),
@@ -36,8 +38,11 @@ pub fn error_page(e: &WebError) -> Markup {
 }
 
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
+    let dir = site.arena.dir.clone();
     let lb = blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?;
-    Ok(page(&auth, "Leaderboard", templates::leaderboard(&lb)))
+    let body =
+        maud::html! { (super::finals::leaderboard_section(&dir)) (templates::leaderboard(&lb)) };
+    Ok(page(&auth, "Leaderboard", body))
 }
 
 pub async fn team(
@@ -125,7 +130,7 @@ pub async fn replay(
 }
 
 /// The policy of the viewer's `<meta http-equiv="Content-Security-Policy">`.
-fn viewer_policy(html: &str) -> Option<String> {
+pub(super) fn viewer_policy(html: &str) -> Option<String> {
     let at = html.find("http-equiv=\"Content-Security-Policy\"")?;
     let rest = &html[at..];
     let start = rest.find("content=\"")? + "content=\"".len();
@@ -254,7 +259,14 @@ pub async fn organiser_page(
     let Some(csrf) = auth.csrf.clone().filter(|_| auth.viewer.is_organiser()) else {
         return Ok(Redirect::to("/login").into_response());
     };
-    let view = blocking(move || Ok(views::organiser(&site.conn()?)?)).await?;
+    let (view, last_day) = blocking(move || {
+        let conn = site.conn()?;
+        Ok((
+            views::organiser(&conn)?,
+            super::finals::load(&site.arena, &conn)?,
+        ))
+    })
+    .await?;
     let status = if error.is_some() {
         axum::http::StatusCode::BAD_REQUEST
     } else {
@@ -266,6 +278,7 @@ pub async fn organiser_page(
         new_token.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
         error.as_deref(),
     );
+    let body = maud::html! { (body) (super::finals::organiser_section(&last_day, &csrf)) };
     Ok((status, page(&auth, "Organiser", body)).into_response())
 }
 

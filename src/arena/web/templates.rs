@@ -17,6 +17,8 @@ use crate::arena::views::{
 pub struct Frame<'a> {
     pub viewer: &'a Viewer,
     pub csrf: Option<&'a str>,
+    /// The contest's closing time, for the banner (`super::finals::banner`).
+    pub closing: Option<i64>,
 }
 
 /// A team's page address.
@@ -77,6 +79,7 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
                         }
                     }
                 }
+                (super::finals::banner(frame.closing))
                 main {
                     h1 { (title) }
                     (body)
