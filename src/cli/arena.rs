@@ -31,6 +31,8 @@ pub struct ArenaArgs {
 pub enum ArenaCommand {
     Init(InitArgs),
     Team(TeamArgs),
+    #[command(flatten)]
+    LastDay(super::arena_finals::LastDay),
 }
 
 /// Create an arena in DIR (new or empty): DIR/arena.toml, with every setting written out and
@@ -72,6 +74,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         ArenaCommand::Init(a) => init(a),
         ArenaCommand::Team(a) => team(a),
+        ArenaCommand::LastDay(c) => super::arena_finals::run(c),
     }
 }
 

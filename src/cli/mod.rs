@@ -4,6 +4,7 @@
 //! failing (exit 3). Bot faults are results, never errors.
 
 mod arena;
+mod arena_finals;
 mod bot;
 mod check;
 mod clock_args;
