@@ -26,10 +26,13 @@
 //!   ladder, recovery after a crash;
 //! - `arena_web`: `rollarena serve` end to end (kits submitted, the browser's form, the
 //!   ladder, pages and API), who sees what, a server killed mid-match, and bad uploads.
+//! - `arena_final`: the contest's last day: closing time, re-judging, the final tournament
+//!   (round robin and Swiss) on the workers, its report served, the arena exported and served.
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
 mod arena;
+mod arena_final;
 mod arena_web;
 mod bots_strength;
 mod check;
