@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::{arena, arena_cmd, close, final_rounds, published, ratings, teams};
-use crate::arena_web::{Arena, Server, Who, get, kit, multipart, post, submit, wait_for};
+use crate::arena_web::{Arena, Server, Who, get, kit, login, multipart, post, submit, wait_for};
 
 /// Each version's (mu, sigma, rated matches) computed here from the done ladder matches in the
 /// order they were counted: Weng-Lin from each match's ranks, as the ladder applies it.
@@ -79,18 +79,44 @@ fn freeze_rejudge_final_and_export() {
     let ahead =
         humantime::format_rfc3339_seconds(std::time::SystemTime::now() + Duration::from_secs(3600))
             .to_string();
-    let (code, _, err) = arena_cmd(&arena, &["freeze", "--at", &ahead]);
-    assert_eq!(code, 0, "{err}");
+    // Set through the organiser's page (its form and CSRF token).
+    let cookie = login(&server.url, &arena.organiser);
+    let organiser = get(&format!("{}/organiser", server.url), Who::Cookie(&cookie)).body;
+    assert!(organiser.contains("id=\"last-day\""), "{organiser}");
+    let csrf = organiser
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .to_string();
+    let form = |action: &str, at: &str| {
+        post(
+            &format!("{}/organiser/freeze", server.url),
+            Who::Cookie(&cookie),
+            "application/x-www-form-urlencoded",
+            format!("csrf={csrf}&action={action}&at={at}").as_bytes(),
+        )
+    };
+    assert_eq!(form("at", &ahead).status, 303);
     let page = get(&format!("{}/", server.url), Who::Nobody).body;
     assert!(page.contains("Submissions close at"), "{page}");
+    let refused = form("at", "yesterday");
+    assert_eq!(refused.status, 400);
+    assert!(refused.body.contains("RFC 3339"), "{}", refused.body);
     let (code, _, err) = arena_cmd(&arena, &["freeze", "--at", "2001-01-01T00:00:00Z"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("in the past") && err.contains("--now"),
         "{err}"
     );
-    let (code, _, err) = arena_cmd(&arena, &["freeze", "--undo"]);
-    assert_eq!(code, 0, "{err}");
+    // Taken back through the organiser's JSON API (a team's token is refused).
+    let undo = br#"{"action": "undo"}"#;
+    let url = format!("{}/api/final/closing", server.url);
+    let a = post(&url, Who::Token(&teams[0].0), "application/json", undo);
+    assert_eq!(a.status, 403, "{}", a.body);
+    let a = post(&url, Who::Token(&arena.organiser), "application/json", undo);
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.json()["closing"].is_null());
     assert!(
         !get(&format!("{}/", server.url), Who::Nobody)
             .body
@@ -304,6 +330,17 @@ fn freeze_rejudge_final_and_export() {
     }
     let board = get(&format!("{}/", server.url), Who::Nobody).body;
     assert!(board.contains("id=\"final-standings\""), "{board}");
+    let organiser = get(&format!("{}/organiser", server.url), Who::Cookie(&cookie)).body;
+    assert!(organiser.contains("Published"), "{organiser}");
+    let first_final: i64 = arena
+        .db()
+        .query_row("SELECT MIN(match_id) FROM final_tables", [], |r| r.get(0))
+        .unwrap();
+    let page = get(
+        &format!("{}/matches/{first_final}", server.url),
+        Who::Nobody,
+    );
+    assert_eq!(page.status, 200, "a final match's page");
 
     // Exported while the server runs; a second export to the same file refused; the archive
     // unpacked and served again shows the same leaderboard and final.

@@ -31,7 +31,9 @@ pub fn routes() -> Router<Site> {
         .route("/final", get(|| async { Redirect::permanent("/final/") }))
         .route("/final/", get(final_index))
         .route("/final/{*path}", get(final_file))
-        .route("/api/final", get(api_final))
+        .route("/api/final", get(api_final).post(api_start_final))
+        .route("/api/final/closing", post(api_freeze))
+        .route("/api/rejudge", post(api_rejudge))
         .route("/organiser/freeze", post(freeze_form))
         .route("/organiser/final", post(final_form))
         .route("/organiser/rejudge", post(rejudge_form))
@@ -317,12 +319,7 @@ async fn freeze_form(
         let site = site.clone();
         move || {
             let conn = site.conn()?;
-            Ok(match form.action.as_str() {
-                "now" => freeze::set(&conn, crate::arena::db::now_ms(), true).map(|_| ()),
-                "undo" => freeze::undo(&conn),
-                _ => freeze::parse_time(&form.at)
-                    .and_then(|at| freeze::set(&conn, at, false).map(|_| ())),
-            })
+            Ok(freeze_action(&conn, &form.action, &form.at))
         }
     })
     .await?;
@@ -410,28 +407,18 @@ async fn rejudge_form(
     let done = blocking({
         let site = site.clone();
         move || {
-            if form.action == "recompute" {
-                return Ok(rejudge::recompute(&site.arena).map(|_| ()));
-            }
-            let id: i64 = match form.match_id.trim().parse() {
-                Ok(id) => id,
-                Err(_) => {
-                    return Ok(Err(format!(
-                        "{:?} is not a match's number: give the id the matches page shows",
-                        form.match_id
-                    )));
-                }
-            };
-            let action = match form.action.as_str() {
-                "void" => rejudge::Action::Void {
-                    reason: form.reason.clone(),
+            let id = match form.match_id.trim() {
+                "" => None,
+                t => match t.parse() {
+                    Ok(id) => Some(id),
+                    Err(_) => {
+                        return Ok(Err(format!(
+                            "{t:?} is not a match's number: give the id the matches page shows"
+                        )));
+                    }
                 },
-                "rerun" => rejudge::Action::Rerun {
-                    reason: form.reason.clone(),
-                },
-                other => return Ok(Err(format!("unknown re-judging {other:?}: void or rerun"))),
             };
-            Ok(rejudge::rejudge(&site.arena, id, &action).map(|_| ()))
+            Ok(rejudge_action(&site.arena, &form.action, id, &form.reason).map(|_| ()))
         }
     })
     .await?;
@@ -444,4 +431,164 @@ async fn after(site: Site, auth: Auth, done: Result<(), String>) -> Result<Respo
         Ok(()) => Ok(Redirect::to("/organiser#last-day").into_response()),
         Err(e) => organiser_page(site, auth, None, Some(e)).await,
     }
+}
+
+/// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
+fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {
+    match action {
+        "now" => freeze::set(conn, crate::arena::db::now_ms(), true).map(|_| ()),
+        "undo" => freeze::undo(conn),
+        "at" => freeze::parse_time(at).and_then(|at| freeze::set(conn, at, false).map(|_| ())),
+        other => Err(format!(
+            "unknown closing-time action {other:?}: at (with a time), now or undo"
+        )),
+    }
+}
+
+/// Re-judges match `id` (`action`: `void` or `rerun`), or rebuilds every rating
+/// (`recompute`, no match); returns how many ladder matches the ratings count.
+fn rejudge_action(
+    arena: &Arena,
+    action: &str,
+    id: Option<i64>,
+    reason: &str,
+) -> Result<usize, String> {
+    let reason = reason.to_string();
+    let what = match (action, id) {
+        ("recompute", None) => return rejudge::recompute(arena),
+        ("recompute", Some(_)) => {
+            return Err("recompute rebuilds every rating: give no match".into());
+        }
+        (_, None) => return Err("name the match to re-judge by its number".into()),
+        ("void", Some(_)) => rejudge::Action::Void { reason },
+        ("rerun", Some(_)) => rejudge::Action::Rerun { reason },
+        (other, Some(_)) => {
+            return Err(format!(
+                "unknown re-judging {other:?}: void, rerun or recompute"
+            ));
+        }
+    };
+    rejudge::rejudge(arena, id.expect("a match"), &what).map(|r| r.counted)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The organiser's JSON API: the same actions, with the organiser's token as a bearer token
+// (never a session cookie: no CSRF token travels with JSON).
+
+/// The organiser, by bearer token.
+fn api_organiser(auth: &Auth) -> Result<(), ApiError> {
+    if auth.viewer.is_organiser() && auth.bearer {
+        Ok(())
+    } else {
+        Err(ApiError(WebError::Forbidden(
+            "only the organiser may do this: send the organiser's token as \
+             `Authorization: Bearer TOKEN`"
+                .into(),
+        )))
+    }
+}
+
+/// A refusal of the organiser's action, as the API answers it.
+fn refused(e: String) -> ApiError {
+    ApiError(WebError::BadRequest(e))
+}
+
+#[derive(Deserialize)]
+pub struct FreezeRequest {
+    /// `at` (with `time`), `now` or `undo`.
+    pub action: String,
+    #[serde(default)]
+    pub time: String,
+}
+
+async fn api_freeze(
+    State(site): State<Site>,
+    ApiAuth(auth): ApiAuth,
+    axum::Json(req): axum::Json<FreezeRequest>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    api_organiser(&auth)?;
+    let done = blocking(move || {
+        let conn = site.conn()?;
+        Ok(freeze_action(&conn, &req.action, &req.time).and_then(|()| freeze::closing(&conn)))
+    })
+    .await?
+    .map_err(refused)?;
+    Ok(axum::Json(serde_json::json!({ "closing": done })))
+}
+
+#[derive(Deserialize)]
+pub struct FinalRequest {
+    #[serde(default)]
+    pub schedule: Option<String>,
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    #[serde(default)]
+    pub repeat: Option<u32>,
+    #[serde(default)]
+    pub swiss_rounds: Option<u32>,
+    #[serde(default)]
+    pub challengers: Vec<String>,
+    #[serde(default)]
+    pub anchors: bool,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+async fn api_start_final(
+    State(site): State<Site>,
+    ApiAuth(auth): ApiAuth,
+    axum::Json(req): axum::Json<FinalRequest>,
+) -> Result<Response, ApiError> {
+    api_organiser(&auth)?;
+    let progress = blocking(move || {
+        let opts = tournament::Options {
+            schedule: req.schedule,
+            rounds: req.rounds,
+            repeat: req.repeat,
+            swiss_rounds: req.swiss_rounds,
+            challengers: req.challengers,
+            anchors: req.anchors,
+            seed: req.seed,
+        };
+        Ok(tournament::start(&site.arena, &opts).and_then(|_| {
+            let conn = site.arena.conn()?;
+            tournament::progress(&site.arena, &conn)
+        }))
+    })
+    .await?
+    .map_err(refused)?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        axum::Json(serde_json::json!({ "final": progress })),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+pub struct RejudgeRequest {
+    /// `void`, `rerun` or `recompute`.
+    pub action: String,
+    #[serde(default, rename = "match")]
+    pub match_id: Option<i64>,
+    #[serde(default)]
+    pub reason: String,
+}
+
+async fn api_rejudge(
+    State(site): State<Site>,
+    ApiAuth(auth): ApiAuth,
+    axum::Json(req): axum::Json<RejudgeRequest>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    api_organiser(&auth)?;
+    let counted = blocking(move || {
+        Ok(rejudge_action(
+            &site.arena,
+            &req.action,
+            req.match_id,
+            &req.reason,
+        ))
+    })
+    .await?
+    .map_err(refused)?;
+    Ok(axum::Json(serde_json::json!({ "counted": counted })))
 }
