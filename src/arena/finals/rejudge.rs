@@ -79,16 +79,6 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
                      play again"
                 ));
             }
-            let record = arena.dir.join(Arena::record_path(id));
-            if record.exists() {
-                let n = (1..)
-                    .find(|n| !arena.dir.join(kept_path(id, *n)).exists())
-                    .expect("a free name");
-                let to = kept_path(id, n);
-                std::fs::rename(&record, arena.dir.join(&to))
-                    .map_err(|e| format!("cannot keep the old record aside: {e}"))?;
-                kept = Some(to);
-            }
             tracing::info!("match {id} re-run by the organiser: {reason}");
             tx.execute(
                 "UPDATE matches SET state = 'queued', rated = 0, error = NULL, attempts = 0,
@@ -105,13 +95,37 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
                 [id],
             )
             .map_err(sql)?;
+            // Last before the commit: a failure from here on puts the record back.
+            let record = arena.dir.join(Arena::record_path(id));
+            if record.exists() {
+                let n = (1..)
+                    .find(|n| !arena.dir.join(kept_path(id, *n)).exists())
+                    .expect("a free name");
+                let to = kept_path(id, n);
+                std::fs::rename(&record, arena.dir.join(&to))
+                    .map_err(|e| format!("cannot keep the old record aside: {e}"))?;
+                kept = Some(to);
+            }
         }
     }
-    if kind == super::KIND {
-        super::tournament::unpublish(&tx)?;
-    }
-    let counted = rebuild(&tx, arena)?;
-    tx.commit().map_err(sql)?;
+    let counted = (|| {
+        if kind == super::KIND {
+            super::tournament::unpublish(&tx)?;
+        }
+        let n = rebuild(&tx, arena)?;
+        tx.commit().map_err(sql)?;
+        Ok(n)
+    })();
+    let counted = match counted {
+        Ok(n) => n,
+        Err(e) => {
+            // Nothing changed in the database: the record goes back where the match says it is.
+            if let Some(to) = &kept {
+                let _ = std::fs::rename(arena.dir.join(to), arena.dir.join(Arena::record_path(id)));
+            }
+            return Err(e);
+        }
+    };
     Ok(Rejudged { was, kept, counted })
 }
 

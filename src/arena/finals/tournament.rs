@@ -374,15 +374,7 @@ pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(
         )
         .map_err(sql)?;
     }
-    conn.execute(
-        "UPDATE matches SET state = 'done', rated = 0, finished_at = ?1, record_path = ?2,
-             lease_owner = NULL, lease_until = NULL, error = NULL,
-             counted_seq = (SELECT COALESCE(MAX(counted_seq), 0) + 1 FROM matches)
-         WHERE id = ?3",
-        params![db::now_ms(), Arena::record_path(m.id), m.id],
-    )
-    .map_err(sql)?;
-    Ok(())
+    crate::arena::ladder::worker::mark_done(conn, m.id, false)
 }
 
 /// The final's tables: (table, match id, match state), in schedule order.

@@ -343,19 +343,27 @@ pub fn finish(
         )
         .map_err(sql)?;
     }
-    tx.execute(
-        "UPDATE matches SET state = 'done', rated = 1, finished_at = ?1, record_path = ?2,
-             lease_owner = NULL, lease_until = NULL, error = NULL,
-             counted_seq = (SELECT COALESCE(MAX(counted_seq), 0) + 1 FROM matches)
-         WHERE id = ?3",
-        params![db::now_ms(), Arena::record_path(m.id), m.id],
-    )
-    .map_err(sql)?;
+    mark_done(&tx, m.id, true)?;
     for s in &m.seats {
         evaluation::update(&tx, &test, s.version)?;
     }
     tx.commit().map_err(sql)?;
     Ok(true)
+}
+
+/// Marks a counted match done (`rated`: its ratings were applied), its lease released, and
+/// numbered in the order matches are counted (`counted_seq`: the order a re-judging rebuilds
+/// the ratings in).
+pub fn mark_done(conn: &Connection, id: i64, rated: bool) -> Result<(), String> {
+    conn.execute(
+        "UPDATE matches SET state = 'done', rated = ?1, finished_at = ?2, record_path = ?3,
+             lease_owner = NULL, lease_until = NULL, error = NULL,
+             counted_seq = (SELECT COALESCE(MAX(counted_seq), 0) + 1 FROM matches)
+         WHERE id = ?4",
+        params![rated, db::now_ms(), Arena::record_path(id), id],
+    )
+    .map_err(sql)?;
+    Ok(())
 }
 
 /// Marks a match failed (a record that did not verify, a seat that cannot start), if `owner`

@@ -6,23 +6,22 @@
 //! What `/final/` serves is what `DIR/final/` holds once the final is published: the report of
 //! `rollarena report` made from records whose seats' stderr and logs were taken out
 //! (`arena::finals::tournament`), `results.jsonl`, `standings.json`, `standings.csv` and
-//! `tournament.json`. Nothing else of the arena's directory is reachable from there.
+//! `tournament.json`. Nothing else of the arena's directory is reachable from there. The
+//! organiser's actions (forms and JSON) are [`super::finals_actions`]'.
 
 use axum::Router;
-use axum::extract::{Form, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use maud::{Markup, html};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::api::{ApiAuth, ApiError};
-use super::auth::Auth;
-use super::forms::{check_csrf, organiser_only};
-use super::pages::organiser_page;
+use super::finals_actions as actions;
 use super::{Site, WebError, blocking};
 use crate::arena::Arena;
-use crate::arena::finals::{freeze, rejudge, tournament};
+use crate::arena::finals::{freeze, tournament};
 use crate::tournament::aggregate::Standings;
 
 /// The routes of this file.
@@ -31,12 +30,12 @@ pub fn routes() -> Router<Site> {
         .route("/final", get(|| async { Redirect::permanent("/final/") }))
         .route("/final/", get(final_index))
         .route("/final/{*path}", get(final_file))
-        .route("/api/final", get(api_final).post(api_start_final))
-        .route("/api/final/closing", post(api_freeze))
-        .route("/api/rejudge", post(api_rejudge))
-        .route("/organiser/freeze", post(freeze_form))
-        .route("/organiser/final", post(final_form))
-        .route("/organiser/rejudge", post(rejudge_form))
+        .route("/api/final", get(api_final).post(actions::api_start_final))
+        .route("/api/final/closing", post(actions::api_freeze))
+        .route("/api/rejudge", post(actions::api_rejudge))
+        .route("/organiser/freeze", post(actions::freeze_form))
+        .route("/organiser/final", post(actions::final_form))
+        .route("/organiser/rejudge", post(actions::rejudge_form))
 }
 
 /// The banner of every page: the closing time before it, "closed" after it.
@@ -298,297 +297,4 @@ async fn serve_final(site: Site, path: String) -> Result<Response, WebError> {
         }
     }
     Ok(response)
-}
-
-#[derive(Deserialize)]
-pub struct FreezeForm {
-    pub csrf: Option<String>,
-    pub action: String,
-    #[serde(default)]
-    pub at: String,
-}
-
-async fn freeze_form(
-    State(site): State<Site>,
-    auth: Auth,
-    Form(form): Form<FreezeForm>,
-) -> Result<Response, WebError> {
-    organiser_only(&auth)?;
-    check_csrf(&auth, form.csrf.as_deref())?;
-    let done = blocking({
-        let site = site.clone();
-        move || {
-            let conn = site.conn()?;
-            Ok(freeze_action(&conn, &form.action, &form.at))
-        }
-    })
-    .await?;
-    after(site, auth, done).await
-}
-
-#[derive(Deserialize)]
-pub struct FinalForm {
-    pub csrf: Option<String>,
-    pub schedule: String,
-    #[serde(default)]
-    pub rounds: String,
-    #[serde(default)]
-    pub repeat: String,
-    #[serde(default)]
-    pub swiss_rounds: String,
-    #[serde(default)]
-    pub challengers: String,
-    #[serde(default)]
-    pub anchors: Option<String>,
-}
-
-/// An optional number of a form ("" is none).
-fn number(name: &str, text: &str) -> Result<Option<u32>, String> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    t.parse()
-        .map(Some)
-        .map_err(|_| format!("{name}: {t:?} is not a whole number"))
-}
-
-async fn final_form(
-    State(site): State<Site>,
-    auth: Auth,
-    Form(form): Form<FinalForm>,
-) -> Result<Response, WebError> {
-    organiser_only(&auth)?;
-    check_csrf(&auth, form.csrf.as_deref())?;
-    let done = blocking({
-        let site = site.clone();
-        move || {
-            let opts = (|| -> Result<tournament::Options, String> {
-                Ok(tournament::Options {
-                    schedule: Some(form.schedule.clone()),
-                    rounds: number("rounds", &form.rounds)?,
-                    repeat: number("repeat", &form.repeat)?,
-                    swiss_rounds: number("Swiss rounds", &form.swiss_rounds)?,
-                    challengers: form
-                        .challengers
-                        .lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .map(String::from)
-                        .collect(),
-                    anchors: form.anchors.is_some(),
-                    seed: None,
-                })
-            })();
-            Ok(opts.and_then(|o| tournament::start(&site.arena, &o).map(|_| ())))
-        }
-    })
-    .await?;
-    after(site, auth, done).await
-}
-
-#[derive(Deserialize)]
-pub struct RejudgeForm {
-    pub csrf: Option<String>,
-    pub action: String,
-    #[serde(default, rename = "match")]
-    pub match_id: String,
-    #[serde(default)]
-    pub reason: String,
-}
-
-async fn rejudge_form(
-    State(site): State<Site>,
-    auth: Auth,
-    Form(form): Form<RejudgeForm>,
-) -> Result<Response, WebError> {
-    organiser_only(&auth)?;
-    check_csrf(&auth, form.csrf.as_deref())?;
-    let done = blocking({
-        let site = site.clone();
-        move || {
-            let id = match form.match_id.trim() {
-                "" => None,
-                t => match t.parse() {
-                    Ok(id) => Some(id),
-                    Err(_) => {
-                        return Ok(Err(format!(
-                            "{t:?} is not a match's number: give the id the matches page shows"
-                        )));
-                    }
-                },
-            };
-            Ok(rejudge_action(&site.arena, &form.action, id, &form.reason).map(|_| ()))
-        }
-    })
-    .await?;
-    after(site, auth, done).await
-}
-
-/// Back to the organiser's page, or the page with the refusal.
-async fn after(site: Site, auth: Auth, done: Result<(), String>) -> Result<Response, WebError> {
-    match done {
-        Ok(()) => Ok(Redirect::to("/organiser#last-day").into_response()),
-        Err(e) => organiser_page(site, auth, None, Some(e)).await,
-    }
-}
-
-/// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
-fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {
-    match action {
-        "now" => freeze::set(conn, crate::arena::db::now_ms(), true).map(|_| ()),
-        "undo" => freeze::undo(conn),
-        "at" => freeze::parse_time(at).and_then(|at| freeze::set(conn, at, false).map(|_| ())),
-        other => Err(format!(
-            "unknown closing-time action {other:?}: at (with a time), now or undo"
-        )),
-    }
-}
-
-/// Re-judges match `id` (`action`: `void` or `rerun`), or rebuilds every rating
-/// (`recompute`, no match); returns how many ladder matches the ratings count.
-fn rejudge_action(
-    arena: &Arena,
-    action: &str,
-    id: Option<i64>,
-    reason: &str,
-) -> Result<usize, String> {
-    let reason = reason.to_string();
-    let what = match (action, id) {
-        ("recompute", None) => return rejudge::recompute(arena),
-        ("recompute", Some(_)) => {
-            return Err("recompute rebuilds every rating: give no match".into());
-        }
-        (_, None) => return Err("name the match to re-judge by its number".into()),
-        ("void", Some(_)) => rejudge::Action::Void { reason },
-        ("rerun", Some(_)) => rejudge::Action::Rerun { reason },
-        (other, Some(_)) => {
-            return Err(format!(
-                "unknown re-judging {other:?}: void, rerun or recompute"
-            ));
-        }
-    };
-    rejudge::rejudge(arena, id.expect("a match"), &what).map(|r| r.counted)
-}
-
-// ---------------------------------------------------------------------------------------------
-// The organiser's JSON API: the same actions, with the organiser's token as a bearer token
-// (never a session cookie: no CSRF token travels with JSON).
-
-/// The organiser, by bearer token.
-fn api_organiser(auth: &Auth) -> Result<(), ApiError> {
-    if auth.viewer.is_organiser() && auth.bearer {
-        Ok(())
-    } else {
-        Err(ApiError(WebError::Forbidden(
-            "only the organiser may do this: send the organiser's token as \
-             `Authorization: Bearer TOKEN`"
-                .into(),
-        )))
-    }
-}
-
-/// A refusal of the organiser's action, as the API answers it.
-fn refused(e: String) -> ApiError {
-    ApiError(WebError::BadRequest(e))
-}
-
-#[derive(Deserialize)]
-pub struct FreezeRequest {
-    /// `at` (with `time`), `now` or `undo`.
-    pub action: String,
-    #[serde(default)]
-    pub time: String,
-}
-
-async fn api_freeze(
-    State(site): State<Site>,
-    ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<FreezeRequest>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    api_organiser(&auth)?;
-    let done = blocking(move || {
-        let conn = site.conn()?;
-        Ok(freeze_action(&conn, &req.action, &req.time).and_then(|()| freeze::closing(&conn)))
-    })
-    .await?
-    .map_err(refused)?;
-    Ok(axum::Json(serde_json::json!({ "closing": done })))
-}
-
-#[derive(Deserialize)]
-pub struct FinalRequest {
-    #[serde(default)]
-    pub schedule: Option<String>,
-    #[serde(default)]
-    pub rounds: Option<u32>,
-    #[serde(default)]
-    pub repeat: Option<u32>,
-    #[serde(default)]
-    pub swiss_rounds: Option<u32>,
-    #[serde(default)]
-    pub challengers: Vec<String>,
-    #[serde(default)]
-    pub anchors: bool,
-    #[serde(default)]
-    pub seed: Option<u64>,
-}
-
-async fn api_start_final(
-    State(site): State<Site>,
-    ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<FinalRequest>,
-) -> Result<Response, ApiError> {
-    api_organiser(&auth)?;
-    let progress = blocking(move || {
-        let opts = tournament::Options {
-            schedule: req.schedule,
-            rounds: req.rounds,
-            repeat: req.repeat,
-            swiss_rounds: req.swiss_rounds,
-            challengers: req.challengers,
-            anchors: req.anchors,
-            seed: req.seed,
-        };
-        Ok(tournament::start(&site.arena, &opts).and_then(|_| {
-            let conn = site.arena.conn()?;
-            tournament::progress(&site.arena, &conn)
-        }))
-    })
-    .await?
-    .map_err(refused)?;
-    Ok((
-        axum::http::StatusCode::CREATED,
-        axum::Json(serde_json::json!({ "final": progress })),
-    )
-        .into_response())
-}
-
-#[derive(Deserialize)]
-pub struct RejudgeRequest {
-    /// `void`, `rerun` or `recompute`.
-    pub action: String,
-    #[serde(default, rename = "match")]
-    pub match_id: Option<i64>,
-    #[serde(default)]
-    pub reason: String,
-}
-
-async fn api_rejudge(
-    State(site): State<Site>,
-    ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<RejudgeRequest>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    api_organiser(&auth)?;
-    let counted = blocking(move || {
-        Ok(rejudge_action(
-            &site.arena,
-            &req.action,
-            req.match_id,
-            &req.reason,
-        ))
-    })
-    .await?
-    .map_err(refused)?;
-    Ok(axum::Json(serde_json::json!({ "counted": counted })))
 }

@@ -12,6 +12,7 @@
 pub mod api;
 pub mod auth;
 pub mod finals;
+pub mod finals_actions;
 pub mod forms;
 pub mod pages;
 pub mod plot;
