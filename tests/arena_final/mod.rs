@@ -6,10 +6,13 @@
 //! re-run one counts once), plays a round-robin final on the embedded workers (its standings
 //! equal `rollarena merge`'s aggregation of the same records, the report served without any
 //! seat's stderr), exports the arena while it runs and serves the copy with the same
-//! leaderboard; and a Swiss final, decided round by round as `tournament` decides it.
+//! leaderboard; and a Swiss final, decided round by round as `tournament` decides it. And, as
+//! data in-process (`counting`): the final's matches claimed first and never rated, the
+//! ratings rebuilt bit for bit, a voided match's ratings those of a ladder without it.
 //!
 //! The arenas' bots and builds run under uids of this suite (63800-63999).
 
+mod counting;
 mod last_day;
 mod swiss;
 
