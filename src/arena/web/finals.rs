@@ -175,12 +175,21 @@ fn final_table(s: &Standings) -> Markup {
             a href="/final/standings.csv" { "standings (CSV)" }
         }
         table #final-standings {
-            thead { tr { th { "Rank" } th { "Version" } th { "Round wins" } th { "Points" } th { "Rounds" } th { "Rating (μ - 3σ)" } } }
+            thead { tr { th { "Rank" } th { "Team" } th { "Round wins" } th { "Points" } th { "Rounds" } th { "Rating (μ - 3σ)" } } }
             tbody {
                 @for row in &s.standings {
                     tr {
                         td.num { (row.rank) }
-                        td { (row.bot) }
+                        td {
+                            // The bot's name is the seat's: "TEAM #VERSION".
+                            @match row.bot.rsplit_once(" #") {
+                                Some((team, version)) => {
+                                    a href=(super::templates::team_href(team)) { (team) }
+                                    " " span.muted { "#" (version) }
+                                }
+                                None => { (row.bot) }
+                            }
+                        }
                         td.num { (format!("{:.1}", row.wins)) }
                         td.num { (row.points) }
                         td.num { (row.rounds) }
