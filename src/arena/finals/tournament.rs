@@ -159,6 +159,23 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
             s.schedule
         ));
     }
+    // A version submitted before the closing time plays if it passes: wait for its verdict.
+    let pending: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM versions WHERE state IN ('queued', 'building', 'checking')",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(sql)?;
+    if pending > 0 {
+        return Err(format!(
+            "{pending} submission{} made before the closing time {} still being built or \
+             checked: start the final once {} done, so that every version that passes plays",
+            if pending == 1 { "" } else { "s" },
+            if pending == 1 { "is" } else { "are" },
+            if pending == 1 { "it is" } else { "they are" },
+        ));
+    }
     let field = field(&conn, opts.anchors)?;
     let config = &arena.config;
     let players = config.players;
