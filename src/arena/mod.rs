@@ -46,12 +46,15 @@ pub struct Arena {
 }
 
 impl Arena {
-    /// Opens the arena at `dir`: reads `arena.toml` and brings the database up to date.
+    /// Opens the arena at `dir`: reads `arena.toml` and brings the database up to date. The
+    /// directory is kept absolute, so that the checks of the directories above it (and the
+    /// paths given to bots) do not depend on where the server was started.
     pub fn open(dir: &Path) -> Result<Arena, String> {
         let config = config::Config::load(dir)?;
         db::connect(dir)?;
+        let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         Ok(Arena {
-            dir: dir.to_path_buf(),
+            dir,
             config,
             live: Default::default(),
         })

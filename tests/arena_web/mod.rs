@@ -100,11 +100,14 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the server on a free loopback port; returns once it listens.
+    /// Starts the server on a free loopback port; returns once it listens. The arena is named
+    /// relative to the server's working directory, as an organiser types it (`serve arena`).
     pub fn start(arena: &Arena, workers: usize) -> Server {
+        let dir = arena.dir();
         let mut child = Command::new(rollarena())
+            .current_dir(dir.parent().unwrap())
             .arg("serve")
-            .arg(arena.dir())
+            .arg(dir.file_name().unwrap())
             .args(["--listen", "127.0.0.1:0", "--workers", &workers.to_string()])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
