@@ -17,7 +17,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 /// The migrations, in order: migration `i` (0-based) brings `user_version` from `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_init.sql"),
+    include_str!("migrations/0002_workers.sql"),
+];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
