@@ -30,6 +30,7 @@
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
 mod arena;
+mod arena_remote;
 mod arena_web;
 mod bots_strength;
 mod check;
