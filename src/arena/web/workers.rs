@@ -162,11 +162,42 @@ async fn upload(
     Query(q): Query<LeaseQuery>,
     body: Bytes,
 ) -> Result<Response, Answer> {
+    let gzipped = headers
+        .get(header::CONTENT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("gzip"));
     let counted = as_worker(site, &headers, move |s, c, w| {
-        server::upload(&s.arena, c, w, id, &q.lease, &body)
+        let record = if gzipped {
+            gunzip(&body)?
+        } else {
+            body.to_vec()
+        };
+        server::upload(&s.arena, c, w, id, &q.lease, &record)
     })
     .await?;
     Ok(Json(counted).into_response())
+}
+
+/// A gzipped body, unpacked up to [`MAX_RECORD`] bytes (a bomb stops there).
+fn gunzip(body: &[u8]) -> Result<Vec<u8>, Refused> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(body)
+        .take(MAX_RECORD as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Refused {
+            status: 400,
+            message: format!("the body says it is gzipped, but it does not unpack ({e})"),
+        })?;
+    if out.len() > MAX_RECORD {
+        return Err(Refused {
+            status: 413,
+            message: format!(
+                "the record unpacks to more than the {MAX_RECORD} bytes an upload may be"
+            ),
+        });
+    }
+    Ok(out)
 }
 
 async fn release(
