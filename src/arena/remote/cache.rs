@@ -3,6 +3,8 @@
 //! renamed to `DIR/artifacts/<sha256>/`, so what the cache holds was always verified and
 //! whole. An artifact whose bytes do not match is refused and nothing of it is kept. The
 //! cache is root's (0700): seats run copies made in run directories, never the cache itself.
+//! Several workers may share one cache: each unpacks into a staging directory of its own and
+//! the rename is atomic (the loser's rename fails and it uses the winner's).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -49,12 +51,19 @@ impl Cache {
             )
         })?;
         admin::set_mode(dir, 0o700)?;
-        // Staging directories a killed worker left.
+        // Staging directories a killed worker left (an hour old: another worker sharing the
+        // cache may be unpacking into a fresh one).
         for e in std::fs::read_dir(&artifacts)
             .map_err(|e| format!("{}: {e}", artifacts.display()))?
             .flatten()
         {
-            if e.file_name().to_string_lossy().starts_with(".staging-") {
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > std::time::Duration::from_secs(3600));
+            if e.file_name().to_string_lossy().starts_with(".staging-") && old {
                 let _ = std::fs::remove_dir_all(e.path());
             }
         }
@@ -100,8 +109,13 @@ impl Cache {
             let _ = std::fs::remove_dir_all(&staging);
             return Err(Missing::Refused(e));
         }
-        std::fs::rename(&staging, &path)
-            .map_err(|e| Missing::Refused(format!("{}: {e}", path.display())))?;
+        if let Err(e) = std::fs::rename(&staging, &path) {
+            let _ = std::fs::remove_dir_all(&staging);
+            // Another worker sharing the cache put it there first.
+            if !path.is_dir() {
+                return Err(Missing::Refused(format!("{}: {e}", path.display())));
+            }
+        }
         tracing::info!("cached the artifact {} ({} bytes)", a.sha256, bytes.len());
         Ok(path)
     }

@@ -13,7 +13,7 @@ pub const PROTOCOL: u32 = 1;
 /// This rollarena's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The largest record a worker may upload (a Rollerball match of many rounds is well under a
+/// The largest record a worker may upload (the records of long matches measure well under a
 /// megabyte).
 pub const MAX_RECORD: usize = 64 << 20;
 
