@@ -253,6 +253,35 @@ fn the_worker_api_refuses_what_must_not_count() {
         rated_before
     );
 
+    // Live messages and heartbeats: on the live lease only.
+    let live = |lease: &str| {
+        post(
+            &url(&format!("/api/worker/matches/{copy}/live?lease={lease}")),
+            Who::Token(&forger),
+            "application/json",
+            br#"[{"n": 1}, {"n": 2}]"#,
+        )
+        .status
+    };
+    assert_eq!(live(second["lease"].as_str().unwrap()), 200);
+    assert_eq!(live(first["lease"].as_str().unwrap()), 409);
+    let beat = |lease: &str| {
+        post(
+            &url(&format!(
+                "/api/worker/matches/{copy}/heartbeat?lease={lease}"
+            )),
+            Who::Token(&forger),
+            "application/json",
+            b"null",
+        )
+    };
+    let renewed = beat(second["lease"].as_str().unwrap());
+    assert_eq!(renewed.status, 200, "{}", renewed.body);
+    assert!(
+        renewed.json()["lease_until"].as_i64().unwrap() >= second["lease_until"].as_i64().unwrap()
+    );
+    assert_eq!(beat(first["lease"].as_str().unwrap()).status, 409);
+
     // Edited after play (a seat's points): refused, kept aside, counted on the worker, the
     // match queued again.
     let points = regex::Regex::new(r#""points":\[(\d+),(\d+)\]"#).unwrap();

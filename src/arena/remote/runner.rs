@@ -189,25 +189,28 @@ fn give_back(w: &Worker, lease: &Lease, error: Option<String>) {
     }
 }
 
-/// Plays one leased match and uploads its record.
-fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
-    let id = lease.match_id;
-    let arch = std::env::consts::ARCH;
-    if let Some(other) = lease
+/// Refuses a lease with an artifact built on another architecture than `arch`.
+pub fn runnable(lease: &Lease, arch: &str) -> Result<(), String> {
+    match lease
         .seats
         .iter()
         .filter_map(|s| s.artifact.as_ref())
         .find(|a| a.arch != arch)
     {
-        return give_back(
-            w,
-            lease,
-            Some(format!(
-                "this worker runs on {arch}, and an artifact of the match was built on {}: it \
-                 cannot run it",
-                other.arch
-            )),
-        );
+        Some(other) => Err(format!(
+            "this worker runs on {arch}, and an artifact of the match was built on {}: it \
+             cannot run it",
+            other.arch
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Plays one leased match and uploads its record.
+fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
+    let id = lease.match_id;
+    if let Err(e) = runnable(lease, std::env::consts::ARCH) {
+        return give_back(w, lease, Some(e));
     }
     // Each seat runs a fresh copy of its artifact, removed when `runs` is dropped.
     let mut runs: Vec<Option<RunDir>> = Vec::new();
@@ -354,5 +357,39 @@ fn upload(w: &Worker, lease: &Lease, path: &Path, stop: &AtomicBool) {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::remote::wire::{Artifact, LeaseSeat};
+
+    #[test]
+    fn a_lease_built_on_another_architecture_is_refused() {
+        let config = crate::arena::config::Config::new("rolit", Default::default()).unwrap();
+        let seat = |arch: Option<&str>| LeaseSeat {
+            name: "s".into(),
+            run: "bot".into(),
+            artifact: arch.map(|a| Artifact {
+                sha256: "0".repeat(64),
+                bytes: 1,
+                arch: a.into(),
+            }),
+        };
+        let mut lease = Lease {
+            match_id: 1,
+            lease: "l".into(),
+            lease_until: 0,
+            lease_ms: 1,
+            seed: 1,
+            rounds: 2,
+            rules: crate::arena::ladder::worker::Rules::of(&config),
+            seats: vec![seat(None), seat(Some("x86_64"))],
+        };
+        assert!(runnable(&lease, "x86_64").is_ok());
+        lease.seats.push(seat(Some("aarch64")));
+        let err = runnable(&lease, "x86_64").unwrap_err();
+        assert!(err.contains("built on aarch64"), "{err}");
     }
 }
