@@ -12,6 +12,7 @@
 //!   worker SIGSTOPped past its lease and continued drops the match it lost;
 //! - `artifacts`: an artifact whose bytes do not match its hash is refused by the worker and
 //!   not cached, and the match fails with the reason after its attempts.
+//! - `restart`: the server stopped and started again under a worker, which carries on;
 //! - `slurm`: `examples/slurm/worker.sbatch` as a job array on the real single-node Slurm of
 //!   `tests/slurm`, counted on the server, then scancel.
 //!
@@ -21,6 +22,7 @@
 mod api;
 mod artifacts;
 mod kill;
+mod restart;
 mod slurm;
 
 use std::io::{BufRead, BufReader};
