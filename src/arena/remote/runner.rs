@@ -367,7 +367,8 @@ mod tests {
 
     #[test]
     fn a_lease_built_on_another_architecture_is_refused() {
-        let config = crate::arena::config::Config::new("rolit", Default::default()).unwrap();
+        let game = crate::game::registry::default_name();
+        let config = crate::arena::config::Config::new(game, Default::default()).unwrap();
         let seat = |arch: Option<&str>| LeaseSeat {
             name: "s".into(),
             run: "bot".into(),
