@@ -111,6 +111,8 @@ pub fn lease(
             params![worker.id, m.id],
         )
         .map_err(sql)?;
+        // What a lost worker streamed of an earlier attempt ends here: the new one starts over.
+        arena.live.end(m.id);
         let mut seats = Vec::with_capacity(m.seats.len());
         let mut broken = None;
         for s in &m.seats {
