@@ -33,6 +33,7 @@
 mod arbiter;
 mod arena;
 mod arena_final;
+mod arena_remote;
 mod arena_web;
 mod bots_strength;
 mod check;

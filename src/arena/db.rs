@@ -19,7 +19,8 @@ use rusqlite::{Connection, OpenFlags};
 /// The migrations, in order: migration `i` (0-based) brings `user_version` from `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
-    include_str!("migrations/0002_finals.sql"),
+    include_str!("migrations/0002_workers.sql"),
+    include_str!("migrations/0003_finals.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -12,6 +12,7 @@
 //! - [`finals`]: the last day: the closing time, the final tournament, re-judging, export;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
 //! - [`live`]: the matches in play, as spectators may watch them;
+//! - [`remote`]: remote workers: their API, tokens, artifacts, and the `worker` process;
 //! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
 //! - [`service`]: all of the above running in the background, with recovery at start;
 //! - [`views`]: what the pages and the JSON API show, read from the database;
@@ -27,6 +28,7 @@ pub mod db;
 pub mod finals;
 pub mod ladder;
 pub mod live;
+pub mod remote;
 pub mod rundir;
 pub mod service;
 pub mod submissions;

@@ -753,6 +753,8 @@ pub struct OrganiserPage {
     pub queued_versions: i64,
     /// Matches waiting for, or being played by, a worker.
     pub pending_matches: i64,
+    /// The remote workers.
+    pub workers: Vec<crate::arena::remote::registry::WorkerRow>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -798,6 +800,7 @@ pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
             [],
             |r| r.get(0),
         )?,
+        workers: crate::arena::remote::registry::list(conn).map_err(ViewError::Internal)?,
     })
 }
 

@@ -33,6 +33,7 @@ pub enum ArenaCommand {
     Team(TeamArgs),
     #[command(flatten)]
     LastDay(super::arena_finals::LastDay),
+    Worker(WorkerArgs),
 }
 
 /// Create an arena in DIR (new or empty): DIR/arena.toml, with every setting written out and
@@ -75,6 +76,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         ArenaCommand::Init(a) => init(a),
         ArenaCommand::Team(a) => team(a),
         ArenaCommand::LastDay(c) => super::arena_finals::run(c),
+        ArenaCommand::Worker(a) => worker(a),
     }
 }
 
@@ -115,6 +117,44 @@ fn team(args: TeamArgs) -> anyhow::Result<ExitCode> {
     eprintln!(
         "Added the team {:?}. Its token follows: give it to the team (it submits with \
          `rollarena submit --token TOKEN`); it is shown this once.",
+        args.name
+    );
+    println!("{token}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Register a remote worker in the arena in DIR and print its token (`rollarena worker
+/// --token TOKEN` plays with it), or revoke one with --revoke.
+///
+/// A worker's token opens the worker API only (leasing and playing matches); teams' and the
+/// organiser's tokens never open it.
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    /// The arena's directory.
+    pub dir: PathBuf,
+    /// The worker's name: up to 64 characters, any but control characters.
+    pub name: String,
+    /// Revoke the worker's token instead: it is refused from now on.
+    #[arg(long)]
+    pub revoke: bool,
+}
+
+fn worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
+    use crate::arena::remote::registry;
+    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    if args.revoke {
+        registry::revoke(&arena, &args.name).map_err(UsageError)?;
+        eprintln!(
+            "Revoked the token of worker {:?}: the server refuses it from now on; the matches \
+             it holds run again elsewhere once their leases run out.",
+            args.name
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let token = registry::add(&arena, &args.name).map_err(UsageError)?;
+    eprintln!(
+        "Registered the worker {:?}. Its token follows (shown this once): start it with \
+         `rollarena worker --server URL --token TOKEN` on the worker's machine.",
         args.name
     );
     println!("{token}");

@@ -19,6 +19,7 @@ mod report;
 mod serve;
 mod submit;
 mod tournament;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -92,6 +93,7 @@ enum Command {
     Arena(arena::ArenaArgs),
     Serve(serve::ServeArgs),
     Submit(submit::SubmitArgs),
+    Worker(worker::WorkerArgs),
 }
 
 impl Cli {
@@ -157,6 +159,7 @@ impl Cli {
             Command::Report(args) => report::run(args),
             Command::Arena(args) => arena::run(args),
             Command::Serve(args) => serve::run(args),
+            Command::Worker(args) => worker::run(args),
             Command::Submit(args) => submit::run(args),
         }
     }

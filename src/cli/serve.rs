@@ -32,7 +32,8 @@ pub struct ServeArgs {
     /// The address to listen on [default: arena.toml's [server] listen, 127.0.0.1:8080].
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
-    /// Match workers playing in this process [default: half the cores, at least 1].
+    /// Match workers playing in this process [default: half the cores, at least 1]; 0 plays
+    /// none here (remote `rollarena worker`s play the matches).
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
 }
@@ -57,18 +58,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
              or 0.0.0.0:8080"
         ))
     })?;
-    let workers = match args.workers {
-        Some(0) => {
-            return Err(UsageError(
-                "--workers 0 plays no match: give at least 1 (matches are only played by \
-                 this server's workers)"
-                    .into(),
-            )
-            .into());
-        }
-        Some(n) => n,
-        None => default_workers(),
-    };
+    let workers = args.workers.unwrap_or_else(default_workers);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -98,9 +88,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let service = Service::start(arena.clone(), workers).map_err(UsageError)?;
     let local = listener.local_addr().unwrap_or(addr);
     eprintln!(
-        "rollarena: arena {} at http://{local}/ ({workers} match worker{}); Ctrl-C stops it",
+        "rollarena: arena {} at http://{local}/ ({workers} match worker{}{}); Ctrl-C stops it",
         arena.dir.display(),
-        if workers == 1 { "" } else { "s" }
+        if workers == 1 { "" } else { "s" },
+        if workers == 0 {
+            " here: remote workers play"
+        } else {
+            ""
+        }
     );
     let served = runtime.block_on(web::serve(listener, Site { arena }, shutdown_signal()));
     eprintln!("rollarena: stopping: the matches in play are queued again");

@@ -95,14 +95,14 @@ fn skip(why: &str) {
 }
 
 /// The single-node cluster, started for this test; stopped when dropped, whatever happened.
-struct Cluster {
+pub(crate) struct Cluster {
     /// Held until the cluster is stopped (fields drop after `Drop::drop`).
     _lock: File,
 }
 
 impl Cluster {
     /// Starts the cluster, or says why it cannot (None: skipped).
-    fn start() -> Option<Cluster> {
+    pub(crate) fn start() -> Option<Cluster> {
         let missing: Vec<&str> = [
             "sbatch",
             "squeue",
@@ -251,7 +251,7 @@ fn sbatch(work: &Path, args: &[&str]) -> String {
 /// Each job (or array task, or range of pending tasks) that `scontrol show job` lists for an
 /// id: its name (`1`, `1_3`, `1_[2-4]`), its `JobState`, and whether it waits on a dependency
 /// that can no longer be satisfied.
-fn states(job: &str) -> Vec<(String, String, bool)> {
+pub(crate) fn states(job: &str) -> Vec<(String, String, bool)> {
     let out: Output = Command::new("scontrol")
         .args(["show", "job", "-o", job])
         .output()

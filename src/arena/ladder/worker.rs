@@ -6,18 +6,20 @@
 //! counts once whatever crashes when.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::{evaluation, rating};
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
+use crate::arena::config::Config;
 use crate::arena::submissions::checking::seat;
 use crate::arena::{Arena, db, sql};
 use crate::record::RecordWriter;
-use crate::sandbox::Isolation;
+use crate::sandbox::{Isolation, ResourceLimits};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]
@@ -40,21 +42,60 @@ pub struct Claimed {
 /// Takes a queued match for `owner` until `lease` from now: the final tournament's first
 /// (`kind = 'final'`: the contest's last day waits for nothing else), then the oldest.
 pub fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claimed>, String> {
+    claim_for(conn, owner, lease, None)
+}
+
+/// [`claim`], for a worker that runs artifacts built on the CPU architecture `arch` only (a
+/// remote one): the queued match, in the same order, whose every seat is a built-in bot or a version built
+/// on `arch` (a version not packed yet will be packed on this machine, so it counts as built
+/// on this machine's).
+pub fn claim_for(
+    conn: &Connection,
+    owner: &str,
+    lease: Duration,
+    arch: Option<&str>,
+) -> Result<Option<Claimed>, String> {
     let now = db::now_ms();
-    let row: Option<(i64, i64, u32)> = conn
+    let id: Option<i64> = conn
         .query_row(
             "UPDATE matches SET state = 'running', lease_owner = ?1, lease_until = ?2,
                  attempts = attempts + 1, started_at = ?3
-             WHERE id = (SELECT id FROM matches WHERE state = 'queued'
-                          ORDER BY kind != 'final', id LIMIT 1)
+             WHERE id = (SELECT m.id FROM matches m WHERE m.state = 'queued'
+                     AND (?4 IS NULL OR NOT EXISTS (
+                         SELECT 1 FROM match_seats s JOIN versions v ON v.id = s.version_id
+                         WHERE s.match_id = m.id AND v.language != 'builtin'
+                           AND COALESCE(v.artifact_arch, ?5) != ?4))
+                     ORDER BY m.kind != 'final', m.id LIMIT 1)
                AND state = 'queued'
-             RETURNING id, seed, rounds",
-            params![owner, now + lease.as_millis() as i64, now],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+             RETURNING id",
+            params![
+                owner,
+                now + lease.as_millis() as i64,
+                now,
+                arch,
+                std::env::consts::ARCH
+            ],
+            |r| r.get(0),
         )
         .optional()
         .map_err(sql)?;
-    let Some((id, seed, rounds)) = row else {
+    match id {
+        Some(id) => claimed(conn, id),
+        None => Ok(None),
+    }
+}
+
+/// Match `id` as a worker holds it: its seed, rounds and seats.
+pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, String> {
+    let row: Option<(i64, u32)> = conn
+        .query_row(
+            "SELECT seed, rounds FROM matches WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(sql)?;
+    let Some((seed, rounds)) = row else {
         return Ok(None);
     };
     let mut stmt = conn
@@ -106,6 +147,84 @@ pub enum Played {
     Stopped,
 }
 
+/// What every match of an arena is played with, as plain data: the game and its options, the
+/// time control, the seats' limits. The embedded worker reads it from `arena.toml`; a remote
+/// one receives it with its lease. Both build the match from it with [`Rules::match_config`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rules {
+    pub game: String,
+    /// The game's options, `players` included.
+    pub options: Map<String, Value>,
+    /// Time per move and to answer `hello`, in milliseconds.
+    pub time_ms: u64,
+    pub startup_ms: u64,
+    pub retries: u32,
+    pub hide_legal: bool,
+    /// Each seat's limits.
+    pub limits: ResourceLimits,
+}
+
+impl Rules {
+    /// The rules of an arena's matches.
+    pub fn of(config: &Config) -> Rules {
+        Rules {
+            game: config.game.clone(),
+            options: config.options_with_players(),
+            time_ms: config.time.as_millis() as u64,
+            startup_ms: config.startup.as_millis() as u64,
+            retries: config.retries,
+            hide_legal: config.hide_legal,
+            limits: config.bot_limits(),
+        }
+    }
+
+    /// The match runner's configuration for match `id` with these seats (name, command).
+    pub fn match_config(
+        &self,
+        id: i64,
+        seed: u64,
+        rounds: u32,
+        seats: Vec<(String, Vec<String>)>,
+        iso: &Isolation,
+    ) -> Result<MatchConfig, String> {
+        let entry = crate::game::registry::find(&self.game)?;
+        let game = (entry.build)(&self.options)?;
+        let bots = seats
+            .into_iter()
+            .map(|(name, argv)| BotSpec {
+                name,
+                named: true,
+                argv,
+                cwd: None,
+                log: None,
+                resources: Some(self.limits),
+                tc: None,
+            })
+            .collect();
+        Ok(MatchConfig {
+            game,
+            bots,
+            rounds,
+            time: crate::arbiter::clock::TimeControl {
+                startup: Duration::from_millis(self.startup_ms),
+                per_move: Duration::from_millis(self.time_ms),
+                ..crate::arbiter::clock::TimeControl::default()
+            },
+            retries: self.retries,
+            freeze: true,
+            hide_legal: self.hide_legal,
+            limits: Limits::default(),
+            isolation: iso.clone(),
+            seed,
+            match_id: match_name(id),
+            table: None,
+            openings: Vec::new(),
+            deals: Vec::new(),
+            withdraw_after: Some(3),
+        })
+    }
+}
+
 /// Plays the match into its record (written afresh: a record left by an earlier attempt is
 /// dropped), renewing the lease as it goes, each seat running a copy of its version's build
 /// made for this match (`checking::seat`). `stop` ends it early.
@@ -118,84 +237,74 @@ pub fn play(
 ) -> Result<Played, String> {
     let config = &arena.config;
     let path = arena.dir.join(Arena::record_path(m.id));
-    if path.exists() {
-        std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
     // Each seat runs a copy of its version's build, made for this match in a run directory
     // nobody can guess, and removed when the match ends (when `runs` is dropped).
     let mut runs = Vec::with_capacity(m.seats.len());
-    let mut bots = Vec::with_capacity(m.seats.len());
+    let mut seats = Vec::with_capacity(m.seats.len());
     for s in &m.seats {
         let build = arena.version_dir(s.version).join("build");
         let (argv, run) = seat(&arena.dir, &build, &s.run_command)?;
         runs.push(run);
-        bots.push(BotSpec {
-            name: s.name.clone(),
-            named: true,
-            argv,
-            cwd: None,
-            log: None,
-            resources: None,
-            tc: None,
-        });
+        seats.push((s.name.clone(), argv));
     }
-    let match_config = MatchConfig {
-        game: config.game()?,
-        bots,
-        rounds: m.rounds,
-        time: config.time_control(),
-        retries: config.retries,
-        freeze: true,
-        hide_legal: config.hide_legal,
-        limits: Limits::default(),
-        isolation: iso.clone(),
-        seed: m.seed,
-        match_id: match_name(m.id),
-        table: None,
-        openings: Vec::new(),
-        deals: Vec::new(),
-        withdraw_after: Some(3),
-    };
-    let writer = RecordWriter::append(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let match_config = Rules::of(config).match_config(m.id, m.seed, m.rounds, seats, iso)?;
+    let lease = config.ladder.lease;
+    let conn = arena.conn()?;
+    // The record and the live stream observe the same events.
+    let hub = arena.live.clone();
+    let id = m.id;
+    let live = crate::arena::live::observer(Box::new(move |msg| hub.publish(id, msg)));
+    // A heartbeat about every third of the lease.
+    let every = (lease.as_millis() as u64 / 3 / WATCH.as_millis() as u64).max(1);
+    let mut ticks = 0u64;
+    let played = play_match(&match_config, &path, live, &mut || {
+        if stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        ticks += 1;
+        !ticks.is_multiple_of(every) || heartbeat(&conn, m.id, owner, lease).unwrap_or(true)
+    });
+    arena.live.end(m.id);
+    played
+}
+
+/// How often [`play_match`] asks its `watch` whether to go on.
+pub const WATCH: Duration = Duration::from_millis(200);
+
+/// Plays a match with the arbiter's match runner into the record at `path` (written afresh)
+/// and into `live`, asking `watch` every [`WATCH`] whether to go on (false: the worker stops,
+/// or its lease is lost; the match is [`Played::Stopped`]). The one way every worker plays,
+/// embedded or remote.
+pub fn play_match(
+    config: &MatchConfig,
+    path: &Path,
+    live: Box<dyn crate::arbiter::events::Observer>,
+    watch: &mut dyn FnMut() -> bool,
+) -> Result<Played, String> {
+    if path.exists() {
+        std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let writer = RecordWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let lease = config.ladder.lease;
-    let conn = arena.conn()?;
-    let lost = Arc::new(AtomicBool::new(false));
-    // The record and the live stream observe the same events.
-    let hub = arena.live.clone();
-    let id = m.id;
-    let mut observers: Vec<Box<dyn crate::arbiter::events::Observer>> = vec![
-        Box::new(writer),
-        crate::arena::live::observer(Box::new(move |msg| hub.publish(id, msg))),
-    ];
+    let mut observers: Vec<Box<dyn crate::arbiter::events::Observer>> =
+        vec![Box::new(writer), live];
     let played = runtime.block_on(async {
-        let watch = async {
-            // A heartbeat about every third of the lease; the stop flag every 200 ms.
-            let every = (lease.as_millis() as u64 / 3 / 200).max(1);
-            let mut ticks = 0u64;
+        let watching = async {
             loop {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                if stop.load(Ordering::SeqCst) {
-                    return;
-                }
-                ticks += 1;
-                if ticks.is_multiple_of(every)
-                    && !heartbeat(&conn, m.id, owner, lease).unwrap_or(true)
-                {
-                    lost.store(true, Ordering::SeqCst);
+                tokio::time::sleep(WATCH).await;
+                if !watch() {
                     return;
                 }
             }
         };
         tokio::select! {
-            r = run_match(&match_config, &mut observers) => Some(r),
-            _ = watch => None,
+            r = run_match(config, &mut observers) => Some(r),
+            _ = watching => None,
         }
     });
-    arena.live.end(m.id);
     match played {
         Some(Ok(_)) => Ok(Played::Recorded),
         Some(Err(e)) => Err(format!("the record could not be written: {e}")),
@@ -238,6 +347,18 @@ pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
             "the record is of match {:?}, not {}",
             whole.match_id,
             match_name(m.id)
+        ));
+    }
+    // A record of another match of the same seats (an earlier one, replayed) is not this one.
+    if records[0].match_seed != m.seed || whole.rounds != m.rounds {
+        return Err(format!(
+            "the record is of a match with seed {} and {} rounds, not match {}'s (seed {}, {} \
+             rounds)",
+            records[0].match_seed,
+            whole.rounds,
+            match_name(m.id),
+            m.seed,
+            m.rounds
         ));
     }
     let standings = whole
@@ -391,7 +512,7 @@ pub fn release(conn: &Connection, id: i64, owner: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
+pub fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
     let row: Option<(String, Option<String>, bool)> = conn
         .query_row(
             "SELECT state, lease_owner, rated FROM matches WHERE id = ?1",

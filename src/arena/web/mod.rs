@@ -6,7 +6,7 @@
 //! The parts: [`auth`] (tokens, sessions, CSRF, login rate limit), [`pages`] (maud templates:
 //! every text is escaped by the template engine, never concatenated into HTML), [`api`]
 //! (JSON), [`forms`] (the POSTs of the browser's forms), [`templates`] (the HTML), [`plot`]
-//! (the rating history as SVG).
+//! (the rating history as SVG), [`workers`] (the remote workers' API).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
@@ -17,6 +17,7 @@ pub mod forms;
 pub mod pages;
 pub mod plot;
 pub mod templates;
+pub mod workers;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -160,6 +161,7 @@ pub fn router(site: Site) -> Router {
         .route("/api/organiser", get(api::organiser))
         .route("/api/whoami", get(api::whoami))
         .merge(finals::routes())
+        .merge(workers::routes())
         .fallback(not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(site)

@@ -510,6 +510,7 @@ pub fn organiser(
                 }
             }
         }
+        (super::workers::section(&page.workers))
         h2 { "Add a team" }
         form method="post" action="/organiser/teams" {
             input type="hidden" name="csrf" value=(csrf);
