@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use crate::arbiter::events::{Event, Observer};
@@ -90,28 +90,81 @@ pub type Subscription = (Vec<Arc<Value>>, broadcast::Receiver<Arc<Value>>);
 /// over HTTP (a remote one).
 pub type Sink = Box<dyn FnMut(Value) + Send>;
 
-/// An observer of a match's events that sends their public projection to `sink`.
+/// An observer of a match's events that sends their public projection ([`project`]) to
+/// `sink`.
 pub fn observer(sink: Sink) -> Box<dyn Observer> {
     Box::new(Projector { sink })
 }
 
 struct Projector {
-    #[allow(dead_code)]
     sink: Sink,
 }
 
 impl Observer for Projector {
-    fn on_event(&mut self, _event: &Event<'_>) -> std::io::Result<()> {
-        // The projection of each event to what a spectator may see is not written yet: until
-        // it is, nothing is published.
+    fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        if let Some(message) = project(event) {
+            (self.sink)(message);
+        }
         Ok(())
     }
+
+    fn spectates(&self) -> bool {
+        true
+    }
+}
+
+/// The public message of an event (protocol/ARENA.md, "Live matches"): `None` for an event
+/// that shows nothing. While a round is in play, a message holds only what every seat knows:
+/// a move as the seats other than its actor were told of it and the state as
+/// [`crate::game::Round::live_view`] shows it; of a refused attempt, a count (its line and
+/// reason may name a hand's cards); of a forfeit, its seat, kind and move (its details may
+/// quote a line). Once the round is over its record is public, as the finished match's page
+/// shows it (each seat's stderr and logs left out).
+pub fn project(event: &Event<'_>) -> Option<Value> {
+    Some(match event {
+        Event::RoundStarted { round, rounds } => {
+            json!({"type": "round", "round": round, "rounds": rounds})
+        }
+        Event::Moved { round, mv, public } => {
+            let mut m = json!({
+                "type": "move",
+                "round": round,
+                "ply": mv.ply,
+                "seat": mv.seat,
+                "colour": mv.colour,
+                "kind": mv.kind,
+                "ms": mv.ms,
+                "at_ms": mv.at_ms,
+                "by_arbiter": mv.by_arbiter,
+                "refused": mv.refused.len(),
+            });
+            // Without its public part a move shows who moved and when, never what.
+            if let (Some(p), Some(o)) = (public, m.as_object_mut()) {
+                o.insert("move".into(), p.notation.clone());
+                o.insert("effects".into(), Value::Object(p.effects.clone()));
+                o.insert("state".into(), p.state.clone());
+            }
+            m
+        }
+        Event::Forfeited { round, forfeit } => json!({
+            "type": "forfeit",
+            "round": round,
+            "seat": forfeit.seat,
+            "kind": forfeit.kind,
+            "ply": forfeit.ply,
+        }),
+        Event::RoundEnded { record } => {
+            let mut record = (*record).clone();
+            crate::arena::views::strip(&mut record, &|_| false);
+            json!({"type": "round_end", "round": record.round, "record": record})
+        }
+        Event::MatchEnded { standings } => json!({"type": "end", "standings": standings}),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_late_subscriber_gets_the_backlog_then_the_rest() {
