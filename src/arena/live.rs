@@ -6,13 +6,15 @@
 //!
 //! The hub keeps, per match in play, the messages published so far (so a viewer who arrives
 //! mid-match sees the match from its start) and a broadcast channel for the ones to come; a
-//! match leaves the hub when its worker [`LiveHub::end`]s it.
+//! match leaves the hub when its worker [`LiveHub::end`]s it. The hub also carries the
+//! signal that what the pages show changed (a match finished, a build moved on), for the
+//! pages that update themselves.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use crate::arbiter::events::{Event, Observer};
 
@@ -30,6 +32,9 @@ struct Live {
 #[derive(Default)]
 pub struct LiveHub {
     matches: Mutex<HashMap<i64, Live>>,
+    /// The signal "what the pages show changed", while anybody listens (the web layer's
+    /// watcher sends it).
+    changes: Mutex<Option<watch::Sender<String>>>,
 }
 
 impl std::fmt::Debug for LiveHub {
@@ -67,6 +72,30 @@ impl LiveHub {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&id);
+    }
+
+    /// A receiver of the signal "what the pages show changed"; `start` gets its sender when
+    /// nobody listened yet (and starts what sends it).
+    pub fn changes(&self, start: impl FnOnce(watch::Sender<String>)) -> watch::Receiver<String> {
+        let mut changes = self.changes.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(sender) = changes.as_ref() {
+            return sender.subscribe();
+        }
+        let (sender, receiver) = watch::channel(String::new());
+        *changes = Some(sender.clone());
+        start(sender);
+        receiver
+    }
+
+    /// Asked by the sender of the changes: true when nobody listens any more (it then
+    /// stops, and the next listener starts another).
+    pub fn changes_unwatched(&self, sender: &watch::Sender<String>) -> bool {
+        let mut changes = self.changes.lock().unwrap_or_else(|p| p.into_inner());
+        if sender.receiver_count() > 0 {
+            return false;
+        }
+        *changes = None;
+        true
     }
 
     /// The matches in play.

@@ -3,3 +3,4 @@
 //! streamed message checked against the finished record (`watch`).
 
 mod projection;
+mod watch;

@@ -41,12 +41,17 @@ impl Arena {
 
     /// `rollarena arena init` with `extra` flags, then `extra_toml` appended to arena.toml.
     pub fn init(extra: &[&str], extra_toml: &str) -> Arena {
+        Arena::init_game("rolit", extra, extra_toml)
+    }
+
+    /// [`Arena::init`] for `game`.
+    pub fn init_game(game: &str, extra: &[&str], extra_toml: &str) -> Arena {
         let tmp = shared_tempdir("rollarena-arena-");
         let dir = tmp.path().join("arena");
         let out = Command::new(rollarena())
             .args(["arena", "init"])
             .arg(&dir)
-            .args(["--game", "rolit"])
+            .args(["--game", game])
             .args(extra)
             .output()
             .unwrap();

@@ -6,12 +6,14 @@
 //! The parts: [`auth`] (tokens, sessions, CSRF, login rate limit), [`pages`] (maud templates:
 //! every text is escaped by the template engine, never concatenated into HTML), [`api`]
 //! (JSON), [`forms`] (the POSTs of the browser's forms), [`templates`] (the HTML), [`plot`]
-//! (the rating history as SVG).
+//! (the rating history as SVG), [`live`] (matches in play and pages that update themselves,
+//! over server-sent events, and the site's one script).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
 pub mod auth;
 pub mod forms;
+pub mod live;
 pub mod pages;
 pub mod plot;
 pub mod templates;
@@ -157,6 +159,10 @@ pub fn router(site: Site) -> Router {
         )
         .route("/api/organiser", get(api::organiser))
         .route("/api/whoami", get(api::whoami))
+        .route("/api/matches/{id}/live", get(live::stream))
+        .route("/api/playing", get(live::playing))
+        .route("/api/changes", get(live::changes))
+        .route("/live.js", get(live::script))
         .fallback(not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(site)
@@ -173,7 +179,8 @@ async fn not_found(uri: axum::http::Uri) -> Response {
 
 /// Headers on every response: no sniffing, no framing by others, no referrer to other sites,
 /// and (on pages that did not set their own, such as the replay viewer) a policy that allows
-/// no script at all and nothing from elsewhere.
+/// nothing from elsewhere and no script but the site's own file (`/live.js`), which may only
+/// talk to this server.
 async fn security_headers(mut response: Response) -> Response {
     let h = response.headers_mut();
     h.insert(
@@ -192,7 +199,8 @@ async fn security_headers(mut response: Response) -> Response {
         h.insert(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+                "default-src 'none'; script-src 'self'; connect-src 'self'; \
+                 style-src 'self'; img-src 'self' data:; \
                  frame-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
             ),
         );
