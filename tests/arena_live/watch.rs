@@ -31,13 +31,22 @@ struct Received {
 /// Reads a match's stream to its end: every event, in order. Retries while the match is
 /// running but not yet streaming (its bots are starting).
 fn record_stream(url: String) -> Vec<Received> {
+    read_stream(&url, None, usize::MAX)
+}
+
+/// Reads up to `most` events of a stream, as a client that got message `last` already.
+fn read_stream(url: &str, last: Option<usize>, most: usize) -> Vec<Received> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
         .into();
     let started = Instant::now();
     let response = loop {
-        let r = agent.get(&url).call().expect("the stream answers");
+        let mut request = agent.get(url);
+        if let Some(last) = last {
+            request = request.header("Last-Event-ID", &last.to_string());
+        }
+        let r = request.call().expect("the stream answers");
         if r.status() == 200 {
             break r;
         }
@@ -62,6 +71,9 @@ fn record_stream(url: String) -> Vec<Received> {
                     event: std::mem::take(&mut event),
                     data: std::mem::take(&mut data),
                 });
+                if out.len() >= most {
+                    break;
+                }
             }
             continue;
         }
@@ -235,6 +247,9 @@ fn a_rollerball_match_watched_live_shows_no_secret_before_its_round_ends() {
         let playing = get(&format!("{}/api/playing", server.url), Who::Nobody).json();
         playing.as_array().unwrap().iter().any(|m| m["id"] == id)
     });
+    // A client that reconnects after message 1 gets message 2 next.
+    let resumed = read_stream(&format!("{}/api/matches/{id}/live", server.url), Some(1), 1);
+    assert_eq!(resumed[0].id, Some(2), "{resumed:?}");
     let page = get(&format!("{}/matches", server.url), Who::Nobody);
     assert!(
         page.body.contains(&format!("href=\"/matches/{id}\"")),
@@ -297,6 +312,19 @@ fn a_rollerball_match_watched_live_shows_no_secret_before_its_round_ends() {
         }
     }
     assert_eq!(ended, records.len(), "a round_end per round of the record");
+    let moves = messages.iter().filter(|m| m["type"] == "move").count();
+    let bytes: usize = events.iter().map(|e| e.data.len()).sum();
+    let record_bytes: usize = records
+        .iter()
+        .map(|r| serde_json::to_string(r).unwrap().len())
+        .sum();
+    eprintln!(
+        "match {id}: {} messages ({moves} moves, {} rounds), {bytes} bytes of data ({} a move); \
+         its record {record_bytes} bytes",
+        messages.len(),
+        records.len(),
+        bytes / moves.max(1)
+    );
     // Over: the stream answers 204, so browsers stop asking.
     let over = get(
         &format!("{}/api/matches/{id}/live", server.url),

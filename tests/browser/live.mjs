@@ -71,11 +71,19 @@ try {
   const deadline = Date.now() + expect.seconds * 1000;
   let finished = false;
   while (Date.now() < deadline) {
-    const state = await page.evaluate(() => {
-      const live = document.getElementById('live');
-      return live ? { moves: live.getAttribute('data-moves'), rows: document.querySelectorAll('#live-moves tr.move').length }
-        : { done: document.querySelector('iframe.replay') !== null };
-    });
+    let state;
+    try {
+      state = await page.evaluate(() => {
+        const live = document.getElementById('live');
+        return live ? { moves: live.getAttribute('data-moves'), rows: document.querySelectorAll('#live-moves tr.move').length }
+          : { done: document.querySelector('iframe.replay') !== null };
+      });
+    } catch (e) {
+      // The page is turning into the finished one.
+      if (!/context was destroyed|navigat/i.test(e.message)) throw e;
+      await page.waitForLoadState('load');
+      continue;
+    }
     if (state.done) { finished = true; break; }
     if (state.moves !== null && state.moves !== undefined) {
       check(parseInt(state.moves, 10) === state.rows, `moves counted ${state.moves}, drawn ${state.rows}`);

@@ -64,6 +64,8 @@ struct Feed {
     receiver: broadcast::Receiver<Arc<Value>>,
     /// The index of the next message.
     next: usize,
+    /// Messages below this index were sent to the client already (`Last-Event-ID`).
+    from: usize,
     over: bool,
 }
 
@@ -104,32 +106,37 @@ pub async fn stream(
         .and_then(|v| v.trim().parse::<usize>().ok())
         .map_or(0, |last| last + 1);
     let feed = Feed {
-        next: from.min(backlog.len()),
-        backlog: backlog.into_iter().skip(from).collect(),
+        backlog: backlog.into(),
         receiver,
+        next: 0,
+        from,
         over: false,
     };
     let events = stream::unfold(feed, |mut feed| async move {
         if feed.over {
             return None;
         }
-        let value = match feed.backlog.pop_front() {
-            Some(v) => v,
-            None => match feed.receiver.recv().await {
-                Ok(v) => v,
-                Err(broadcast::error::RecvError::Closed) => return None,
-                Err(broadcast::error::RecvError::Lagged(n)) => {
-                    feed.over = true;
-                    let e = Event::default()
-                        .event("reload")
-                        .data(format!("{n} messages were missed: reload the page"));
-                    return Some((Ok::<_, Infallible>(e), feed));
-                }
-            },
-        };
-        let e = message(feed.next, &value);
-        feed.next += 1;
-        Some((Ok(e), feed))
+        loop {
+            let value = match feed.backlog.pop_front() {
+                Some(v) => v,
+                None => match feed.receiver.recv().await {
+                    Ok(v) => v,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        feed.over = true;
+                        let e = Event::default()
+                            .event("reload")
+                            .data(format!("{n} messages were missed: reload the page"));
+                        return Some((Ok::<_, Infallible>(e), feed));
+                    }
+                },
+            };
+            let index = feed.next;
+            feed.next += 1;
+            if index >= feed.from {
+                return Some((Ok(message(index, &value)), feed));
+            }
+        }
     });
     Ok(sse(events))
 }
