@@ -120,7 +120,7 @@ fn lcg(seed: u64) -> impl FnMut(usize, usize) -> usize {
 }
 
 /// Every key anywhere in a value, with the value under it.
-fn walk<'a>(v: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
+pub fn walk<'a>(v: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rollarena::record::RoundRecord;
 use serde_json::{Value, json};
 
+use super::projection::walk;
 use crate::arena::wait_for;
 use crate::arena_web::{Arena, Server, Who, get, kit, submit};
 
@@ -90,20 +91,6 @@ fn read_stream(url: &str, last: Option<usize>, most: usize) -> Vec<Received> {
         }
     }
     out
-}
-
-/// Every key anywhere in a value, with the value under it.
-fn walk<'a>(v: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                out.push((k, x));
-                walk(x, out);
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
-        _ => {}
-    }
 }
 
 /// The checks of one round's messages (those before its `round_end`) against its record.
@@ -196,19 +183,7 @@ fn a_rollerball_match_watched_live_shows_no_secret_before_its_round_ends() {
         &["--players", "2", "--rounds", "2", "--time", "2s"],
         "",
     );
-    let toml = arena.dir().join("arena.toml");
-    let text = std::fs::read_to_string(&toml).unwrap();
-    let text = text
-        .replace(
-            "bot_uids = \"60000-60999\"",
-            &format!("bot_uids = \"{}-{}\"", UIDS[0].0, UIDS[0].1),
-        )
-        .replace(
-            "uids = \"61000-61099\"",
-            &format!("uids = \"{}-{}\"", UIDS[1].0, UIDS[1].1),
-        );
-    assert!(text.contains("63500-63699") && text.contains("63700-63799"));
-    std::fs::write(&toml, text).unwrap();
+    arena.own_uids(UIDS[0], UIDS[1]);
     let tokens = [arena.team(TEAM_A), arena.team(TEAM_B)];
     let server = Server::start(&arena, 1);
 

@@ -86,6 +86,22 @@ impl Arena {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     }
 
+    /// Gives the arena's bots and builds uid ranges of their own (instead of the defaults),
+    /// for a test that must not share processes' uids with tests running beside it.
+    pub fn own_uids(&self, bots: (u32, u32), builds: (u32, u32)) {
+        let toml = self.dir().join("arena.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        let (b, u) = (
+            format!("bot_uids = \"{}-{}\"", bots.0, bots.1),
+            format!("uids = \"{}-{}\"", builds.0, builds.1),
+        );
+        let text = text
+            .replace("bot_uids = \"60000-60999\"", &b)
+            .replace("uids = \"61000-61099\"", &u);
+        assert!(text.contains(&b) && text.contains(&u), "{text}");
+        std::fs::write(&toml, text).unwrap();
+    }
+
     pub fn db(&self) -> rusqlite::Connection {
         let conn = rusqlite::Connection::open(self.dir().join("arena.db")).unwrap();
         conn.busy_timeout(Duration::from_secs(30)).unwrap();
