@@ -196,6 +196,65 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_forfeit_shows_its_seat_and_kind_never_its_evidence() {
+        use crate::record::{Forfeit, ForfeitKind};
+        let forfeit = Forfeit {
+            seat: 1,
+            kind: ForfeitKind::Retries,
+            ply: 7,
+            at_ms: None,
+            turn_id: Some(9),
+            detail: "you do not hold the 7: your hand is [2, 5]".into(),
+            line: Some(r#"{"type":"move","move":"7"}"#.into()),
+            exit: None,
+            stderr_tail: "my hand: 2 5".into(),
+        };
+        let m = project(&Event::Forfeited {
+            round: 2,
+            forfeit: &forfeit,
+        })
+        .unwrap();
+        assert_eq!(
+            m,
+            json!({"type": "forfeit", "round": 2, "seat": 1, "kind": "retries", "ply": 7})
+        );
+    }
+
+    #[test]
+    fn a_move_without_its_public_part_shows_who_and_when_only() {
+        let mv = crate::record::MoveRecord {
+            ply: 3,
+            kind: None,
+            seat: 0,
+            colour: None,
+            mv: json!("bid UM UM"),
+            effects: [("secrets".to_string(), json!([{"secret": "bid"}]))].into(),
+            ms: 12.0,
+            at_ms: None,
+            cpu_ms: Some(3.0),
+            bank_ms: None,
+            refused: vec![crate::record::Refused {
+                line: "bid XX".into(),
+                reason: "not in your hand [UM, UM]".into(),
+                ms: 1.0,
+                code: None,
+            }],
+            by_arbiter: false,
+            opening: false,
+        };
+        let m = project(&Event::Moved {
+            round: 1,
+            mv: &mv,
+            public: None,
+        })
+        .unwrap();
+        let text = m.to_string();
+        assert!(m.get("move").is_none() && m.get("state").is_none(), "{m}");
+        assert!(!text.contains("UM") && !text.contains("secret"), "{m}");
+        assert_eq!(m["refused"], 1);
+    }
+
+    #[test]
     fn a_late_subscriber_gets_the_backlog_then_the_rest() {
         let hub = LiveHub::default();
         assert!(hub.subscribe(7).is_none());
