@@ -9,8 +9,9 @@
 //     "seconds": 240 }                 // how long the match may take
 //
 // The match page must show moves arriving (the count of moves drawn grows while the match is
-// in play), then turn into the finished page with the result by itself; the leaderboard,
-// opened in a second tab, must show the finished match without being reloaded.
+// in play), then turn into the finished page with the result by itself; the leaderboard and
+// the first seat's team page, opened in other tabs, must show the finished match without being
+// reloaded.
 // Prints "ok: ..." lines; exits 1 with the reason on the first failure.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +48,13 @@ try {
   await board.goto(`${expect.url}/`);
   await board.evaluate(() => { window.stillHere = true; });
   const before = await board.textContent('#matches-count');
+
+  const team = await context.newPage();
+  watch(team);
+  await team.goto(`${expect.url}/teams/${encodeURIComponent(expect.hostile[0])}`);
+  await team.evaluate(() => { window.stillHere = true; });
+  const teamMatches = () => team.$$eval('#versions tbody tr td:nth-child(7)', (tds) => tds.map((t) => t.textContent).join(','));
+  const teamBefore = await teamMatches();
 
   const page = await context.newPage();
   watch(page);
@@ -118,6 +126,18 @@ try {
   for (const h of expect.hostile) check(teams.includes(h), `the redrawn leaderboard lacks ${JSON.stringify(h)} as text: ${JSON.stringify(teams)}`);
   check(await board.evaluate(() => document.querySelectorAll('main img').length) === 0, 'a name became markup on the leaderboard');
   stamp(`ok: the leaderboard went from ${before} to ${after} finished matches without a reload`);
+
+  // So did the team's page: its version's count of matches, without a reload.
+  let teamAfter = teamBefore;
+  while (Date.now() < until + 10000) {
+    teamAfter = await teamMatches();
+    if (teamAfter !== teamBefore) break;
+    await team.waitForTimeout(250);
+  }
+  check(teamAfter !== teamBefore, `the team page still says ${teamBefore} matches`);
+  check(await team.evaluate(() => window.stillHere === true), 'the team page was reloaded');
+  check(await team.textContent('h1') === `Team ${expect.hostile[0]}`, 'the team page lost its title');
+  stamp(`ok: the team page's matches went from ${teamBefore} to ${teamAfter} without a reload`);
 
   check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);
   check(errors.length === 0, `the pages raised errors: ${JSON.stringify(errors)}`);
