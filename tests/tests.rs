@@ -25,14 +25,19 @@
 //! - `arena`: the arena's core: bad uploads, builds past their limits, the kits through the
 //!   ladder, recovery after a crash;
 //! - `arena_web`: `rollarena serve` end to end (kits submitted, the browser's form, the
-//!   ladder, pages and API), who sees what, a server killed mid-match, and bad uploads.
+//!   ladder, pages and API), who sees what, a server killed mid-match, and bad uploads;
 //! - `arena_final`: the contest's last day: closing time, re-judging, the final tournament
-//!   (round robin and Swiss) on the workers, its report served, the arena exported and served.
+//!   (round robin and Swiss) on the workers, its report served, the arena exported and served;
+//! - `arena_remote`: remote `rollarena worker`s on loopback: tokens, lost leases, late and
+//!   tampered uploads, bad artifacts, a worker killed, a server restarted, a Slurm job array;
+//! - `arena_live`: live matches: the public projection as data, and a match watched in
+//!   Chromium and over its event stream to its end.
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
 mod arena;
 mod arena_final;
+mod arena_live;
 mod arena_remote;
 mod arena_web;
 mod bots_strength;

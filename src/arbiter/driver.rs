@@ -71,6 +71,9 @@ pub async fn play_round(
         *turn_id,
     )
     .with_clocks(&config.tcs());
+    if observer.spectates() {
+        referee = referee.spectated();
+    }
     for fault in start.restarts {
         referee.add_fault(fault);
     }
@@ -261,10 +264,11 @@ impl Run {
             })?;
         }
         self.forfeits_seen = play.forfeits.len();
-        for mv in &play.moves[self.moves_seen..] {
+        for (i, mv) in play.moves.iter().enumerate().skip(self.moves_seen) {
             observer.on_event(&Event::Moved {
                 round: self.round_no,
                 mv,
+                public: referee.public().get(i),
             })?;
         }
         self.moves_seen = play.moves.len();

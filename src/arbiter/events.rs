@@ -4,6 +4,7 @@
 
 use super::fault::Forfeit;
 use crate::record::{MoveRecord, RoundRecord};
+use crate::referee::Public;
 use crate::wire::Standing;
 
 /// Something that happened in a match.
@@ -11,8 +12,14 @@ use crate::wire::Standing;
 pub enum Event<'a> {
     /// A round began.
     RoundStarted { round: u32, rounds: u32 },
-    /// A move was played (by a bot or by the arbiter for a forfeited seat).
-    Moved { round: u32, mv: &'a MoveRecord },
+    /// A move was played (by a bot or by the arbiter for a forfeited seat). `public`: what
+    /// the audience may see of it, when an observer [`Observer::spectates`] (the record's
+    /// move holds the round's secrets: a sealed bid, the cards drawn, the deal).
+    Moved {
+        round: u32,
+        mv: &'a MoveRecord,
+        public: Option<&'a Public>,
+    },
     /// A seat forfeited the round.
     Forfeited { round: u32, forfeit: &'a Forfeit },
     /// A round ended; its complete record.
@@ -25,6 +32,12 @@ pub enum Event<'a> {
 /// the arbiter failing, not a bot.
 pub trait Observer: Send {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()>;
+    /// It shows the match to an audience while in play: the rounds keep what the audience may
+    /// see of each move ([`Event::Moved`]'s `public`), at the cost of a view of the state per
+    /// move.
+    fn spectates(&self) -> bool {
+        false
+    }
 }
 
 /// Several observers as one.
@@ -34,6 +47,9 @@ impl Observer for Vec<Box<dyn Observer>> {
             o.on_event(event)?;
         }
         Ok(())
+    }
+    fn spectates(&self) -> bool {
+        self.iter().any(|o| o.spectates())
     }
 }
 

@@ -271,6 +271,13 @@ pub trait Round: Send {
     fn view(&self, seat: Seat) -> Value;
     /// The state as a spectator sees it (the final `board` of a record, replays).
     fn public_view(&self) -> Value;
+    /// The state as the audience of the round sees it while it is in play (the arena's live
+    /// matches): nothing any seat may not know of another (hands, a deck's order, sealed
+    /// bids). Games with hidden information override it, since their [`Round::public_view`]
+    /// shows every hand (for the record and replays of a round that is over).
+    fn live_view(&self) -> Value {
+        self.public_view()
+    }
     /// The legal actions of the seat in canonical notation, where they can be listed. Never
     /// an empty list: `None` when they cannot be listed or the seat cannot act.
     fn legal_moves(&self, seat: Seat) -> Option<Vec<Value>>;

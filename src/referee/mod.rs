@@ -185,6 +185,16 @@ pub struct Play {
     pub stderr: Vec<String>,
 }
 
+/// What the audience of a round in play may see of an action ([`Referee::spectated`]): what
+/// the seats other than the actor were told of it (a sealed bid stays sealed, a card drawn
+/// stays secret), and the state after it as [`Round::live_view`] shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Public {
+    pub notation: serde_json::Value,
+    pub effects: serde_json::Map<String, serde_json::Value>,
+    pub state: serde_json::Value,
+}
+
 /// The referee of one round.
 pub struct Referee {
     round: Box<dyn Round>,
@@ -209,6 +219,8 @@ pub struct Referee {
     /// Nobody listens (verification): requests, announcements, `start` and `end` are not
     /// encoded; `illegal` is, since its reason is what a verifier compares.
     quiet: bool,
+    /// Someone watches the round in play: what the audience may see of each action, by move.
+    public: Option<Vec<Public>>,
 }
 
 impl Referee {
@@ -247,6 +259,7 @@ impl Referee {
             out: Vec::new(),
             verdict: Verdict::Ignored,
             quiet: false,
+            public: None,
         }
     }
 
@@ -255,6 +268,19 @@ impl Referee {
     pub fn quiet(mut self) -> Referee {
         self.quiet = true;
         self
+    }
+
+    /// A referee whose round is watched while in play: each action's [`Public`] part is kept
+    /// beside its record ([`Referee::public`]), at the cost of a [`Round::live_view`] a move.
+    pub fn spectated(mut self) -> Referee {
+        self.public = Some(Vec::new());
+        self
+    }
+
+    /// What the audience may see of each move so far, in move order (empty unless
+    /// [`Referee::spectated`]).
+    pub fn public(&self) -> &[Public] {
+        self.public.as_deref().unwrap_or_default()
     }
 
     /// Gives each seat its own time control (a bank, an increment, a first-move allowance, a

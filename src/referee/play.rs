@@ -303,6 +303,18 @@ impl Referee {
                 line: None,
             });
         }
+        if let Some(public) = &mut self.public {
+            // What a seat other than the actor was told (`announce`), and the state after.
+            let (notation, effects) = match &applied.shown {
+                Some(s) => (s.notation.clone(), s.effects.clone()),
+                None => (applied.notation.clone(), applied.effects.clone()),
+            };
+            public.push(super::Public {
+                notation,
+                effects,
+                state: self.round.live_view(),
+            });
+        }
         let mut effects: std::collections::BTreeMap<String, serde_json::Value> =
             applied.effects.into_iter().collect();
         effects.extend(applied.secret);

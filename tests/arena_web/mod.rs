@@ -41,12 +41,17 @@ impl Arena {
 
     /// `rollarena arena init` with `extra` flags, then `extra_toml` appended to arena.toml.
     pub fn init(extra: &[&str], extra_toml: &str) -> Arena {
+        Arena::init_game("rolit", extra, extra_toml)
+    }
+
+    /// [`Arena::init`] for `game`.
+    pub fn init_game(game: &str, extra: &[&str], extra_toml: &str) -> Arena {
         let tmp = shared_tempdir("rollarena-arena-");
         let dir = tmp.path().join("arena");
         let out = Command::new(rollarena())
             .args(["arena", "init"])
             .arg(&dir)
-            .args(["--game", "rolit"])
+            .args(["--game", game])
             .args(extra)
             .output()
             .unwrap();
@@ -79,6 +84,22 @@ impl Arena {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
+    /// Gives the arena's bots and builds uid ranges of their own (instead of the defaults),
+    /// for a test that must not share processes' uids with tests running beside it.
+    pub fn own_uids(&self, bots: (u32, u32), builds: (u32, u32)) {
+        let toml = self.dir().join("arena.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        let (b, u) = (
+            format!("bot_uids = \"{}-{}\"", bots.0, bots.1),
+            format!("uids = \"{}-{}\"", builds.0, builds.1),
+        );
+        let text = text
+            .replace("bot_uids = \"60000-60999\"", &b)
+            .replace("uids = \"61000-61099\"", &u);
+        assert!(text.contains(&b) && text.contains(&u), "{text}");
+        std::fs::write(&toml, text).unwrap();
     }
 
     pub fn db(&self) -> rusqlite::Connection {

@@ -157,7 +157,8 @@ fn team_a_never_sees_team_b_s_sources_logs_or_stderr() {
     // A bad token is refused, not taken for the public.
     let bad = get(&format!("{url}/api/teams/b"), Who::Token("team_0000"));
     assert_eq!(bad.status, 401, "{}", bad.body);
-    // An unfinished match shows nothing to anyone.
+    // An unfinished match shows nothing of its record to anyone: its page is the live viewer
+    // (public messages only, protocol/ARENA.md §17).
     arena
         .db()
         .execute(
@@ -171,12 +172,11 @@ fn team_a_never_sees_team_b_s_sources_logs_or_stderr() {
         Who::Token(&token_a),
         Who::Token(&arena.organiser),
     ] {
-        for path in [
-            "/matches/999999",
-            "/api/matches/999999",
-            "/api/matches/999999/record",
-        ] {
+        for path in ["/api/matches/999999", "/api/matches/999999/record"] {
             assert_eq!(get(&format!("{url}{path}"), who).status, 404, "{path}");
         }
+        let page = get(&format!("{url}/matches/999999"), who);
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("id=\"live\"") && !page.body.contains("/replay"));
     }
 }

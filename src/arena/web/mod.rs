@@ -6,7 +6,9 @@
 //! The parts: [`auth`] (tokens, sessions, CSRF, login rate limit), [`pages`] (maud templates:
 //! every text is escaped by the template engine, never concatenated into HTML), [`api`]
 //! (JSON), [`forms`] (the POSTs of the browser's forms), [`templates`] (the HTML), [`plot`]
-//! (the rating history as SVG), [`workers`] (the remote workers' API).
+//! (the rating history as SVG), [`workers`] (the remote workers' API), [`finals`] (the last
+//! day's pages and API), [`live`] (matches in play and pages that update themselves,
+//! over server-sent events, and the site's one script).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
@@ -14,6 +16,7 @@ pub mod auth;
 pub mod finals;
 pub mod finals_actions;
 pub mod forms;
+pub mod live;
 pub mod pages;
 pub mod plot;
 pub mod templates;
@@ -162,6 +165,10 @@ pub fn router(site: Site) -> Router {
         .route("/api/whoami", get(api::whoami))
         .merge(finals::routes())
         .merge(workers::routes())
+        .route("/api/matches/{id}/live", get(live::stream))
+        .route("/api/playing", get(live::playing))
+        .route("/api/changes", get(live::changes))
+        .route("/live.js", get(live::script))
         .fallback(not_found)
         .layer(axum::middleware::map_response(security_headers))
         .with_state(site)
@@ -178,7 +185,8 @@ async fn not_found(uri: axum::http::Uri) -> Response {
 
 /// Headers on every response: no sniffing, no framing by others, no referrer to other sites,
 /// and (on pages that did not set their own, such as the replay viewer) a policy that allows
-/// no script at all and nothing from elsewhere.
+/// nothing from elsewhere and no script but the site's own file (`/live.js`), which may only
+/// talk to this server.
 async fn security_headers(mut response: Response) -> Response {
     let h = response.headers_mut();
     h.insert(
@@ -197,7 +205,8 @@ async fn security_headers(mut response: Response) -> Response {
         h.insert(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+                "default-src 'none'; script-src 'self'; connect-src 'self'; \
+                 style-src 'self'; img-src 'self' data:; \
                  frame-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
             ),
         );

@@ -71,6 +71,10 @@ pub async fn matches(
     auth: Auth,
     Query(q): Query<MatchQuery>,
 ) -> Result<Markup, WebError> {
+    let playing = match q.before {
+        None => super::live::playing_rows(&site).await?,
+        Some(_) => Vec::new(),
+    };
     let rows = blocking(move || {
         Ok(views::matches(
             &site.conn()?,
@@ -82,6 +86,7 @@ pub async fn matches(
     .await?;
     let older = rows.last().map(|m| m.id);
     let body = maud::html! {
+        (super::live::playing_list(&playing))
         (templates::match_list(&rows))
         @if let Some(id) = older { p { a href=(format!("/matches?before={id}")) { "Older matches" } } }
     };
@@ -93,6 +98,9 @@ pub async fn match_page(
     auth: Auth,
     Path(id): Path<i64>,
 ) -> Result<Markup, WebError> {
+    if let Some(body) = super::live::match_in_play(&site, id).await? {
+        return Ok(page(&auth, &format!("Match {id}"), body));
+    }
     let view = blocking(move || Ok(views::match_page(&site.conn()?, &site.arena.dir, id)?)).await?;
     Ok(page(
         &auth,

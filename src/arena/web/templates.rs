@@ -1,7 +1,8 @@
 //! The pages' HTML, as maud templates over the read models of [`crate::arena::views`]: every
 //! text (team names, labels, logs, check reports) is escaped by maud; addresses built from
-//! names are percent-encoded. No script: the pages work without JavaScript, and the site's
-//! Content-Security-Policy allows none (the replay viewer, in its frame, has its own).
+//! names are percent-encoded. The pages work without JavaScript; the site's one script
+//! (`/live.js`, [`super::live`]) only follows matches in play and keeps tables current, and
+//! the Content-Security-Policy allows no other (the replay viewer, in its frame, has its own).
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
@@ -50,6 +51,7 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
                 link rel="stylesheet" href="/style.css";
                 // No favicon request (a 404 in every browser's console).
                 link rel="icon" href="data:,";
+                script src="/live.js" defer {}
             }
             body {
                 nav {
@@ -98,7 +100,7 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
         @if lb.paused {
             p.notice { "The matchmaker is paused by the organiser: no new matches start." }
         }
-        p.muted { (lb.matches) " finished matches. Ranked by the conservative rating μ - 3σ." }
+        p.muted { span #matches-count { (lb.matches) } " finished matches. Ranked by the conservative rating μ - 3σ." }
         table #leaderboard {
             thead { tr {
                 th { "Rank" } th { "Team" } th { "Version" } th { "μ ± σ" }

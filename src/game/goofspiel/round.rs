@@ -128,6 +128,10 @@ impl Round for GoofspielRound {
         serde_json::to_value(SeatView::of(self, None)).expect("views serialise")
     }
 
+    fn live_view(&self) -> Value {
+        serde_json::to_value(SeatView::audience(self)).expect("views serialise")
+    }
+
     fn legal_moves(&self, seat: Seat) -> Option<Vec<Value>> {
         if self.over() || self.bids.get(seat)?.is_some() {
             return None;

@@ -1,5 +1,6 @@
 //! What a seat sees of a Goofspiel round (the `state` of `start` and `turn`), what a spectator
-//! sees (the record's final state, replays), and the round as text.
+//! sees (the record's final state, replays), what the audience of a round in play sees, and
+//! the round as text.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -60,14 +61,23 @@ pub enum HandView {
 }
 
 impl SeatView {
-    /// The view of `seat`, or the spectator's (`None`).
+    /// The view of `seat`, or the spectator's (`None`: every hand, bid and the deck).
     pub fn of(round: &GoofspielRound, seat: Option<Seat>) -> SeatView {
+        SeatView::build(round, seat, seat.is_none())
+    }
+
+    /// The view of the audience of a round in play: what every seat knows of the others (how
+    /// many cards each holds, which bids are in, sealed), and no deck.
+    pub fn audience(round: &GoofspielRound) -> SeatView {
+        SeatView::build(round, None, false)
+    }
+
+    fn build(round: &GoofspielRound, seat: Option<Seat>, spectator: bool) -> SeatView {
         let rules = round.rules();
         let turn = round.turn();
         let deck = round.deck();
         let mut prizes_left: Vec<u8> = deck.iter().skip(turn + 1).copied().collect();
         prizes_left.sort_unstable();
-        let spectator = seat.is_none();
         SeatView {
             cards: rules.cards,
             turn,

@@ -108,6 +108,10 @@ impl Round for RollerballRound {
         serde_json::to_value(self.engine.spectator_view()).expect("views serialise")
     }
 
+    fn live_view(&self) -> Value {
+        serde_json::to_value(self.engine.audience_view()).expect("views serialise")
+    }
+
     fn legal_moves(&self, seat: Seat) -> Option<Vec<Value>> {
         if !self.engine.is_asked(seat) {
             return None;

@@ -1,5 +1,6 @@
-//! The state as a seat may see it (rules §11.2) and as a spectator sees it (every hand, every
-//! sealed bid, the card drawn for a pending reward). Typed, so the JSON Schema bots read comes
+//! The state as a seat may see it (rules §11.2), as a spectator of the record sees it (every
+//! hand, every sealed bid, the card drawn for a pending reward) and as the audience of a game
+//! in play sees it (what every seat knows: no hand, no sealed bid). Typed, so the JSON Schema bots read comes
 //! from the same types.
 
 use schemars::JsonSchema;
@@ -121,16 +122,21 @@ pub enum PendingView {
 impl Rollerball {
     /// The state as `seat` sees it.
     pub fn view(&self, seat: usize) -> View {
-        self.build_view(Some(seat))
+        self.build_view(Some(seat), false)
     }
 
     /// The state as a spectator (or the record) sees it: every hand and bid.
     pub fn spectator_view(&self) -> View {
-        self.build_view(None)
+        self.build_view(None, true)
     }
 
-    fn build_view(&self, seat: Option<usize>) -> View {
-        let sees_all = seat.is_none();
+    /// The state as the audience of a game in play sees it: what every seat knows (no hand,
+    /// no sealed bid, no card drawn for a pending reward; the deck's size only).
+    pub fn audience_view(&self) -> View {
+        self.build_view(None, false)
+    }
+
+    fn build_view(&self, seat: Option<usize>, sees_all: bool) -> View {
         let asked = match self.phase {
             Phase::Over => None,
             Phase::Bid => seat.filter(|&s| self.bids[s].is_none()),
