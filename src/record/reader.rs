@@ -81,7 +81,22 @@ pub fn parse_records(bytes: &[u8]) -> Result<(Vec<RoundRecord>, bool), ReadError
 
 /// The bytes of a record file, read whole.
 pub fn parse_record_file(bytes: &[u8]) -> Result<RecordFile, ReadError> {
+    let mut rounds = Vec::new();
+    let file = stream_record_file(bytes, |r| rounds.push(r))?;
+    Ok(RecordFile { rounds, ..file })
+}
+
+/// The rounds in the bytes of a record file, handed to `each` one at a time as they are read
+/// and dropped after it, so that a reader going through a file once (the verifier) never holds
+/// more than one round's moves. Returns the file's line count and torn last line (its
+/// `rounds` empty); a damaged line is the same error as [`parse_record_file`]'s, found after
+/// `each` has seen the rounds before it.
+pub fn stream_record_file(
+    bytes: &[u8],
+    mut each: impl FnMut(RoundRecord),
+) -> Result<RecordFile, ReadError> {
     let mut file = RecordFile::default();
+    let mut read = 0;
     let mut lines = bytes.split(|&b| b == b'\n').peekable();
     let mut number = 0;
     while let Some(line) = lines.next() {
@@ -93,12 +108,15 @@ pub fn parse_record_file(bytes: &[u8]) -> Result<RecordFile, ReadError> {
         }
         file.lines += 1;
         match serde_json::from_slice::<RoundRecord>(line) {
-            Ok(r) => file.rounds.push(r),
+            Ok(r) => {
+                read += 1;
+                each(r);
+            }
             Err(_) if last => file.torn = Some(number),
             Err(e) => {
                 return Err(ReadError::Line {
                     line: number,
-                    after: file.rounds.len(),
+                    after: read,
                     names: names(line),
                     reason: e.to_string(),
                 });
