@@ -12,7 +12,7 @@ use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
 use crate::record::RoundRecord;
-use crate::record::reader::{ReadError, RecordFile, read_record_file, stream_record_file};
+use crate::record::reader::{ReadError, RecordFile, read_record_file, stream_records};
 use crate::replay::{Discrepancy, Report, select, verify, verify_game};
 use crate::show::html::Verdict;
 use crate::show::text::{Pace, Style};
@@ -144,7 +144,7 @@ fn torn_note(args: &ReplayArgs, file: &RecordFile) {
 /// rest of the file is still read after a discrepancy: a damaged line is said first, as when
 /// the file is read whole.
 fn verify_file(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.file).map_err(|e| {
+    let opened = std::fs::File::open(&args.file).map_err(|e| {
         UsageError(format!(
             "cannot read the record {}: {e}",
             args.file.display()
@@ -152,7 +152,7 @@ fn verify_file(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     })?;
     let mut verifier = Verifier::new();
     let mut found: Option<Discrepancy> = None;
-    let read = stream_record_file(&bytes, |round| {
+    let read = stream_records(BufReader::with_capacity(1 << 16, opened), |round| {
         if found.is_none()
             && let Err(d) = verifier.round(&round)
         {

@@ -112,7 +112,7 @@ pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
 }
 
 /// A file's verification fed one round at a time, in file order, as the rounds are read
-/// ([`crate::record::reader::stream_record_file`]): each round is re-played when it comes and
+/// ([`crate::record::reader::stream_records`]): each round is re-played when it comes and
 /// only what the match-level checks need of it is kept (its header, result and forfeits, not
 /// its moves), so a file of any length is verified in the memory of one round. The same
 /// checks in the same order as [`verify`], which is this over a file read whole.
