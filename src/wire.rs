@@ -17,6 +17,8 @@ use serde_json::Value;
 
 use crate::game::{Seat, cut};
 
+mod fast;
+
 pub use crate::standings::Standing;
 
 /// The protocol version spoken by this arbiter (`hello.protocol`).
@@ -263,6 +265,9 @@ pub fn parse_line(line: &[u8]) -> Result<Incoming, (&'static str, String)> {
             "empty_line",
             "the line is empty: send one JSON object per line".into(),
         ));
+    }
+    if let Some(plain) = fast::plain_move(text) {
+        return Ok(plain);
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         (

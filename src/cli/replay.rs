@@ -12,11 +12,12 @@ use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
 use crate::record::RoundRecord;
-use crate::record::reader::{ReadError, RecordFile, read_record_file};
+use crate::record::reader::{ReadError, RecordFile, read_record_file, stream_records};
 use crate::replay::{Discrepancy, Report, select, verify, verify_game};
 use crate::show::html::Verdict;
 use crate::show::text::{Pace, Style};
 use crate::show::{Screen, html, text};
+use crate::verify::Verifier;
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
@@ -84,27 +85,14 @@ pub struct ReplayArgs {
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    if args.verify && args.html.is_none() && args.round.is_none() && args.table.is_none() {
+        return verify_file(&args);
+    }
     let file = match read_record_file(&args.file) {
         Ok(file) => file,
-        Err(e @ ReadError::Line { .. }) => {
-            eprintln!("{}: {e}", args.file.display());
-            return Ok(ExitCode::from(EXIT_VERDICT));
-        }
-        Err(e) => {
-            return Err(UsageError(format!(
-                "cannot read the record {}: {e}",
-                args.file.display()
-            ))
-            .into());
-        }
+        Err(e) => return unreadable(&args, e),
     };
-    if let Some(line) = file.torn {
-        eprintln!(
-            "note: line {line} of {}, the last, is torn (a round being written when the arbiter \
-             stopped); it is ignored",
-            args.file.display()
-        );
-    }
+    torn_note(&args, &file);
     let records = &file.rounds;
     let games = match args.table {
         Some(t) => by_schedule(records, t, args.round),
@@ -123,6 +111,67 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         return code;
     }
     run_text(&args, records, &games)
+}
+
+/// A record file that cannot be read: damage is a verdict (exit 1), anything else a usage
+/// error.
+fn unreadable(args: &ReplayArgs, e: ReadError) -> anyhow::Result<ExitCode> {
+    match e {
+        e @ ReadError::Line { .. } => {
+            eprintln!("{}: {e}", args.file.display());
+            Ok(ExitCode::from(EXIT_VERDICT))
+        }
+        e => Err(UsageError(format!(
+            "cannot read the record {}: {e}",
+            args.file.display()
+        ))
+        .into()),
+    }
+}
+
+fn torn_note(args: &ReplayArgs, file: &RecordFile) {
+    if let Some(line) = file.torn {
+        eprintln!(
+            "note: line {line} of {}, the last, is torn (a round being written when the arbiter \
+             stopped); it is ignored",
+            args.file.display()
+        );
+    }
+}
+
+/// `--verify` of a whole file: each round is verified as it is read and dropped after, so
+/// that the file's moves are never all held at once (an arena re-verifies every upload). The
+/// rest of the file is still read after a discrepancy: a damaged line is said first, as when
+/// the file is read whole.
+fn verify_file(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    let opened = std::fs::File::open(&args.file).map_err(|e| {
+        UsageError(format!(
+            "cannot read the record {}: {e}",
+            args.file.display()
+        ))
+    })?;
+    let mut verifier = Verifier::new();
+    let mut found: Option<Discrepancy> = None;
+    let read = stream_records(BufReader::with_capacity(1 << 16, opened), |round| {
+        if found.is_none()
+            && let Err(d) = verifier.round(&round)
+        {
+            found = Some(d);
+        }
+    });
+    let file = match read {
+        Ok(file) => file,
+        Err(e) => return unreadable(args, e),
+    };
+    torn_note(args, &file);
+    if verifier.rounds().is_empty() && found.is_none() {
+        select(0, None).map_err(UsageError)?;
+    }
+    let verdict = match found {
+        Some(d) => Err(d),
+        None => verifier.finish(),
+    };
+    Ok(say_verdict(args, verdict, &file, verifier.rounds()))
 }
 
 /// The rounds of table `table` (`--table T`) in schedule order, or its round `round`
@@ -182,6 +231,17 @@ fn run_verify(args: &ReplayArgs, file: &RecordFile, games: &[usize]) -> anyhow::
             })
             .map(|r| r.expect("one round at least")),
     };
+    Ok(say_verdict(args, verdict, file, records))
+}
+
+/// Prints what a verification found: the summary and every whole match's standings, or the
+/// discrepancy. `records`: the file's rounds in order (their moves may have been dropped).
+fn say_verdict(
+    args: &ReplayArgs,
+    verdict: Result<Report, Discrepancy>,
+    file: &RecordFile,
+    records: &[RoundRecord],
+) -> ExitCode {
     match verdict {
         Ok(report) => {
             println!("{}", summary(&args.file, &report));
@@ -207,11 +267,11 @@ fn run_verify(args: &ReplayArgs, file: &RecordFile, games: &[usize]) -> anyhow::
                     ),
                 }
             }
-            Ok(ExitCode::SUCCESS)
+            ExitCode::SUCCESS
         }
         Err(d) => {
             eprintln!("{}", rejected(&args.file, records, &d));
-            Ok(ExitCode::from(EXIT_VERDICT))
+            ExitCode::from(EXIT_VERDICT)
         }
     }
 }

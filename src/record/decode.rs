@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::MoveRecord;
@@ -138,6 +138,27 @@ impl<'de> Visitor<'de> for MoveVisitor {
             opening: opening.unwrap_or_default(),
         })
     }
+}
+
+/// A round's moves (`RoundRecord::moves`), read into a vector with room for a round of the
+/// common games from the start: grown from empty, it would be reallocated (every move read so
+/// far copied) five times in a round of 60 moves.
+pub(super) fn moves<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MoveRecord>, D::Error> {
+    struct Moves;
+    impl<'de> Visitor<'de> for Moves {
+        type Value = Vec<MoveRecord>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<MoveRecord>, A::Error> {
+            let mut moves = Vec::with_capacity(seq.size_hint().unwrap_or(64));
+            while let Some(m) = seq.next_element()? {
+                moves.push(m);
+            }
+            Ok(moves)
+        }
+    }
+    d.deserialize_seq(Moves)
 }
 
 #[cfg(test)]

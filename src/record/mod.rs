@@ -88,6 +88,7 @@ pub struct RoundRecord {
     #[serde(default, skip_serializing_if = "is_false")]
     pub ends_match: bool,
     /// Every move in order.
+    #[serde(deserialize_with = "decode::moves")]
     pub moves: Vec<MoveRecord>,
     /// Seats that forfeited this round, with evidence.
     pub forfeits: Vec<Forfeit>,

@@ -81,24 +81,47 @@ pub fn parse_records(bytes: &[u8]) -> Result<(Vec<RoundRecord>, bool), ReadError
 
 /// The bytes of a record file, read whole.
 pub fn parse_record_file(bytes: &[u8]) -> Result<RecordFile, ReadError> {
+    let mut rounds = Vec::new();
+    let file = stream_records(bytes, |r| rounds.push(r))?;
+    Ok(RecordFile { rounds, ..file })
+}
+
+/// The rounds of a record file, read line by line and handed to `each` one at a time (and
+/// dropped after it), so that a reader going through a file once (the verifier) holds one line
+/// and one round at a time, whatever the file's size. Returns the file's line count and torn
+/// last line (its `rounds` empty); a damaged line is the same error as [`parse_record_file`]'s,
+/// found after `each` has seen the rounds before it.
+pub fn stream_records(
+    mut reader: impl std::io::BufRead,
+    mut each: impl FnMut(RoundRecord),
+) -> Result<RecordFile, ReadError> {
     let mut file = RecordFile::default();
-    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    let mut read = 0;
     let mut number = 0;
-    while let Some(line) = lines.next() {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if reader.read_until(b'\n', &mut buf).map_err(ReadError::Io)? == 0 {
+            break;
+        }
         number += 1;
         // Only a line with no newline after it was being written when the writer died.
-        let last = lines.peek().is_none();
+        let last = buf.last() != Some(&b'\n');
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         file.lines += 1;
         match serde_json::from_slice::<RoundRecord>(line) {
-            Ok(r) => file.rounds.push(r),
+            Ok(r) => {
+                read += 1;
+                each(r);
+            }
             Err(_) if last => file.torn = Some(number),
             Err(e) => {
                 return Err(ReadError::Line {
                     line: number,
-                    after: file.rounds.len(),
+                    after: read,
                     names: names(line),
                     reason: e.to_string(),
                 });

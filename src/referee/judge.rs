@@ -19,7 +19,7 @@ const NO_TURN: &str =
 impl Referee {
     /// The seat may send an answer or a game message now.
     fn listened(&self, seat: Seat) -> bool {
-        self.listening().contains(&seat)
+        self.listens(seat)
     }
 
     /// A line from a seat's bot at round time `at`.

@@ -344,6 +344,20 @@ impl Referee {
             .collect()
     }
 
+    /// Whether the seat's lines are awaited now: `listening().contains(&seat)`, without the
+    /// list (asked for every line a bot sends).
+    pub fn listens(&self, seat: Seat) -> bool {
+        if self.draining.is_some() || self.outcome.is_some() {
+            return false;
+        }
+        let Some(st) = self.seats.get(seat) else {
+            return false;
+        };
+        !st.forfeited
+            && (st.asked.is_some()
+                || matches!(self.round.to_act(), crate::game::ToAct::Seats(open) if open.contains(&seat)))
+    }
+
     /// The round time at which the referee must be ticked if nothing comes before: the first
     /// per-move clock to run out, or the rules' own deadline, each with the latency margin.
     pub fn deadline(&self) -> Option<f64> {

@@ -104,13 +104,50 @@ pub(crate) struct Counts {
 
 /// Verifies every round of a file and every match it holds whole.
 pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
-    let mut report = empty_report();
-    // What each match's last verified round handed on: its carried state (games that carry
-    // one) and the request counter.
-    let mut handed: BTreeMap<(String, Option<u32>), (u32, round::Handed)> = BTreeMap::new();
-    for (i, record) in records.iter().enumerate() {
+    let mut verifier = Verifier::new();
+    for record in records {
+        verifier.round(record)?;
+    }
+    verifier.finish()
+}
+
+/// A file's verification fed one round at a time, in file order, as the rounds are read
+/// ([`crate::record::reader::stream_records`]): each round is re-played when it comes and
+/// only what the match-level checks need of it is kept (its header, result and forfeits, not
+/// its moves), so a file of any length is verified in the memory of one round. The same
+/// checks in the same order as [`verify`], which is this over a file read whole.
+pub struct Verifier {
+    report: Report,
+    /// What each match's last verified round handed on: its carried state (games that carry
+    /// one) and the request counter.
+    handed: BTreeMap<(String, Option<u32>), (u32, round::Handed)>,
+    /// The rounds verified so far, without their moves, logs, faults, stderr and final state.
+    kept: Vec<RoundRecord>,
+}
+
+impl Default for Verifier {
+    fn default() -> Self {
+        Verifier::new()
+    }
+}
+
+impl Verifier {
+    pub fn new() -> Verifier {
+        Verifier {
+            report: empty_report(),
+            handed: BTreeMap::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Verifies the file's next round.
+    pub fn round(&mut self, record: &RoundRecord) -> Result<(), Discrepancy> {
+        // Kept first, so that a discrepancy in it can name it.
+        let i = self.kept.len();
+        self.kept.push(without_play(record));
         let key = (record.match_id.clone(), record.table);
-        let before = handed
+        let before = self
+            .handed
             .get(&key)
             .filter(|(round, _)| *round + 1 == record.round);
         let at = |reason: String| Discrepancy {
@@ -136,7 +173,7 @@ pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
                 ply,
                 reason,
             })?;
-        add(&mut report, counts);
+        add(&mut self.report, counts);
         if let Some((round, h)) = before
             && record.carry != h.carry
         {
@@ -145,10 +182,58 @@ pub fn verify(records: &[RoundRecord]) -> Result<Report, Discrepancy> {
                  match ended with"
             )));
         }
-        handed.insert(key, (record.round, next));
+        self.handed.insert(key, (record.round, next));
+        Ok(())
     }
-    report.matches = matches(records)?;
-    Ok(report)
+
+    /// The rounds fed so far (the one a discrepancy was found in included), by index in the
+    /// file (from 0), without their moves: what a message about a discrepancy names a round
+    /// by.
+    pub fn rounds(&self) -> &[RoundRecord] {
+        &self.kept
+    }
+
+    /// The match-level checks, once the file's last round was verified: the report of the
+    /// rounds fed so far (the verifier starts over with its counts).
+    pub fn finish(&mut self) -> Result<Report, Discrepancy> {
+        let mut report = std::mem::replace(&mut self.report, empty_report());
+        report.matches = matches(&self.kept)?;
+        Ok(report)
+    }
+}
+
+/// A round's header, seats, result and forfeits: what the match-level checks read.
+fn without_play(r: &RoundRecord) -> RoundRecord {
+    RoundRecord {
+        format: r.format,
+        arbiter: r.arbiter.clone(),
+        game: r.game.clone(),
+        rules: r.rules,
+        options: r.options.clone(),
+        match_id: r.match_id.clone(),
+        table: r.table,
+        round: r.round,
+        rounds: r.rounds,
+        match_seed: r.match_seed,
+        seed: r.seed,
+        deal: r.deal,
+        settings: r.settings.clone(),
+        seats: r.seats.clone(),
+        colours: r.colours.clone(),
+        first: r.first,
+        turn_id_from: r.turn_id_from,
+        carry: None,
+        ends_match: r.ends_match,
+        moves: Vec::new(),
+        forfeits: r.forfeits.clone(),
+        faults: Vec::new(),
+        logs: Vec::new(),
+        stderr: Vec::new(),
+        result: r.result.clone(),
+        board: serde_json::Value::Null,
+        started: r.started.clone(),
+        ended: r.ended.clone(),
+    }
 }
 
 /// Verifies one round of a file (`game` from 1). Match-level checks need the whole file and

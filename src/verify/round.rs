@@ -407,7 +407,7 @@ impl Feed<'_> {
             self.input(d, Input::Tick);
             return Ok(());
         }
-        if !self.referee.listening().contains(&m.seat) {
+        if !self.referee.listens(m.seat) {
             return Err((ply, self.out_of_turn(m)));
         }
         self.refused(produced, m)?;

@@ -164,7 +164,7 @@ impl Round for RolitRound {
         let moves = self.pos.legal_moves();
         Some(
             bitboard::Squares(moves)
-                .map(|s| Value::String(Square(s).to_string()))
+                .map(|s| Value::String(Square(s).name()))
                 .collect(),
         )
     }
@@ -186,14 +186,14 @@ impl Round for RolitRound {
         let sq = Square::parse(text, self.pos.size()).map_err(refusal)?;
         let turned = self.pos.play(sq).map_err(refusal)?;
         let flipped: Vec<Value> = bitboard::Squares(turned)
-            .map(|s| Value::String(Square(s).to_string()))
+            .map(|s| Value::String(Square(s).name()))
             .collect();
         let mut effects = serde_json::Map::new();
         effects.insert("flipped".into(), Value::Array(flipped));
         let mut applied = Applied::moved(
             seat,
             Some(colour.name().to_string()),
-            Value::String(sq.to_string()),
+            Value::String(sq.name()),
         );
         applied.effects = effects;
         Ok(applied)

@@ -155,6 +155,21 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+impl Square {
+    /// The square's name ("d3"), as `Display` writes it but without the formatting machinery:
+    /// every move, flip and legal move of a match (and of its verification) is named so.
+    pub fn name(self) -> String {
+        let mut name = String::with_capacity(3);
+        name.push((b'a' + self.file()) as char);
+        let rank = self.rank() + 1;
+        if rank >= 10 {
+            name.push((b'0' + rank / 10) as char);
+        }
+        name.push((b'0' + rank % 10) as char);
+        name
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
@@ -409,6 +424,13 @@ fn names(colours: &[Colour]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_display() {
+        for sq in 0..64 {
+            assert_eq!(Square(sq).name(), Square(sq).to_string());
+        }
+    }
 
     #[test]
     fn start_positions() {

@@ -402,7 +402,7 @@ pub(crate) mod tests {
             state: serde_json::to_value(State::of(pos)).unwrap(),
             legal: with_legal.then(|| {
                 Squares(pos.legal_moves())
-                    .map(|s| Value::String(Square(s).to_string()))
+                    .map(|s| Value::String(Square(s).name()))
                     .collect()
             }),
             time_ms: 60_000,
