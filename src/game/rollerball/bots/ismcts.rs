@@ -228,8 +228,7 @@ impl Ismcts {
         let start_turn = g.turn;
         let mut path = vec![0u32];
         let mut node = 0u32;
-        while let Some(to_act) = g.to_act() {
-            let actor = to_act.seats[0];
+        while let Some(actor) = g.next_seat() {
             let cands = if node == 0 {
                 root_moves.to_vec()
             } else {
@@ -261,7 +260,7 @@ impl Ismcts {
             }
             if !untried.is_empty() {
                 let m = untried.choose(rng).expect("not empty").clone();
-                if g.apply(actor, &m).is_err() {
+                if g.play(actor, &m).is_err() {
                     break;
                 }
                 let id = tree.len() as u32;
@@ -274,7 +273,7 @@ impl Ismcts {
             }
             let (c, _) = pick.expect("a child");
             let m = tree[c as usize].mv.clone().expect("a move");
-            if g.apply(actor, &m).is_err() {
+            if g.play(actor, &m).is_err() {
                 break;
             }
             path.push(c);
@@ -295,14 +294,13 @@ impl Ismcts {
     fn playout(&self, g: &mut Rollerball, start_turn: u32, rng: &mut ChaCha8Rng) {
         let end = start_turn + self.config.rollout_turns;
         let mut steps = 0;
-        while let Some(to_act) = g.to_act() {
+        while let Some(seat) = g.next_seat() {
             if g.turn > end || steps > 200 {
                 break;
             }
             steps += 1;
-            let seat = to_act.seats[0];
             let mv = light(g, seat, rng);
-            if g.apply(seat, &mv).is_err() {
+            if g.play(seat, &mv).is_err() {
                 break;
             }
         }
