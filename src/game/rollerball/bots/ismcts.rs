@@ -60,6 +60,9 @@ pub struct Config {
     /// How much of a seat's rivalry is with the best other seat rather than the others'
     /// mean, in the results (0 to 1).
     pub rival: f32,
+    /// Decisions deep the tree grows (the root's included); 0: no limit. Below it the
+    /// playout takes over.
+    pub tree_depth: u32,
 }
 
 impl Default for Config {
@@ -74,6 +77,7 @@ impl Default for Config {
             prior: 10,
             horizon: 10,
             rival: 0.5,
+            tree_depth: 0,
         }
     }
 }
@@ -229,6 +233,9 @@ impl Ismcts {
         let mut path = vec![0u32];
         let mut node = 0u32;
         while let Some(actor) = g.next_seat() {
+            if self.config.tree_depth > 0 && path.len() > self.config.tree_depth as usize {
+                break;
+            }
             let cands = if node == 0 {
                 root_moves.to_vec()
             } else {
