@@ -121,10 +121,10 @@ impl Board {
         let mut moves = Moves::default();
         let before = self.balls.len();
         let mut targets = [Square::from_index(0); 4];
-        for i in 0..before {
+        for (i, target) in targets.iter_mut().enumerate().take(before) {
             let b = self.balls[i];
             let (to, cross, y) = route(&b, &cards);
-            targets[i] = to;
+            *target = to;
             log.events.push(Event::Step {
                 step,
                 ball: b.id,
