@@ -19,18 +19,11 @@ use rollarena::game::rolit::bots::brs::{self, Brs};
 use rollarena::game::rolit::bots::{mcts, random_square};
 use rollarena::game::rolit::{Colour, Position};
 
-const RUNS: usize = 3;
+#[path = "cpu.rs"]
+mod cpu;
+use cpu::cpu;
 
-/// CPU time of this thread: on a shared machine, the time the search actually ran.
-fn cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and a valid pointer.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
+const RUNS: usize = 3;
 
 /// The position before move `n` of a game of uniformly random moves (seed 30).
 fn at_move(n: u32, players: usize) -> Position {

@@ -4,14 +4,19 @@
 //! profile). `ROLLERBALL_GAMES` changes the number of games per player count (200 by default).
 //!
 //! The figure is playouts per second; decisions per second and the mean game length (turns)
-//! are printed beside it, since a random playout's cost is mostly its length.
+//! are printed beside it, since a random playout's cost is mostly its length. Rates are per
+//! second of the thread's CPU time ([`cpu`]), so that a shared machine's load does not change
+//! them much.
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rollarena::game::rollerball::Rollerball;
+
+#[path = "cpu.rs"]
+mod cpu;
+use cpu::cpu;
 
 /// One random game; returns (decisions, turns, ended by five points).
 fn playout(players: usize, seed: u64, rng: &mut ChaCha8Rng) -> (u64, u64, bool) {
@@ -33,7 +38,9 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
-    println!("rollerball random playouts, turn limit 360, {games} games per player count");
+    println!(
+        "rollerball random playouts, turn limit 360, {games} games per player count, per CPU second"
+    );
     println!(
         "{:>7} {:>12} {:>14} {:>11} {:>12}",
         "players", "playouts/s", "decisions/s", "mean turns", "five points"
@@ -41,14 +48,14 @@ fn main() {
     for players in [2, 4, 6] {
         let mut rng = ChaCha8Rng::seed_from_u64(players as u64);
         let (mut decisions, mut turns, mut fives) = (0, 0, 0);
-        let t = Instant::now();
+        let t = cpu();
         for seed in 0..games {
             let (d, n, five) = playout(players, seed, &mut rng);
             decisions += d;
             turns += n;
             fives += five as u64;
         }
-        let secs = t.elapsed().as_secs_f64();
+        let secs = (cpu() - t).as_secs_f64();
         println!(
             "{players:>7} {:>12.0} {:>14.0} {:>11.1} {:>11.0}%",
             games as f64 / secs,

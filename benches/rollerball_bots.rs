@@ -3,13 +3,16 @@
 //! heuristic moves for a few turns after a random setup. A plain printed report, no harness:
 //! `cargo bench --bench rollerball_bots` (release profile). `ISMCTS_PLAYOUTS` sets the
 //! iterations per search (2,000 by default); each player count searches 5 positions.
-
-use std::time::Instant;
+//! Rates are per second of the thread's CPU time ([`cpu`]): the machine may be shared.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rollarena::game::rollerball::Rollerball;
 use rollarena::game::rollerball::bots::{Heuristic, Ismcts, Seen, ismcts};
+
+#[path = "cpu.rs"]
+mod cpu;
+use cpu::cpu;
 
 /// A position of turn `turns` or so, `seat` asked a decision of the turn (not the setup).
 fn position(players: usize, seed: u64, turns: u32) -> Option<Rollerball> {
@@ -37,7 +40,9 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2000);
-    println!("rollerball ismcts, {playouts} iterations per search, 5 positions per player count");
+    println!(
+        "rollerball ismcts, {playouts} iterations per search, 5 positions per player count, per CPU second"
+    );
     println!(
         "{:>7} {:>14} {:>14}",
         "players", "iterations/s", "ms/search"
@@ -59,9 +64,9 @@ fn main() {
             let seen = Seen::new(&g.view(seat)).expect("a seat's view");
             let legal = g.legal(seat);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let started = Instant::now();
+            let started = cpu();
             let found = bot.search(&seen, &legal, None, &mut rng);
-            secs += started.elapsed().as_secs_f64();
+            secs += (cpu() - started).as_secs_f64();
             iterations += found.iterations;
             searches += 1;
         }

@@ -27,6 +27,40 @@ pub struct PhaseLog {
     pub destroyed: Vec<Card>,
 }
 
+/// A ball's move in a step: (ball id, from, to, crossed).
+type StepMove = (u32, Square, Square, bool);
+
+/// The moves of one step on the stack, at most eight (four balls, each splitting once): a
+/// step runs at every turn of every playout, so it allocates nothing.
+struct Moves {
+    list: [StepMove; 8],
+    len: usize,
+}
+
+impl Default for Moves {
+    fn default() -> Moves {
+        let none = Square::from_index(0);
+        Moves {
+            list: [(0, none, none, false); 8],
+            len: 0,
+        }
+    }
+}
+
+impl Moves {
+    fn push(&mut self, m: StepMove) {
+        self.list[self.len] = m;
+        self.len += 1;
+    }
+
+    /// The moves by ball id.
+    fn sorted(&mut self) -> &[StepMove] {
+        let list = &mut self.list[..self.len];
+        list.sort_by_key(|m| m.0);
+        list
+    }
+}
+
 /// Where a ball on its square goes (§6.3): the square, whether it crosses, and the Y square
 /// of a split (the caller decides whether a new ball may appear).
 fn route(ball: &Ball, cards: &[Placed]) -> (Square, bool, Option<Square>) {
@@ -80,15 +114,17 @@ impl Board {
 
     /// One step (§6.2).
     fn step(&mut self, step: u8, log: &mut PhaseLog) {
-        let cards = self.cards.clone();
-        // Route (and, for simplicity, record the moves): (ball id, from, to, crossed).
-        let mut moves: Vec<(u32, Square, Square, bool)> = Vec::new();
+        // The cards do not change until the step's destroyed cards are removed: they are
+        // taken out of the board for the routes and effects (not copied), and put back.
+        let cards = std::mem::take(&mut self.cards);
+        // Route (and, for simplicity, record the moves).
+        let mut moves = Moves::default();
         let before = self.balls.len();
-        let mut targets = Vec::with_capacity(4);
-        for i in 0..before {
+        let mut targets = [Square::from_index(0); 4];
+        for (i, target) in targets.iter_mut().enumerate().take(before) {
             let b = self.balls[i];
             let (to, cross, y) = route(&b, &cards);
-            targets.push(to);
+            *target = to;
             log.events.push(Event::Step {
                 step,
                 ball: b.id,
@@ -104,20 +140,21 @@ impl Board {
             }
         }
         // Move: the new balls already stand on their Y squares.
-        for (i, &t) in targets.iter().enumerate() {
-            self.balls[i].at = t;
+        for (ball, &t) in self.balls.iter_mut().zip(&targets[..before]) {
+            ball.at = t;
         }
         // Effects, in increasing id (new balls have the highest ids, in order of creation).
-        moves.sort_by_key(|m| m.0);
+        let moves = moves.sorted();
         let mut destroyed: Vec<Square> = Vec::new();
-        for &(id, q, t, _) in &moves {
+        for &(id, q, t, _) in moves {
             let i = self.ball_index(id).expect("ball in play");
             self.effects(i, q, t, &cards, &mut destroyed, log);
         }
+        self.cards = cards;
         self.remove_destroyed(&destroyed, log);
         // Collisions.
         let mut squares: Vec<(Square, u32, u32)> = Vec::new();
-        for &(id, _, t, cross) in &moves {
+        for &(id, _, t, cross) in moves {
             if cross && let Some(other) = self.balls.iter().find(|b| b.at == t && b.id != id) {
                 squares.push((t, other.id, id));
             }
@@ -242,7 +279,7 @@ impl Board {
     fn push(&mut self, id: u32, log: &mut PhaseLog) {
         let i = self.ball_index(id).expect("pushed ball in play");
         let b = self.balls[i];
-        let cards = self.cards.clone();
+        let cards = std::mem::take(&mut self.cards);
         let (to, _, y) = route(&b, &cards);
         log.events.push(Event::Push {
             ball: id,
@@ -257,6 +294,7 @@ impl Board {
             let j = self.ball_index(n).expect("new ball");
             self.effects(j, b.at, self.balls[j].at, &cards, &mut destroyed, log);
         }
+        self.cards = cards;
         self.remove_destroyed(&destroyed, log);
         if let Some(other) = self.balls.iter().find(|o| o.at == to && o.id != id) {
             let other = other.id;

@@ -4,21 +4,37 @@
 
 use super::card::{Card, Placed};
 use super::moves::{Keep, Move, MoveError};
-use super::square::{Square, ball_changer_slots, track_changer_slots};
+use super::square::{
+    LOGO, Mask, Square, ball_changer_slots, grow, squares_of, track_changer_slots,
+};
 use super::state::{COLOURS, Phase, Rollerball};
 
 type Check = Result<(), String>;
 
-/// Every slot of the card's kind, as the card would lie there.
-fn slots_for(card: Card) -> impl Iterator<Item = Placed> {
-    let list: &[(Square, Square)] = if card.is_track_changer() {
+/// The slots of the card's kind (none for the Replacer).
+fn slots_of(card: Card) -> &'static [(Square, Square)] {
+    if card.is_track_changer() {
         track_changer_slots()
     } else if card.is_ball_changer() {
         ball_changer_slots()
     } else {
         &[]
-    };
-    list.iter()
+    }
+}
+
+/// Every slot of the card's kind, as the card would lie there.
+fn slots_for(card: Card) -> impl Iterator<Item = Placed> {
+    slots_of(card)
+        .iter()
+        .filter_map(move |&(a, b)| Placed::new(card, a, b).ok())
+}
+
+/// The slots of the card's kind that cover `sq`, as the card would lie there (a build or a
+/// replace must cover the workman's square: the other slots are not even made).
+fn slots_covering(card: Card, sq: Square) -> impl Iterator<Item = Placed> {
+    slots_of(card)
+        .iter()
+        .filter(move |&&(a, b)| a == sq || b == sq)
         .filter_map(move |&(a, b)| Placed::new(card, a, b).ok())
 }
 
@@ -88,25 +104,27 @@ impl Rollerball {
 
     /// Squares the workman on `from` reaches in 1 to 3 steps (not `from` itself), square order.
     pub fn walk_targets(&self, from: Square) -> Vec<Square> {
-        let passable = |s: Square| !s.is_logo() && self.board.ball_at(s).is_none_or(|b| b.is_up());
-        let mut dist = [u8::MAX; 64];
-        dist[from.index()] = 0;
-        let mut frontier = vec![from];
-        for d in 1..=3u8 {
-            let mut next = Vec::new();
-            for s in frontier {
-                for n in s.neighbours() {
-                    if passable(n) && dist[n.index()] == u8::MAX {
-                        dist[n.index()] = d;
-                        next.push(n);
-                    }
-                }
-            }
-            frontier = next;
+        squares_of(self.walk_mask(from)).collect()
+    }
+
+    /// [`Rollerball::walk_targets`] as a mask: three steps of a breadth-first search over the
+    /// squares a workman may pass (not the logo, no grounded ball), one shift a step.
+    pub fn walk_mask(&self, from: Square) -> Mask {
+        let passable = !(LOGO | self.grounded_balls());
+        let mut reached = from.bit();
+        for _ in 0..3 {
+            reached |= grow(reached) & passable;
         }
-        Square::all()
-            .filter(|&s| s != from && dist[s.index()] != u8::MAX)
-            .collect()
+        reached & !from.bit()
+    }
+
+    /// The squares holding a ball that is not rubber-up.
+    fn grounded_balls(&self) -> Mask {
+        self.board
+            .balls
+            .iter()
+            .filter(|b| !b.is_up())
+            .fold(0, |m, b| m | b.at.bit())
     }
 
     fn check_walk(&self, seat: usize, to: Square) -> Check {
@@ -118,7 +136,7 @@ impl Rollerball {
             return Err(format!("{to} is on the logo"));
         }
         self.check_no_grounded_ball(to)?;
-        if self.walk_targets(from).contains(&to) {
+        if self.walk_mask(from) & to.bit() != 0 {
             return Ok(());
         }
         let d = from.distance(to);
@@ -247,14 +265,14 @@ impl Rollerball {
         if seat >= self.players {
             return Err(turn(format!("there is no seat {seat}")));
         }
-        let Some(to_act) = self.to_act() else {
+        if self.phase == Phase::Over {
             return Err(MoveError::coded(
                 "round_over",
                 mv.to_string(),
                 "the game is over",
             ));
-        };
-        if !to_act.seats.contains(&seat) {
+        }
+        if !self.is_asked(seat) {
             return Err(turn(if self.phase == Phase::Bid {
                 "you have bid already".into()
             } else {
@@ -391,14 +409,17 @@ impl Rollerball {
             Phase::Discard => hand.distinct().map(Move::Discard).collect(),
             Phase::Move | Phase::Extra => {
                 let from = self.workman_square(seat);
-                let mut v = vec![Move::Stay];
-                v.extend(self.walk_targets(from).into_iter().map(Move::Walk));
+                let walks = self.walk_mask(from);
+                let balls = self.board.balls.iter().fold(0, |m, b| m | b.at.bit());
+                let open = !(LOGO | balls | from.bit());
+                let mut v = Vec::with_capacity(
+                    1 + (walks.count_ones() + hand.distinct().count() as u32 * open.count_ones())
+                        as usize,
+                );
+                v.push(Move::Stay);
+                v.extend(squares_of(walks).map(Move::Walk));
                 for c in hand.distinct() {
-                    for s in Square::track_squares() {
-                        if s != from && self.board.ball_at(s).is_none() {
-                            v.push(Move::Teleport(c, s));
-                        }
-                    }
+                    v.extend(squares_of(open).map(|s| Move::Teleport(c, s)));
                 }
                 v
             }
@@ -413,8 +434,7 @@ impl Rollerball {
                 let mut candidates: Vec<Placed> = hand
                     .distinct()
                     .filter(|c| c.is_diversion())
-                    .flat_map(slots_for)
-                    .filter(|p| p.covers(sq))
+                    .flat_map(|c| slots_covering(c, sq))
                     .collect();
                 sort_placed(&mut candidates);
                 v.extend(

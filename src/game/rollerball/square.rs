@@ -106,19 +106,13 @@ impl Square {
 
     /// The next square clockwise on this square's track. Panics on the logo.
     pub fn next(self) -> Square {
-        let k = self.ring();
-        assert!(k < 3, "the logo has no next square");
-        let (lo, hi) = (k, 7 - k);
-        let (f, r) = (self.file(), self.rank());
-        if r == hi && f < hi {
-            Square::new(f + 1, r)
-        } else if f == hi && r > lo {
-            Square::new(f, r - 1)
-        } else if r == lo && f > lo {
-            Square::new(f - 1, r)
-        } else {
-            Square::new(f, r + 1)
-        }
+        assert!(!self.is_logo(), "the logo has no next square");
+        Square(NEXT[self.index()])
+    }
+
+    /// The bit of this square in a [`Mask`].
+    pub const fn bit(self) -> Mask {
+        1 << self.0
     }
 
     /// The orthogonal neighbours on the board (logo included), in square order.
@@ -137,6 +131,73 @@ impl Square {
     pub fn distance(self, other: Square) -> u8 {
         self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank())
     }
+}
+
+/// A set of squares, bit `index` for each (the hot paths: walks, balls in the way).
+pub type Mask = u64;
+
+/// The logo's four squares.
+pub const LOGO: Mask = logo_mask();
+
+/// The squares on file a and on file h, to keep shifts from wrapping round the board.
+const FILE_A: Mask = 0x0101_0101_0101_0101;
+const FILE_H: Mask = 0x8080_8080_8080_8080;
+
+/// The squares of `m` and their orthogonal neighbours.
+pub const fn grow(m: Mask) -> Mask {
+    m | (m << 8) | (m >> 8) | ((m << 1) & !FILE_A) | ((m >> 1) & !FILE_H)
+}
+
+/// The squares of a mask, increasing.
+pub fn squares_of(mut m: Mask) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let i = m.trailing_zeros();
+        m &= m - 1;
+        Some(Square(i as u8))
+    })
+}
+
+const fn logo_mask() -> Mask {
+    let mut m = 0;
+    let mut i = 0;
+    while i < 64 {
+        if Square(i).is_logo() {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+}
+
+/// The next square clockwise of every track square (the logo's entries unused), computed
+/// once at compile time from the rings, since a ball phase asks it at every step.
+const NEXT: [u8; 64] = next_table();
+
+const fn next_table() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square(i as u8);
+        let k = sq.ring();
+        if k < 3 {
+            let (lo, hi) = (k, 7 - k);
+            let (f, r) = (sq.file(), sq.rank());
+            t[i] = if r == hi && f < hi {
+                Square::new(f + 1, r).0
+            } else if f == hi && r > lo {
+                Square::new(f, r - 1).0
+            } else if r == lo && f > lo {
+                Square::new(f - 1, r).0
+            } else {
+                Square::new(f, r + 1).0
+            };
+        }
+        i += 1;
+    }
+    t
 }
 
 impl fmt::Display for Square {

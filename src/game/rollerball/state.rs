@@ -275,7 +275,21 @@ impl Rollerball {
 
     /// Whether `seat` is asked now.
     pub fn is_asked(&self, seat: usize) -> bool {
-        self.to_act().is_some_and(|t| t.seats.contains(&seat))
+        match self.phase {
+            Phase::Over => false,
+            Phase::Bid => self.bids.get(seat).is_some_and(Option::is_none),
+            _ => self.asked == seat,
+        }
+    }
+
+    /// The seat asked now (during the bid, the first that has not bid), without building a
+    /// [`ToAct`]: what a search playing the round through asks at every step.
+    pub fn next_seat(&self) -> Option<usize> {
+        match self.phase {
+            Phase::Over => None,
+            Phase::Bid => self.bids.iter().position(Option::is_none),
+            _ => Some(self.asked),
+        }
     }
 
     /// The result, once the game is over.
@@ -333,6 +347,14 @@ impl Rollerball {
             events: out.events,
             secrets: out.secrets,
         })
+    }
+
+    /// [`Rollerball::apply`] without what it reports: for a search that plays many rounds
+    /// through and reads only the state (no announcement is formatted).
+    pub fn play(&mut self, seat: usize, mv: &Move) -> std::result::Result<(), MoveError> {
+        let played = self.check(seat, mv)?;
+        self.perform(seat, &played, &mut Out::default());
+        Ok(())
     }
 
     /// Takes the top card of the deck for `seat`, if any.

@@ -84,7 +84,7 @@ impl Heuristic {
     /// A workman move scored by the best use of the workman after it.
     fn with_best_use(&self, g: &Rollerball, seat: usize, mv: &Move) -> f32 {
         let mut h = g.clone();
-        if h.apply(seat, mv).is_err() {
+        if h.play(seat, mv).is_err() {
             return SKIP;
         }
         if h.phase != Phase::Use {

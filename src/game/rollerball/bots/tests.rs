@@ -188,7 +188,7 @@ fn every_registry_bot_builds_and_refuses_zero_playouts() {
 /// seat, seats rotated, in-process. `RB_PLAYERS` (2), `RB_GAMES` (40), `RB_LIMIT` (turn limit,
 /// 120 as in the ladder), `RB_PLAYOUTS` (iterations a decision; unset: `RB_TIME` ms a
 /// request, 200), `RB_SEED`; the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`,
-/// `RB_PRIOR`, `RB_HORIZON`, `RB_RIVAL`:
+/// `RB_PRIOR`, `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
 /// `RB_GAMES=60 RB_PLAYOUTS=300 cargo test --release --lib rollerball::bots::tests::versus --
 /// --ignored --nocapture`. Prints the win share (a shared win counts as a share) with a 95%
 /// interval.
@@ -214,6 +214,7 @@ fn versus() {
         prior: num("RB_PRIOR", d.prior.into()) as u32,
         horizon: num("RB_HORIZON", d.horizon.into()) as u32,
         rival: num("RB_RIVAL", d.rival.into()) as f32,
+        tree_depth: num("RB_DEPTH", d.tree_depth.into()) as u32,
         ..d
     };
     println!("{config:?}");
