@@ -17,8 +17,12 @@ pub struct Round {
     pub balls: Vec<u32>,
     /// Each seat's share of the win (1/k for k tied at the top).
     pub share: Vec<f64>,
-    /// The longest any seat thought over a move.
+    /// The longest any seat thought over a move, by the wall clock (the machine's stalls
+    /// included).
     pub slowest: Vec<Duration>,
+    /// The most CPU time any seat spent on a move (its thread's: the bots search on the
+    /// calling thread), which a loaded machine does not inflate.
+    pub slowest_cpu: Vec<Duration>,
     /// Every move, in order.
     pub moves: Vec<u8>,
 }
@@ -42,6 +46,7 @@ pub fn play(bots: &mut [Bot], size: u8, opening: u32, seed: u64, time_ms: Option
     }
     let colours: Vec<Colour> = pos.colours().to_vec();
     let mut slowest = vec![Duration::ZERO; players];
+    let mut slowest_cpu = vec![Duration::ZERO; players];
     let mut note = String::new();
     while !pos.is_over() {
         let seat = colours
@@ -50,9 +55,11 @@ pub fn play(bots: &mut [Bot], size: u8, opening: u32, seed: u64, time_ms: Option
             .expect("the mover plays");
         let legal = pos.legal_moves();
         let t = Instant::now();
+        let cpu = thread_cpu();
         note.clear();
         let sq = bots[seat].choose_timed(&pos, legal, time_ms, &mut note);
         slowest[seat] = slowest[seat].max(t.elapsed());
+        slowest_cpu[seat] = slowest_cpu[seat].max(thread_cpu().saturating_sub(cpu));
         assert!(
             legal & sq.bit() != 0,
             "{} chose the illegal {sq}",
@@ -72,8 +79,20 @@ pub fn play(bots: &mut [Bot], size: u8, opening: u32, seed: u64, time_ms: Option
         balls,
         share,
         slowest,
+        slowest_cpu,
         moves,
     }
+}
+
+/// The CPU time the calling thread has used.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which lives for the call.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// Plays `rounds` rounds of `make(seat_of_a)`: bot A against the field, with A in each seat in
