@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Worker, arena, ids, python_team, ratings_chain, register, under, wait_for};
+use super::{Worker, arena, python_team, ratings_chain, register, under, wait_for};
 use crate::arena_web::{Server, Who, get, post};
 use crate::check::rollarena;
 
@@ -201,10 +201,7 @@ fn the_worker_api_refuses_what_must_not_count() {
         .unwrap();
 
     // A copy of a done match: the same match under another id.
-    let done = ids(
-        &arena,
-        "SELECT id FROM matches WHERE state = 'done' ORDER BY id LIMIT 1",
-    )[0];
+    let done = arena.ids("SELECT id FROM matches WHERE state = 'done' ORDER BY id LIMIT 1")[0];
     let conn = arena.db();
     conn.execute(
         "INSERT INTO matches (created_at, state, kind, seed, rounds)

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::{Worker, arena, ids, python_team, register, under, wait_for};
+use super::{Worker, arena, python_team, register, under, wait_for};
 use crate::arena_web::{Server, Who, post};
 
 const UIDS: [(u32, u32); 2] = [(63200, 63219), (63220, 63229)];
@@ -43,10 +43,7 @@ fn an_artifact_that_does_not_match_its_hash_is_refused() {
         b"{}",
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    let version = ids(
-        &arena,
-        "SELECT id FROM versions WHERE artifact_sha256 IS NOT NULL",
-    )[0];
+    let version = arena.ids("SELECT id FROM versions WHERE artifact_sha256 IS NOT NULL")[0];
     let sha: String = arena
         .db()
         .query_row(

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::{Worker, arena, ids, python_team, ratings_chain, register, slow_python, wait_for};
+use super::{Worker, arena, python_team, ratings_chain, register, slow_python, wait_for};
 use crate::arena_web::{Server, processes_of};
 
 const UIDS: [(u32, u32); 2] = [(63050, 63069), (63070, 63079)];
@@ -20,9 +20,7 @@ fn held_by(arena: &crate::arena_web::Arena, name: &str, uids: (u32, u32)) -> i64
         &format!("worker {name} playing a match"),
         Duration::from_secs(300),
         || {
-            let running = ids(
-            arena,
-            &format!(
+            let running = arena.ids(&format!(
                 "SELECT m.id FROM matches m JOIN workers w ON w.id = m.worker_id
                  WHERE m.state = 'running' AND w.name = '{name}' AND m.lease_owner LIKE 'worker:{name}:%'"
             ),

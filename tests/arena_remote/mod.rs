@@ -82,18 +82,7 @@ pub fn slow_python(secs: f64) -> String {
 
 /// `rollarena arena worker DIR NAME`: the worker's token.
 pub fn register(arena: &Arena, name: &str) -> String {
-    let out = Command::new(rollarena())
-        .args(["arena", "worker"])
-        .arg(arena.dir())
-        .arg(name)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "arena worker: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    arena.token("worker", name)
 }
 
 /// A running `rollarena worker`.
@@ -190,24 +179,12 @@ impl Drop for Worker {
     }
 }
 
-/// The ids a query returns.
-pub fn ids(arena: &Arena, sql: &str) -> Vec<i64> {
-    arena
-        .db()
-        .prepare(sql)
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-}
-
 /// Checks that every version's ratings form one chain over its rated matches (each match's
 /// rating before is the previous one's after, the last the version's own) and that no match
 /// counts twice.
 pub fn ratings_chain(arena: &Arena) {
     let conn = arena.db();
-    let versions = ids(arena, "SELECT id FROM versions");
+    let versions = arena.ids("SELECT id FROM versions");
     for v in versions {
         let mut stmt = conn
             .prepare(

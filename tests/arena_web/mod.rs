@@ -72,15 +72,20 @@ impl Arena {
 
     /// `rollarena arena team`: the team's token.
     pub fn team(&self, name: &str) -> String {
+        self.token("team", name)
+    }
+
+    /// `rollarena arena KIND DIR NAME` (`team`, `worker`): the token it prints.
+    pub fn token(&self, kind: &str, name: &str) -> String {
         let out = Command::new(rollarena())
-            .args(["arena", "team"])
+            .args(["arena", kind])
             .arg(self.dir())
             .arg(name)
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "team: {}",
+            "arena {kind}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8(out.stdout).unwrap().trim().to_string()
@@ -110,6 +115,17 @@ impl Arena {
 
     pub fn count(&self, sql: &str) -> i64 {
         self.db().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    /// The ids a query returns.
+    pub fn ids(&self, sql: &str) -> Vec<i64> {
+        self.db()
+            .prepare(sql)
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
     }
 }
 

@@ -77,7 +77,7 @@ fn a_killed_server_loses_nothing_and_leaves_no_process() {
         !processes_of(&UIDS).is_empty(),
         "bots and the build run as the arena's uids"
     );
-    let running: Vec<i64> = ids(&arena, "SELECT id FROM matches WHERE state = 'running'");
+    let running: Vec<i64> = arena.ids("SELECT id FROM matches WHERE state = 'running'");
     let done_before = arena.count("SELECT COUNT(*) FROM matches WHERE state = 'done'");
     let before: Vec<String> = arena
         .db()
@@ -186,7 +186,7 @@ fn a_killed_server_loses_nothing_and_leaves_no_process() {
         );
     }
     // Ratings: one unbroken chain per version, and the version's count is its rated matches.
-    let versions = ids(&arena, "SELECT id FROM versions WHERE state = 'ready'");
+    let versions = arena.ids("SELECT id FROM versions WHERE state = 'ready'");
     for v in versions {
         let chain: Vec<(f64, f64, f64, f64)> = conn
             .prepare(
@@ -226,15 +226,4 @@ fn a_killed_server_loses_nothing_and_leaves_no_process() {
             );
         }
     }
-}
-
-fn ids(arena: &Arena, sql: &str) -> Vec<i64> {
-    arena
-        .db()
-        .prepare(sql)
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
 }

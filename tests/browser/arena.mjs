@@ -13,34 +13,13 @@
 // or, for the docs' pictures only: { "url": ..., "screenshots": {...}, "team": "its name" }.
 //
 // Prints "ok: ..." lines; exits 1 with the reason on the first failure.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { check, expect, stamp, withChromium } from './harness.mjs';
 
-const CHROMIUM = process.env.ROLLARENA_CHROMIUM || '/usr/bin/chromium';
-const expect = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const t0 = Date.now();
-const stamp = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(2)} s: ${what}`);
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
 const teamHref = (name) => `/teams/${encodeURIComponent(name)}`;
 
-const profile = mkdtempSync(join(tmpdir(), 'rollarena-chromium-'));
-let context;
-let failed = false;
 const dialogs = [];
 const errors = [];
-try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 900 },
-    deviceScaleFactor: 1,
-  });
+await withChromium(async (context) => {
   const page = await context.newPage();
   page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -118,11 +97,4 @@ try {
   check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);
   check(errors.length === 0, `the pages logged errors: ${JSON.stringify(errors)}`);
   stamp('ok: no dialog, no error');
-} catch (e) {
-  failed = true;
-  console.log(`FAIL: ${e.message}`);
-} finally {
-  if (context) await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+}, { deviceScaleFactor: 1 });

@@ -13,32 +13,11 @@
 // the first seat's team page, opened in other tabs, must show the finished match without being
 // reloaded.
 // Prints "ok: ..." lines; exits 1 with the reason on the first failure.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { check, expect, stamp, withChromium } from './harness.mjs';
 
-const CHROMIUM = process.env.ROLLARENA_CHROMIUM || '/usr/bin/chromium';
-const expect = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const t0 = Date.now();
-const stamp = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(2)} s: ${what}`);
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-
-const profile = mkdtempSync(join(tmpdir(), 'rollarena-chromium-'));
-let context;
-let failed = false;
 const dialogs = [];
 const errors = [];
-try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 900 },
-  });
+await withChromium(async (context) => {
   const watch = (page) => {
     page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -142,11 +121,4 @@ try {
   check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);
   check(errors.length === 0, `the pages raised errors: ${JSON.stringify(errors)}`);
   stamp('ok: no dialog, no error');
-} catch (e) {
-  failed = true;
-  console.log(`FAIL: ${e.message}`);
-} finally {
-  if (context) await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+});
