@@ -13,13 +13,15 @@ use std::sync::{OnceLock, mpsc};
 
 use super::BotUser;
 
-/// Creates `dir` (mode 0700, owned by `owner` when given) with world-traversable parents.
+/// Creates `dir` (mode 0700, owned by `owner` when given) in a parent that every uid may
+/// traverse but none may list (0711): a seat reaches its own directory and cannot learn the
+/// names of the others' (a seat's directory is named after its team).
 pub fn make_private_dir(dir: &Path, owner: Option<&BotUser>) -> io::Result<()> {
     if let Some(parent) = dir.parent()
         && !parent.exists()
     {
         std::fs::create_dir_all(parent)?;
-        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755))?;
+        std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o711))?;
     }
     match std::fs::create_dir(dir) {
         Ok(()) => {}

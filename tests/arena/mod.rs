@@ -12,7 +12,7 @@
 mod builds;
 mod ladder;
 mod recovery;
-mod spying;
+pub mod spying;
 mod uploads;
 
 use std::path::{Path, PathBuf};

@@ -21,8 +21,9 @@ use rollarena::arena::submissions::{Upload, accept};
 use super::{arena_in, failed_matches, have, kit_file, state, team, wait_for};
 use crate::check::shared_tempdir;
 
-/// The Python kit with the spy in place of its last two lines (`if __name__ ...: main()`).
-fn spy_source() -> Vec<u8> {
+/// The Python kit with the spy in place of its last two lines (`if __name__ ...: main()`);
+/// `targets` are paths it also tries to read (told to it, as if it had guessed them).
+pub fn spy_source(targets: &[String]) -> Vec<u8> {
     let kit = String::from_utf8(kit_file("python", "bot.py")).unwrap();
     let tail = "if __name__ == \"__main__\":\n    main()\n";
     assert!(kit.ends_with(tail), "the kit ends by calling main()");
@@ -30,7 +31,8 @@ fn spy_source() -> Vec<u8> {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/arena_spy.py"),
     )
     .unwrap();
-    format!("{}{spy}", &kit[..kit.len() - tail.len()]).into_bytes()
+    let head = &kit[..kit.len() - tail.len()];
+    format!("{head}_SPY_TARGETS = {targets:?}\n{spy}").into_bytes()
 }
 
 fn upload(bytes: Vec<u8>) -> Upload {
@@ -43,7 +45,7 @@ fn upload(bytes: Vec<u8>) -> Upload {
 }
 
 /// Every stderr tail of a record (rounds' `stderr` and forfeits' `stderr_tail`), in order.
-fn stderr_tails(record: &str) -> Vec<String> {
+pub fn stderr_tails(record: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in record.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -88,7 +90,7 @@ fn spy_on(tmp: tempfile::TempDir) {
     let mut victim_source = kit_file("python", "bot.py");
     victim_source.extend_from_slice(format!("\n# {token}\n").as_bytes());
     let victim = accept(&arena, team(&arena, "victims"), upload(victim_source)).unwrap();
-    let spy = accept(&arena, team(&arena, "spies"), upload(spy_source())).unwrap();
+    let spy = accept(&arena, team(&arena, "spies"), upload(spy_source(&[]))).unwrap();
     let arena = Arc::new(arena);
     let service = Service::start(arena.clone(), 1).unwrap();
     let conn = arena.conn().unwrap();
@@ -155,63 +157,10 @@ fn spy_on(tmp: tempfile::TempDir) {
 
     // The spy tried, at the arena's real directory, once in each match, and read nothing of
     // it (every one of its targets is the arena's).
-    let reports: Vec<&str> = printed
-        .iter()
-        .filter_map(|t| {
-            let start = t.find("SPY BEGIN\n")?;
-            let end = t[start..].find("SPY END\n")?;
-            Some(&t[start..start + end])
-        })
-        .collect();
-    assert!(
-        reports.len() >= paths.len(),
-        "a whole spy report in each match's stderr tails: {printed:#?}"
-    );
     let dir = std::fs::canonicalize(&arena.dir).unwrap();
-    // Shown with --nocapture: what a spy sees.
-    eprintln!("{}", reports[0]);
+    let reports = spy_reports(&printed, paths.len());
     for report in reports {
-        assert!(
-            report.contains(&format!("ARENA {}\n", dir.display())),
-            "the spy found the arena's directory: {report}"
-        );
-        assert!(
-            report.contains("SELF-READ ") && !report.contains("SELF-READ failed"),
-            "the spy can read its own files: {report}"
-        );
-        let summary = report
-            .lines()
-            .find_map(|l| l.strip_prefix("SUMMARY tried="))
-            .unwrap_or_else(|| panic!("a summary: {report}"));
-        let tried: u32 = summary.split(' ').next().unwrap().parse().unwrap();
-        assert!(tried >= 6 + 50 * 8, "it tried every target: {report}");
-        assert!(
-            report.contains("PROC pids ") && report.contains("RUN DIRECTORIES seen"),
-            "it looked through /proc: {report}"
-        );
-        // Under /tmp, the sandbox's view of the arena's directory holds the spy's own run
-        // directory alone, which it may list; nothing else may be read.
-        let own = report
-            .lines()
-            .find_map(|l| l.strip_prefix("SELF "))
-            .and_then(|me| Path::new(me).file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| panic!("the spy names its own run directory: {report}"));
-        let own_view = |l: &&str| {
-            (l.starts_with(&format!("READ {} (", dir.display())) && l.ends_with("LIST ['run']\""))
-                || (l.starts_with(&format!("READ {}/run (", dir.display()))
-                    && l.ends_with(&format!("LIST ['{own}']\"")))
-        };
-        let read: Vec<&str> = report
-            .lines()
-            .filter(|l| l.starts_with("READ "))
-            .filter(|l| !own_view(l))
-            .collect();
-        assert!(read.is_empty(), "the spy read the arena's files: {read:#?}");
-        assert!(
-            report.contains("not mine []"),
-            "the spy saw no other run directory: {report}"
-        );
+        read_nothing(&report, &dir);
     }
 
     // What keeps bots out, and nothing left behind.
@@ -222,5 +171,86 @@ fn spy_on(tmp: tempfile::TempDir) {
         std::fs::read_dir(arena.dir.join("run")).unwrap().count(),
         0,
         "every run directory is removed when its match or check ends"
+    );
+}
+
+/// The spy's reports (between "SPY BEGIN" and "SPY END") in stderr tails: at least `at_least`
+/// whole ones. The first is shown (with --nocapture: what a spy sees).
+pub fn spy_reports(printed: &[String], at_least: usize) -> Vec<String> {
+    let reports: Vec<String> = printed
+        .iter()
+        .filter_map(|t| {
+            let start = t.find("SPY BEGIN\n")?;
+            let end = t[start..].find("SPY END\n")?;
+            Some(t[start..start + end].to_string())
+        })
+        .collect();
+    assert!(
+        reports.len() >= at_least.max(1),
+        "a whole spy report in each match's stderr tails: {printed:#?}"
+    );
+    eprintln!("{}", reports[0]);
+    reports
+}
+
+/// One spy report: it found `dir` (the directory its run directory is in: the arena's, or a
+/// remote worker's), tried every target there and through /proc, and read nothing but its own
+/// view (under /tmp, the sandbox's view of `dir` holds its own run directory alone, which it
+/// may list).
+pub fn read_nothing(report: &str, dir: &Path) {
+    assert!(
+        report.contains(&format!("ARENA {}\n", dir.display())),
+        "the spy found the directory {}: {report}",
+        dir.display()
+    );
+    assert!(
+        report.contains("SELF-READ ") && !report.contains("SELF-READ failed"),
+        "the spy can read its own files: {report}"
+    );
+    let summary = report
+        .lines()
+        .find_map(|l| l.strip_prefix("SUMMARY tried="))
+        .unwrap_or_else(|| panic!("a summary: {report}"));
+    let tried: u32 = summary.split(' ').next().unwrap().parse().unwrap();
+    assert!(tried >= 6 + 50 * 8, "it tried every target: {report}");
+    assert!(
+        report.contains("PROC pids ") && report.contains("RUN DIRECTORIES seen"),
+        "it looked through /proc: {report}"
+    );
+    let own = report
+        .lines()
+        .find_map(|l| l.strip_prefix("SELF "))
+        .and_then(|me| Path::new(me).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| panic!("the spy names its own run directory: {report}"));
+    let own_view = |l: &&str| {
+        (l.starts_with(&format!("READ {} (", dir.display())) && l.ends_with("LIST ['run']\""))
+            || (l.starts_with(&format!("READ {}/run (", dir.display()))
+                && l.ends_with(&format!("LIST ['{own}']\"")))
+    };
+    let read: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("READ "))
+        .filter(|l| !own_view(l))
+        .collect();
+    assert!(read.is_empty(), "the spy read files not its own: {read:#?}");
+    assert!(
+        report.contains("not mine []"),
+        "the spy saw no other run directory: {report}"
+    );
+    // Beside its scratch directory: nothing it may list, or its own alone.
+    let scratch = report
+        .lines()
+        .find_map(|l| l.strip_prefix("SCRATCH "))
+        .and_then(|s| Path::new(s).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| panic!("the spy names its scratch directory: {report}"));
+    let beside = report
+        .lines()
+        .find_map(|l| l.strip_prefix("SCRATCH LIST "))
+        .unwrap_or_else(|| panic!("the spy looked beside its scratch directory: {report}"));
+    assert!(
+        beside.starts_with("denied") || beside == format!("['{scratch}']"),
+        "the spy saw other seats' scratch directories: {beside}"
     );
 }

@@ -13,6 +13,8 @@
 //! - `artifacts`: an artifact whose bytes do not match its hash is refused by the worker and
 //!   not cached, and the match fails with the reason after its attempts.
 //! - `restart`: the server stopped and started again under a worker, which carries on;
+//! - `spying`: the arena's spy bot on a remote worker, told where the worker caches the
+//!   victim's artifact, reads nothing of it, of the worker's directories or of the other seat;
 //! - `slurm`: `examples/slurm/worker.sbatch` as a job array on the real single-node Slurm of
 //!   `tests/slurm`, counted on the server, then scancel.
 //!
@@ -24,6 +26,7 @@ mod artifacts;
 mod kill;
 mod restart;
 mod slurm;
+mod spying;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -95,13 +98,26 @@ pub struct Worker {
 impl Worker {
     /// Starts a worker of `server` with `token`, its bots under `uids`, a fresh cache.
     pub fn start(server: &str, token: &str, uids: (u32, u32), name: &str) -> Worker {
-        let cache = tempfile::tempdir().unwrap();
+        Worker::start_in(server, token, uids, name, &std::env::temp_dir())
+    }
+
+    /// [`Worker::start`] with its cache and its work directory (run directories, records in
+    /// progress: `TMPDIR`) under `tmp`.
+    pub fn start_in(
+        server: &str,
+        token: &str,
+        uids: (u32, u32),
+        name: &str,
+        tmp: &std::path::Path,
+    ) -> Worker {
+        let cache = tempfile::tempdir_in(tmp).unwrap();
         let mut child = Command::new(rollarena())
             .args(["worker", "--server", server, "--jobs", "1", "--name", name])
             .args(["--bot-uids", &format!("{}-{}", uids.0, uids.1)])
             .arg("--cache")
             .arg(cache.path())
             .env("ROLLARENA_WORKER_TOKEN", token)
+            .env("TMPDIR", tmp)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -11,7 +11,9 @@
 #     build/bot.py, build.log, check.json (read); DIR/records/<n>.jsonl (read);
 #   every process in /proc: its command line, its working directory and the paths of the
 #     arena's run directories its command line, environment and mappings name; every such
-#     run directory that is not its own: listed, and its bot.py read.
+#     run directory that is not its own: listed, and its bot.py read;
+#   the directory its scratch directory is in (listed), and every other one there;
+#   any path the test names in `_SPY_TARGETS` (a remote worker's cache, an artifact in it).
 #
 # Its own run directory is not a target (it is its own), but one read of its own bot.py,
 # whose size only is printed, shows that reading works for its uid.
@@ -63,6 +65,12 @@ def _spy():
             grab(_os.path.join(v, sub) if sub else v)
         grab(_os.path.join(arena, "records", f"{n}.jsonl"))
 
+    # Paths the test told it (`_SPY_TARGETS`, defined before this part), as if it had guessed
+    # them: a remote worker's artifact cache, another team's artifact in it.
+    for path in globals().get("_SPY_TARGETS", []):
+        say(f"TARGET {path}")
+        grab(path)
+
     # Other seats' run directories, through /proc.
     pattern = _re.compile(_re.escape(_os.path.join(arena, "run")) + r"/[0-9a-f]+")
     pids = sorted(int(p) for p in _os.listdir("/proc") if p.isdigit())
@@ -90,6 +98,29 @@ def _spy():
     for d in others:
         grab(d)
         grab(_os.path.join(d, "bot.py"))
+    # Other seats' scratch directories (HOME, TMPDIR, the working directory), which the
+    # launch's command line in /proc shows to sit beside its own: the parent listed, every
+    # other entry listed and its files read.
+    scratch = _os.getcwd()
+    parent = _os.path.dirname(scratch)
+    say(f"SCRATCH {scratch}")
+    tried[0] += 1
+    try:
+        siblings = sorted(_os.listdir(parent))
+        say(f"SCRATCH LIST {siblings!r}")
+    except OSError as e:
+        siblings = []
+        say(f"SCRATCH LIST denied: {e.strerror}")
+    for name in siblings:
+        d = _os.path.join(parent, name)
+        if d == scratch:
+            continue
+        grab(d)
+        try:
+            for f in _os.listdir(d):
+                grab(_os.path.join(d, f))
+        except OSError:
+            pass
     say(f"SUMMARY tried={tried[0]} read={read[0]} denied={denied}")
     _os.write(2, ("SPY BEGIN\n" + "\n".join(out) + "\nSPY END\n").encode())
 
