@@ -287,6 +287,36 @@ impl Writer {
         self.shared.wake.notify_one();
     }
 
+    /// Sends bytes (one or more whole lines) the caller keeps: written at once when nothing
+    /// waits before them and the pipe has room, and only what the pipe does not take is copied
+    /// into the queue. The per-move path hands each bot its lines of a move in one call
+    /// ([`crate::arbiter::outbox`]): one `write`, no allocation.
+    pub fn send_slice(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(fd) = state.fd.as_ref() else {
+            return;
+        };
+        if !state.queue.is_empty() {
+            state.queue.push_back(Arc::from(bytes));
+            return;
+        }
+        let written = match write_now(fd.as_raw_fd(), bytes) {
+            Ok(n) if n == bytes.len() => return,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+            Err(_) => {
+                state.close();
+                return;
+            }
+        };
+        state.queue.push_back(Arc::from(&bytes[written..]));
+        drop(state);
+        self.shared.wake.notify_one();
+    }
+
     /// Stops writing and releases this side's descriptor of the pipe.
     pub fn close(&self) {
         self.shared
