@@ -101,6 +101,7 @@ pub async fn play_round(
         t0: Instant::now(),
         cpu: CpuMarks::new(seats),
         outbox: Outbox::new(seats),
+        outputs: Vec::new(),
         moves_seen: 0,
         forfeits_seen: 0,
     };
@@ -180,6 +181,8 @@ struct Run {
     cpu: CpuMarks,
     /// The lines of the batch being carried out, per seat, written once per bot and move.
     outbox: Outbox,
+    /// The referee's outputs being carried out (kept for the next batch).
+    outputs: Vec<Output>,
     moves_seen: usize,
     forfeits_seen: usize,
 }
@@ -198,12 +201,14 @@ impl Run {
         bots: &mut [Option<Bot>],
         observer: &mut dyn Observer,
     ) -> std::io::Result<()> {
+        // One vector for every batch of the round, instead of one allocated per batch.
+        let mut outputs = std::mem::take(&mut self.outputs);
         loop {
-            let outputs: Vec<Output> = referee.take_outputs().collect();
+            outputs.extend(referee.take_outputs());
             if outputs.is_empty() {
                 break;
             }
-            for output in outputs {
+            for output in outputs.drain(..) {
                 match output {
                     Output::Send {
                         seat,
@@ -266,6 +271,7 @@ impl Run {
                 }
             }
         }
+        self.outputs = outputs;
         self.outbox.flush_all(bots);
         self.cpu.batch_done();
         let play = referee.play();
