@@ -12,8 +12,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::bot::{Bot, Failure, Heard};
+use super::cpu_marks::CpuMarks;
 use super::events::{Event, Observer};
 use super::matches::MatchConfig;
+use super::outbox::Outbox;
 use crate::game::{Outcome, Round, Seat};
 use crate::record::{Fault, round_ms};
 use crate::referee::{Input, Output, Play, Referee, Settings};
@@ -97,7 +99,9 @@ pub async fn play_round(
     let mut run = Run {
         round_no: start.round_no,
         t0: Instant::now(),
-        cpu_mark: vec![None; seats],
+        cpu: CpuMarks::new(seats),
+        outbox: Outbox::new(seats),
+        outputs: Vec::new(),
         moves_seen: 0,
         forfeits_seen: 0,
     };
@@ -107,9 +111,7 @@ pub async fn play_round(
     run.carry_out(&mut referee, bots, observer).await?;
     referee.start(start.start_seed);
     run.t0 = Instant::now();
-    for (seat, bot) in bots.iter_mut().enumerate() {
-        run.cpu_mark[seat] = bot.as_mut().and_then(|b| b.cpu_ms());
-    }
+    run.cpu.mark_all(bots);
     if let Some(opening) = start.opening {
         referee.opening(opening).map_err(std::io::Error::other)?;
     }
@@ -132,7 +134,9 @@ pub async fn play_round(
         match heard {
             None => referee.input(at, Input::Tick),
             Some((seat, Heard::Line(line))) => {
-                let cpu_ms = run.cpu_since_mark(seat, bots);
+                let cpu_ms = bots[seat]
+                    .as_mut()
+                    .and_then(|bot| run.cpu.since_mark(seat, bot));
                 referee.input(
                     at,
                     Input::Line {
@@ -173,8 +177,12 @@ struct Run {
     round_no: u32,
     /// Round time 0: when `start` was sent.
     t0: Instant,
-    /// Each seat's CPU time when its clock was last marked.
-    cpu_mark: Vec<Option<f64>>,
+    /// Each seat's CPU clock.
+    cpu: CpuMarks,
+    /// The lines of the batch being carried out, per seat, written once per bot and move.
+    outbox: Outbox,
+    /// The referee's outputs being carried out (kept for the next batch).
+    outputs: Vec<Output>,
     moves_seen: usize,
     forfeits_seen: usize,
 }
@@ -185,11 +193,6 @@ impl Run {
         round_ms(self.t0.elapsed().as_secs_f64() * 1000.0)
     }
 
-    fn cpu_since_mark(&mut self, seat: Seat, bots: &mut [Option<Bot>]) -> Option<f64> {
-        let now = bots[seat].as_mut()?.cpu_ms()?;
-        Some(round_ms(now - self.cpu_mark[seat]?))
-    }
-
     /// Carries out everything the referee asked for, feeding it what draining bots finds, and
     /// tells the observer of every new move and forfeit.
     async fn carry_out(
@@ -198,12 +201,14 @@ impl Run {
         bots: &mut [Option<Bot>],
         observer: &mut dyn Observer,
     ) -> std::io::Result<()> {
+        // One vector for every batch of the round, instead of one allocated per batch.
+        let mut outputs = std::mem::take(&mut self.outputs);
         loop {
-            let outputs: Vec<Output> = referee.take_outputs().collect();
+            outputs.extend(referee.take_outputs());
             if outputs.is_empty() {
                 break;
             }
-            for output in outputs {
+            for output in outputs.drain(..) {
                 match output {
                     Output::Send {
                         seat,
@@ -212,28 +217,38 @@ impl Run {
                     } => {
                         if let Some(bot) = bots[seat].as_mut() {
                             if mark_cpu {
-                                self.cpu_mark[seat] = bot.cpu_ms();
+                                self.cpu.mark(seat, bot);
                             }
-                            bot.send(line);
+                            self.outbox.push(seat, &line);
                         }
                     }
                     Output::Freeze(seat) => {
                         if let Some(bot) = bots[seat].as_ref() {
                             bot.freeze();
+                            self.cpu.frozen(seat);
                         }
                     }
                     Output::Thaw(seat) => {
+                        // It wakes to everything it has to read, in one write.
+                        self.outbox.flush(seat, bots);
+                        self.cpu.thawed(seat);
                         if let Some(bot) = bots[seat].as_ref() {
                             bot.thaw();
                         }
                     }
                     Output::Kill(seat) => {
+                        // Killing waits: the others' lines go first.
+                        self.outbox.discard(seat);
+                        self.outbox.flush_all(bots);
+                        self.cpu.thawed(seat);
                         if let Some(mut bot) = bots[seat].take() {
                             bot.kill().await;
                             referee.stderr_tail(seat, bot.stderr_tail());
                         }
                     }
                     Output::Drain(seat) => {
+                        // The seat about to be asked keeps its lines for its request's write.
+                        self.outbox.flush_others(seat, bots);
                         let at = self.now();
                         if let Some(bot) = bots[seat].as_mut() {
                             let (lines, failure) = bot.drain_heard().await;
@@ -256,6 +271,9 @@ impl Run {
                 }
             }
         }
+        self.outputs = outputs;
+        self.outbox.flush_all(bots);
+        self.cpu.batch_done();
         let play = referee.play();
         for forfeit in &play.forfeits[self.forfeits_seen..] {
             observer.on_event(&Event::Forfeited {

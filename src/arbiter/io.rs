@@ -263,17 +263,35 @@ impl Writer {
     /// Sends a line; never blocks. Written at once when nothing waits before it and the pipe
     /// has room, else queued for the writer task. Lines to a dead bot are dropped.
     pub fn send(&self, line: Arc<[u8]>) {
+        self.write_or_queue(&line, |written| (line.clone(), written));
+    }
+
+    /// Sends bytes (one or more whole lines) the caller keeps: written at once when nothing
+    /// waits before them and the pipe has room, and only what the pipe does not take is copied
+    /// into the queue. The per-move path hands each bot its lines of a move in one call
+    /// ([`crate::arbiter::outbox`]): one `write`, no allocation.
+    pub fn send_slice(&self, bytes: &[u8]) {
+        self.write_or_queue(bytes, |written| (Arc::from(&bytes[written..]), 0));
+    }
+
+    /// Writes `bytes` now if nothing is queued, else (and for what the pipe refused) queues
+    /// `rest(written)`: the line to queue and how much of it is written already.
+    fn write_or_queue(&self, bytes: &[u8], rest: impl FnOnce(usize) -> (Arc<[u8]>, usize)) {
+        if bytes.is_empty() {
+            return;
+        }
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
         let Some(fd) = state.fd.as_ref() else {
             return;
         };
         if !state.queue.is_empty() {
             // The task is on it; the line waits its turn.
+            let (line, _) = rest(0);
             state.queue.push_back(line);
             return;
         }
-        let written = match write_now(fd.as_raw_fd(), &line) {
-            Ok(n) if n == line.len() => return,
+        let written = match write_now(fd.as_raw_fd(), bytes) {
+            Ok(n) if n == bytes.len() => return,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
             Err(_) => {
@@ -281,8 +299,9 @@ impl Writer {
                 return;
             }
         };
+        let (line, from) = rest(written);
         state.queue.push_back(line);
-        state.written = written;
+        state.written = from;
         drop(state);
         self.shared.wake.notify_one();
     }

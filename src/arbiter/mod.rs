@@ -11,12 +11,14 @@
 //! types are [`crate::wire`]'s.
 pub mod bot;
 pub mod clock;
+pub mod cpu_marks;
 pub mod driver;
 pub mod events;
 pub mod fault;
 pub mod io;
 pub mod matches;
 pub mod names;
+pub mod outbox;
 pub mod preflight;
 pub mod process;
 pub mod resume;

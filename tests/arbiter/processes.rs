@@ -47,6 +47,42 @@ fn idle_bots_are_frozen() {
     );
 }
 
+/// With idle bots frozen, the CPU time of a move is counted from the bot's previous answer when
+/// the bot stayed frozen since (one reading of the meter per move): a bot whose background
+/// thread spins for the whole match is charged its own turns, never the seconds it spent
+/// frozen while a slow opponent thought, nor what it ran between rounds (it is resumed with
+/// `end`). Both meters: the cgroup's (`basic`, as root) and /proc's (`none`, in ticks).
+#[test]
+fn a_frozen_bot_is_charged_its_turns_only() {
+    let _timing = timing_lock();
+    for level in ["basic", "none"] {
+        let run = Arena::new(&format!("burn-charged-{level}"))
+            .flags(&["--rounds", "2", "--size", "6", "--sandbox", level])
+            .zoo("--behaviour slow --delay 0.2")
+            .zoo("--behaviour burn-between-turns")
+            .run();
+        for r in run.ok(2) {
+            assert_clean(r, 0);
+            assert_clean(r, 1);
+            let mine: Vec<_> = r.moves.iter().filter(|m| m.seat == 1).collect();
+            let theirs: f64 = r.moves.iter().filter(|m| m.seat == 0).map(|m| m.ms).sum();
+            assert!(mine.len() >= 5 && theirs > 1000.0, "{level}: {theirs} ms");
+            let cpu: f64 = mine.iter().map(|m| m.cpu_ms.expect("measured")).sum();
+            let wall: f64 = mine.iter().map(|m| m.ms).sum();
+            // Two threads run in its turns; a tick (10 ms) and a loaded machine's delay before
+            // each freeze are the slack, far below the opponent's seconds.
+            let bound = 2.0 * wall + 25.0 * mine.len() as f64;
+            assert!(
+                cpu <= bound && bound < theirs / 2.0,
+                "{level}, round {}: {cpu:.1} ms of CPU charged for {} moves of {wall:.1} ms, \
+                 while frozen for {theirs:.0} ms",
+                r.round,
+                mine.len()
+            );
+        }
+    }
+}
+
 /// A child forked by a bot, holding its stdout, dies with the bot (`Arena::run` checks that
 /// no tagged process is left).
 #[test]

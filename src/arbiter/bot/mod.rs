@@ -176,6 +176,11 @@ impl Bot {
         self.writer.send(line);
     }
 
+    /// Sends bytes the caller keeps (whole lines): see [`Writer::send_slice`].
+    pub fn send_slice(&self, bytes: &[u8]) {
+        self.writer.send_slice(bytes);
+    }
+
     pub fn freeze(&self) {
         self.group.freeze();
     }
