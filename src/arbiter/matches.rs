@@ -15,10 +15,11 @@ use std::time::{Duration, SystemTime};
 
 use tokio::time::Instant;
 
-use super::bot::{Bot, BotSpec, Failure, Limits};
+use super::bot::{Bot, BotSpec, Failure, Limits, Prepared};
 use super::clock::TimeControl;
 use super::events::{Event, Observer};
 use super::fault::ForfeitKind;
+use super::lineup::Lineup;
 use super::resume::Resume;
 use crate::game::{Game, RoundSetup};
 use crate::record::{FORMAT_VERSION, Fault, RoundRecord, SeatRecord, Settings};
@@ -112,6 +113,24 @@ pub async fn run_match_from(
     resume: Option<Resume>,
     observer: &mut dyn Observer,
 ) -> std::io::Result<Vec<Standing>> {
+    run_match_with(config, resume, None, observer).await
+}
+
+/// [`run_match_from`], with the bots of its first round started ahead of it (`lineup`, from
+/// [`Lineup::start`] with this `config`): they are taken over instead of started, or started
+/// as usual if the lineup failed. A resumed match starts its own bots (its seats' names and
+/// withdrawals come from the kept rounds), so its lineup is discarded.
+pub async fn run_match_with(
+    config: &MatchConfig,
+    resume: Option<Resume>,
+    mut lineup: Option<Lineup>,
+    observer: &mut dyn Observer,
+) -> std::io::Result<Vec<Standing>> {
+    if resume.is_some()
+        && let Some(l) = lineup.take()
+    {
+        l.discard().await;
+    }
     let seats = config.bots.len();
     assert_eq!(seats, config.game.seats(), "one bot per seat");
     let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
@@ -173,8 +192,19 @@ pub async fn run_match_from(
         })?;
         let started = now();
         let seed = round_seed(config.seed, config.table.unwrap_or(0), r);
-        let (startup_failures, restarts) =
-            start_bots(config, &specs, &names, &mut bots, &withdrawn, &streak).await;
+        let taken = match lineup.take() {
+            Some(l) => l.take_over().await,
+            None => None,
+        };
+        let (startup_failures, restarts) = match taken {
+            Some(started) => {
+                for (slot, bot) in bots.iter_mut().zip(started) {
+                    *slot = Some(bot);
+                }
+                (Vec::new(), Vec::new())
+            }
+            None => start_bots(config, &specs, &names, &mut bots, &withdrawn, &streak).await,
+        };
         if r == 0 {
             let ready: Vec<Option<String>> = bots
                 .iter()
@@ -349,46 +379,20 @@ async fn start_bots(
             }
         }
     }
+    let empty: Vec<usize> = (0..bots.len())
+        .filter(|&seat| bots[seat].is_none() && !withdrawn[seat])
+        .collect();
     let mut fresh = Vec::new();
-    for (seat, slot) in bots.iter_mut().enumerate() {
-        if slot.is_some() || withdrawn[seat] {
-            continue;
-        }
-        match Bot::spawn_isolated(&specs[seat], config.limits, &config.isolation) {
+    for (seat, started) in start_seats(config, specs, &empty, names) {
+        match started {
             Ok(bot) => {
-                let hello = ToBot::Hello(
-                    Hello {
-                        protocol: PROTOCOL_VERSION,
-                        game: config.game.name().to_string(),
-                        options: config.game.options(),
-                        seat,
-                        seats: names.to_vec(),
-                        rounds: config.rounds,
-                        startup_ms: config.time.startup.as_millis() as u64,
-                        move_ms: config.time.per_move.as_millis() as u64,
-                        bank_ms: None,
-                        increment_ms: None,
-                        first_move_ms: None,
-                    }
-                    .with_tc(&specs[seat].tc.unwrap_or(config.time.tc())),
-                );
-                bot.send(Arc::from(to_line(&hello)));
-                *slot = Some(bot);
+                bots[seat] = Some(bot);
                 fresh.push(seat);
             }
-            Err(reason) => failures.push((
-                seat,
-                Failure {
-                    kind: ForfeitKind::Crash,
-                    detail: reason,
-                    line: None,
-                    exit: None,
-                },
-            )),
+            Err(failure) => failures.push((seat, failure)),
         }
     }
-    // The latency margin applies to start-up as to moves: a slow pipe never costs a bot.
-    let deadline = Instant::now() + config.time.startup + config.time.margin;
+    let deadline = ready_deadline(config);
     for seat in fresh {
         let bot = bots[seat].as_mut().expect("just started");
         if let Err(f) = bot.await_ready(deadline, config.time.startup).await {
@@ -396,6 +400,65 @@ async fn start_bots(
         }
     }
     (failures, restarts)
+}
+
+/// Prepares the bots of `seats` (scratch directories, cgroups, commands), then starts them
+/// back to back and sends each its `hello` (their `ready`s are awaited by the caller): see
+/// [`Bot::prepare`] for why in two passes. A bot that cannot be started is a crash at start-up.
+pub(super) fn start_seats(
+    config: &MatchConfig,
+    specs: &[BotSpec],
+    seats: &[usize],
+    names: &[String],
+) -> Vec<(usize, Result<Bot, Failure>)> {
+    let crash = |detail: String| Failure {
+        kind: ForfeitKind::Crash,
+        detail,
+        line: None,
+        exit: None,
+    };
+    let prepared: Vec<(usize, Result<Prepared, String>)> = seats
+        .iter()
+        .map(|&seat| {
+            let spec = &specs[seat];
+            (seat, Bot::prepare(spec, config.limits, &config.isolation))
+        })
+        .collect();
+    prepared
+        .into_iter()
+        .map(|(seat, prepared)| {
+            let bot = prepared
+                .and_then(Prepared::spawn)
+                .map_err(crash)
+                .inspect(|bot| {
+                    let spec = &specs[seat];
+                    let hello = ToBot::Hello(
+                        Hello {
+                            protocol: PROTOCOL_VERSION,
+                            game: config.game.name().to_string(),
+                            options: config.game.options(),
+                            seat,
+                            seats: names.to_vec(),
+                            rounds: config.rounds,
+                            startup_ms: config.time.startup.as_millis() as u64,
+                            move_ms: config.time.per_move.as_millis() as u64,
+                            bank_ms: None,
+                            increment_ms: None,
+                            first_move_ms: None,
+                        }
+                        .with_tc(&spec.tc.unwrap_or(config.time.tc())),
+                    );
+                    bot.send(Arc::from(to_line(&hello)));
+                });
+            (seat, bot)
+        })
+        .collect()
+}
+
+/// When bots whose `hello`s were sent now must have answered `ready`: their start-up time, and
+/// the latency margin, which applies to start-up as to moves (a slow pipe never costs a bot).
+pub(super) fn ready_deadline(config: &MatchConfig) -> Instant {
+    Instant::now() + config.time.startup + config.time.margin
 }
 
 /// Sends `bye` to every live bot, lets them exit, kills what is left.

@@ -4,7 +4,7 @@
 //! lines read and written in place, a task where a pipe could block), [`bot`] (a live bot and
 //! the protocol operations on it), [`driver`] (one round: process events in, the
 //! [`crate::referee`]'s outputs carried out), [`matches`](mod@matches) (rounds, restarts, records,
-//! standings), [`names`] (the seats' names), [`preflight`] (every bot started once before
+//! standings), [`lineup`] (a match's bots started ahead of it), [`names`] (the seats' names), [`preflight`] (every bot started once before
 //! anything is played), [`resume`] (a match going on after its kept rounds), [`settings`] (one check of a match's rounds and
 //! clock for `match` and tournaments alike). [`fault`] re-exports a bot's misbehaviour as data
 //! (from [`crate::record::fault`]), [`events`] is the one event stream per match; the wire
@@ -16,6 +16,7 @@ pub mod driver;
 pub mod events;
 pub mod fault;
 pub mod io;
+pub mod lineup;
 pub mod matches;
 pub mod names;
 pub mod outbox;
@@ -26,5 +27,6 @@ pub mod settings;
 
 pub use bot::{BotSpec, Limits};
 pub use clock::TimeControl;
-pub use matches::{MatchConfig, run_match, run_match_from};
+pub use lineup::{Launcher, Lineup};
+pub use matches::{MatchConfig, run_match, run_match_from, run_match_with};
 pub use resume::Resume;

@@ -3,8 +3,10 @@
 //! - **Concurrency.** Up to `jobs` tables at once, each on a thread of its own with a
 //!   current-thread runtime (no wake-up crosses threads, as in `rollarena match`); with
 //!   `--pin` each of those threads, and so the bots it starts, is bound to one CPU. Each table
-//!   is one [`run_match`] with its own bot processes, which live for the table, so start-up is
-//!   spread over its rounds. Each table's observer appends finished rounds to the shared
+//!   is one [`run_match_with`] with its own bot processes, which live for the table, so
+//!   start-up is spread over its rounds; a slot starts its next table's bots while its current
+//!   table plays its last rounds (`Ahead`, [`Lineup`]), so that a table's start does not
+//!   hold its slot up. Each table's observer appends finished rounds to the shared
 //!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
 //!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
 //! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
@@ -44,7 +46,7 @@ use super::results::{self, Rewrite, Syncer, Tables, Writer};
 use super::schedule::{self, Table};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::kill_all;
-use crate::arbiter::{BotSpec, Limits, MatchConfig, Resume, run_match_from};
+use crate::arbiter::{BotSpec, Launcher, Limits, Lineup, MatchConfig, Resume, run_match_with};
 use crate::game::Game;
 use crate::sandbox::Isolation;
 
@@ -625,7 +627,7 @@ fn play_tables(ctx: &Arc<Ctx>, tables: Vec<Table>) -> std::io::Result<()> {
             let spawned = std::thread::Builder::new()
                 .name(format!("table-{slot}"))
                 .spawn_scoped(scope, move || {
-                    if let Err(e) = table_slot(ctx, slot, queue, running) {
+                    if let Err(e) = table_slot(ctx, slot, jobs, queue, running) {
                         failure
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
@@ -650,10 +652,12 @@ fn play_tables(ctx: &Arc<Ctx>, tables: Vec<Table>) -> std::io::Result<()> {
     }
 }
 
-/// One table slot: plays tables one after another on this thread.
+/// One table slot: plays tables one after another on this thread, each table's bots started
+/// while the table before it ends ([`Ahead`]).
 fn table_slot(
     ctx: &Ctx,
     slot: usize,
+    slots: usize,
     queue: &Mutex<std::vec::IntoIter<Table>>,
     running: &AtomicUsize,
 ) -> std::io::Result<()> {
@@ -664,12 +668,15 @@ fn table_slot(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    loop {
+    // After the binding, which its thread (and so every bot it launches) inherits.
+    let launcher = Launcher::new(format!("launch-{slot}"))?;
+    let mut ahead = Ahead::new(queue, slots, &launcher);
+    let result = loop {
         if ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {
-            return Ok(());
+            break Ok(());
         }
-        let Some(table) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else {
-            return Ok(());
+        let Some((table, lineup)) = ahead.next() else {
+            break Ok(());
         };
         ctx.progress
             .running(running.fetch_add(1, Ordering::SeqCst) + 1);
@@ -678,30 +685,175 @@ fn table_slot(
             tokio::select! {
                 biased;
                 _ = cancel.wait_for(|&c| c) => None,
-                r = play_table(ctx, table) => Some(r),
+                r = play_table(ctx, table, lineup, &mut ahead) => Some(r),
             }
         });
         ctx.progress
             .running(running.fetch_sub(1, Ordering::SeqCst) - 1);
         match played {
-            None => return Ok(()),
+            None => break Ok(()),
             Some(Ok((index, rounds))) => ctx.table_done(index, rounds),
-            Some(Err(_)) if ctx.cancelled() => return Ok(()),
-            Some(Err(e)) => return Err(e),
+            Some(Err(_)) if ctx.cancelled() => break Ok(()),
+            Some(Err(e)) => break Err(e),
+        }
+    };
+    // A lineup whose table will not be played (the SPRT decided, the run was cancelled).
+    if let Some(lineup) = ahead.lineup.take() {
+        runtime.block_on(lineup.discard());
+    }
+    // The runtime (and any bot task left in it) goes before the launcher, which must outlive
+    // the bots it launched.
+    drop(runtime);
+    drop(launcher);
+    result
+}
+
+/// The next table of a slot, and its bots started ahead of it: when the table playing is
+/// within [`Ahead::lead`] rounds of its end, the slot takes its next table from the queue and
+/// starts that table's bots ([`Lineup`]), so that their launches and handshakes overlap the
+/// last rounds (and the end) of the table before. The lead is the rounds that one table start
+/// took (its wall time over a round's, measured as the slot goes), plus one: a round of real
+/// bots takes longer than a start, so it is the last round; minimal bots get a few more.
+struct Ahead<'q> {
+    queue: &'q Mutex<std::vec::IntoIter<Table>>,
+    /// The slots taking tables from the queue.
+    slots: usize,
+    launcher: &'q Launcher,
+    /// The next table, taken from the queue early (with its lineup, unless it goes on from
+    /// kept rounds, whose bots start as usual).
+    table: Option<Table>,
+    lineup: Option<Lineup>,
+    /// The latest measured wall time of a table's start (launches to every `ready`), seconds;
+    /// 0 until measured.
+    start_secs: f64,
+    /// The lineup's start was measured.
+    measured: bool,
+}
+
+/// The most rounds before a table's end at which the next table's bots start.
+const MAX_LEAD: u32 = 32;
+
+impl<'q> Ahead<'q> {
+    fn new(
+        queue: &'q Mutex<std::vec::IntoIter<Table>>,
+        slots: usize,
+        launcher: &'q Launcher,
+    ) -> Self {
+        Ahead {
+            queue,
+            slots,
+            launcher,
+            table: None,
+            lineup: None,
+            start_secs: 0.0,
+            measured: false,
+        }
+    }
+
+    /// The table to play next (taken early, or from the queue now) and its lineup.
+    fn next(&mut self) -> Option<(Table, Option<Lineup>)> {
+        let table = self
+            .table
+            .take()
+            .or_else(|| self.queue.lock().unwrap_or_else(|p| p.into_inner()).next())?;
+        Some((table, self.lineup.take()))
+    }
+
+    /// Rounds before the end of a table at which the next one's bots start, given a round's
+    /// wall time (seconds) so far.
+    fn lead(&self, round_secs: f64) -> u32 {
+        if round_secs <= 0.0 {
+            return 1;
+        }
+        ((self.start_secs / round_secs).ceil() as u32)
+            .saturating_add(1)
+            .min(MAX_LEAD)
+    }
+
+    /// Takes the next table from the queue and starts its bots, unless that was done or no
+    /// table may start.
+    fn start_next(&mut self, ctx: &Ctx) {
+        if self.table.is_some() || ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {
+            return;
+        }
+        let table = {
+            let mut queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+            // Taken early, a table must leave one for every other slot: the last tables go to
+            // the slots that are free first, as before (a slot whose table ends later must not
+            // hold one that another, idle, could play).
+            if queue.len() < self.slots {
+                return;
+            }
+            queue.next()
+        };
+        let Some(table) = table else {
+            return;
+        };
+        if !ctx.state().resumed.contains_key(&table.index)
+            && let Ok(config) = table_config(ctx, &table)
+        {
+            self.lineup = Some(Lineup::start(&config, self.launcher));
+            self.measured = false;
+        }
+        self.table = Some(table);
+    }
+
+    /// Notes how long the lineup took once every bot is in (checked at each round's end).
+    fn observe(&mut self) {
+        if let Some(l) = &self.lineup
+            && !self.measured
+            && l.settled()
+        {
+            self.start_secs = l.age().as_secs_f64();
+            self.measured = true;
         }
     }
 }
 
-/// Plays one table to its end; returns its number and its rounds' summaries.
-async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundSummary>)> {
+/// Plays one table to its end (its bots taken over from `lineup` when it has one, the next
+/// table's started through `ahead` as it nears its end); returns its number and its rounds'
+/// summaries.
+async fn play_table(
+    ctx: &Ctx,
+    table: Table,
+    lineup: Option<Lineup>,
+    ahead: &mut Ahead<'_>,
+) -> std::io::Result<(u32, Vec<RoundSummary>)> {
+    let config = table_config(ctx, &table).map_err(std::io::Error::other)?;
+    // An interrupted table of an earlier run goes on from its last finished round.
+    let (resume, rounds) = match ctx.state().resumed.remove(&table.index) {
+        Some((resume, kept)) => (Some(resume), kept),
+        None => (None, Vec::with_capacity(ctx.tournament.rounds as usize)),
+    };
+    // The start is measured afresh at every table without a lineup (round 1's extra time).
+    if lineup.is_none() {
+        ahead.start_secs = 0.0;
+    }
+    let mut observer = TableObserver {
+        ctx,
+        table: table.index,
+        names: config.bots.iter().map(|b| b.name.clone()).collect(),
+        line: Vec::new(),
+        rounds,
+        ahead,
+        clock: RoundClock::default(),
+    };
+    run_match_with(&config, resume, lineup, &mut observer).await?;
+    // One sync per table, in the background: the rounds of a table that is not on disk are
+    // played again on resume anyway.
+    ctx.syncer.ask();
+    Ok((table.index, observer.rounds))
+}
+
+/// The match a table plays: its seats' bots, openings and the tournament's settings.
+fn table_config(ctx: &Ctx, table: &Table) -> Result<MatchConfig, String> {
     let t = &ctx.tournament;
     let bots = table
         .bots
         .iter()
         .enumerate()
         .map(|(seat, &b)| bot_spec(ctx, table.index, seat, b))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(std::io::Error::other)?;
+        .collect::<Result<Vec<_>, _>>()?;
     let (openings, deals) = match (&ctx.book, &t.openings) {
         (Some(book), Some(config)) => {
             let players = t.players as u32;
@@ -713,7 +865,7 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
             Vec::new(),
         ),
     };
-    let config = MatchConfig {
+    Ok(MatchConfig {
         game: ctx.game.clone(),
         bots,
         rounds: t.rounds,
@@ -729,24 +881,7 @@ async fn play_table(ctx: &Ctx, table: Table) -> std::io::Result<(u32, Vec<RoundS
         openings,
         deals,
         withdraw_after: Some(t.withdraw_after).filter(|&n| n > 0),
-    };
-    // An interrupted table of an earlier run goes on from its last finished round.
-    let (resume, rounds) = match ctx.state().resumed.remove(&table.index) {
-        Some((resume, kept)) => (Some(resume), kept),
-        None => (None, Vec::with_capacity(t.rounds as usize)),
-    };
-    let mut observer = TableObserver {
-        ctx,
-        table: table.index,
-        names: config.bots.iter().map(|b| b.name.clone()).collect(),
-        line: Vec::new(),
-        rounds,
-    };
-    run_match_from(&config, resume, &mut observer).await?;
-    // One sync per table, in the background: the rounds of a table that is not on disk are
-    // played again on resume anyway.
-    ctx.syncer.ask();
-    Ok((table.index, observer.rounds))
+    })
 }
 
 /// How a bot of the field is started (its command, directory and limits), as every table and
@@ -785,19 +920,58 @@ fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, S
     Ok(spec)
 }
 
-/// Forwards a table's events to the results file and the progress display, and keeps the
-/// summary of each round.
-struct TableObserver<'a> {
+/// Forwards a table's events to the results file and the progress display, keeps the
+/// summary of each round, and starts the next table's bots as the table nears its end.
+struct TableObserver<'a, 'q> {
     ctx: &'a Ctx,
     table: u32,
     names: Vec<String>,
     /// The line being written (its buffer is reused from round to round).
     line: Vec<u8>,
     rounds: Vec<RoundSummary>,
+    ahead: &'a mut Ahead<'q>,
+    clock: RoundClock,
 }
 
-impl Observer for TableObserver<'_> {
+/// The wall times of a table's rounds, for [`Ahead::lead`]: the first round played also
+/// holds the start of the bots when they were not started ahead.
+#[derive(Default)]
+struct RoundClock {
+    began: Option<std::time::Instant>,
+    first: Option<f64>,
+    sum: f64,
+    n: u32,
+}
+
+impl RoundClock {
+    fn ended(&mut self) {
+        let Some(began) = self.began.take() else {
+            return;
+        };
+        let secs = began.elapsed().as_secs_f64();
+        if self.first.is_none() {
+            self.first = Some(secs);
+        } else {
+            self.sum += secs;
+            self.n += 1;
+        }
+    }
+
+    /// A round's mean wall time after the first (0 until there is one).
+    fn round_secs(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / f64::from(self.n)
+        }
+    }
+}
+
+impl Observer for TableObserver<'_, '_> {
     fn on_event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        if let Event::RoundStarted { .. } = event {
+            self.clock.began = Some(std::time::Instant::now());
+        }
         if let Event::RoundEnded { record } = event {
             if self.ctx.cancelled() {
                 return Err(std::io::Error::other("the tournament was cancelled"));
@@ -822,6 +996,19 @@ impl Observer for TableObserver<'_> {
                         crate::record::notes::forfeit_cause(name, f, &record.faults)
                     ));
                 }
+            }
+            self.clock.ended();
+            if self.clock.n == 1
+                && self.ahead.start_secs == 0.0
+                && let Some(first) = self.clock.first
+            {
+                // This table started its own bots: its first round's extra time is the start.
+                self.ahead.start_secs = (first - self.clock.round_secs()).max(0.0);
+            }
+            self.ahead.observe();
+            let left = self.ctx.tournament.rounds.saturating_sub(record.round);
+            if record.ends_match || left <= self.ahead.lead(self.clock.round_secs()) {
+                self.ahead.start_next(self.ctx);
             }
         }
         Ok(())

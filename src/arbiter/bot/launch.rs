@@ -23,6 +23,16 @@ impl Bot {
     /// Starts the bot in its own process group with its three pipes served, isolated as
     /// `iso` says (through the launch wrapper unless nothing needs setting up).
     pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, String> {
+        Bot::prepare(spec, limits, iso)?.spawn()
+    }
+
+    /// Everything of [`Bot::spawn_isolated`] before the process starts: the log file, the
+    /// scratch directory, the uid, the cgroups and the command. Several bots that start
+    /// together are prepared first and then spawned one after another ([`Prepared::spawn`]):
+    /// a launch wrapper joining its cgroups makes the kernel wait for an RCU grace period, during
+    /// which every fork and every cgroup creation on the machine waits too; wrappers forked
+    /// back to back join theirs in one such wait instead of one each.
+    pub fn prepare(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Prepared, String> {
         let own;
         let iso = match spec.resources {
             Some(resources) => {
@@ -89,12 +99,60 @@ impl Bot {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        Ok(Prepared {
+            program: spec.argv[0].clone(),
+            cmd,
+            log,
+            cgroups,
+            scratch: scratch_dir,
+            depth,
+            identity,
+            limits,
+        })
+    }
+}
+
+/// A bot ready to start: see [`Bot::prepare`]. Dropped unstarted, it removes its cgroups and
+/// scratch directory and gives its uid back.
+#[derive(Debug)]
+pub struct Prepared {
+    program: String,
+    cmd: tokio::process::Command,
+    log: Option<std::fs::File>,
+    cgroups: Option<BotCgroups>,
+    scratch: Option<std::path::PathBuf>,
+    depth: u32,
+    identity: Option<crate::sandbox::identity::UidLease>,
+    limits: Limits,
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        self.cgroups.take();
+        if let Some(dir) = self.scratch.take() {
+            scratch::remove_later(dir);
+        }
+        self.identity.take();
+    }
+}
+
+impl Prepared {
+    /// Starts the prepared bot, with its three pipes served.
+    pub fn spawn(mut self) -> Result<Bot, String> {
+        let (cgroups, scratch_dir, identity, log) = (
+            self.cgroups.take(),
+            self.scratch.take(),
+            self.identity.take(),
+            self.log.take(),
+        );
+        let (depth, limits) = (self.depth, self.limits);
+        let cmd = &mut self.cmd;
         // The wrapper's parent-death signal fires when the *thread* that forked it exits: this
         // runs on a runtime thread (a worker, or the thread of a current-thread runtime), which
         // lives as long as the match.
         let mut child = cmd
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", spec.argv[0]))?;
+            .map_err(|e| format!("cannot start {}: {e}", self.program))?;
         let pid = child
             .id()
             .ok_or("the bot exited before it could be watched")?;

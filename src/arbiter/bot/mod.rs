@@ -28,6 +28,8 @@ use crate::wire::Ready;
 
 mod diagnose;
 mod launch;
+
+pub use launch::Prepared;
 mod listen;
 
 /// How to start a bot.
