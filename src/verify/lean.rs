@@ -14,6 +14,7 @@
 
 use super::recorded::{Effects, Notation, Recorded};
 use crate::record::RoundRecord;
+use crate::wire::cursor::Cursor;
 
 /// A round read lean: the round without its moves (read from `header`, the line with its
 /// `moves` emptied), and its moves, borrowed from the line.
@@ -34,7 +35,7 @@ pub(super) fn read<'a>(
 /// The moves of the line's top-level `moves` key (once, its key written plainly), and where
 /// their array is in the line.
 fn moves_of(text: &str) -> Option<(usize, usize, Vec<Recorded<'_>>)> {
-    let mut s = Scan::new(text);
+    let mut s = Cursor::new(text);
     let mut found = None;
     s.ws();
     s.eat(b'{')?;
@@ -67,13 +68,6 @@ fn moves_of(text: &str) -> Option<(usize, usize, Vec<Recorded<'_>>)> {
     found
 }
 
-/// A reader of JSON text from a position.
-struct Scan<'a> {
-    text: &'a str,
-    b: &'a [u8],
-    at: usize,
-}
-
 /// A move's fields as read so far.
 #[derive(Default)]
 struct Fields<'a> {
@@ -96,53 +90,11 @@ fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
     slot.replace(value).is_none().then_some(())
 }
 
-impl<'a> Scan<'a> {
-    fn new(text: &'a str) -> Scan<'a> {
-        Scan {
-            text,
-            b: text.as_bytes(),
-            at: 0,
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
-    }
-
-    fn next(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.at += 1;
-        Some(c)
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.next()? == c).then_some(())
-    }
-
-    /// JSON's whitespace.
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.at += 1;
-        }
-    }
-
+/// The readings of a record's text on top of the protocol's cursor.
+impl<'a> Cursor<'a> {
     fn literal(&mut self, word: &str) -> Option<()> {
         let end = self.at + word.len();
         (self.b.get(self.at..end)? == word.as_bytes()).then(|| self.at = end)
-    }
-
-    /// A string with nothing escaped and no control characters: its text.
-    fn plain_string(&mut self) -> Option<&'a str> {
-        self.eat(b'"')?;
-        let start = self.at;
-        loop {
-            match self.next()? {
-                b'"' => return Some(&self.text[start..self.at - 1]),
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => {}
-            }
-        }
     }
 
     /// A JSON number's text.
@@ -168,12 +120,6 @@ impl<'a> Scan<'a> {
             self.some_digits()?;
         }
         Some(&self.text[start..self.at])
-    }
-
-    fn digits(&mut self) {
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.at += 1;
-        }
     }
 
     fn some_digits(&mut self) -> Option<()> {

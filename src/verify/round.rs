@@ -441,7 +441,7 @@ impl Feed<'_> {
         if self.referee.play().moves.len() == produced
             && let Verdict::Refused { reason, .. } = self.referee.verdict()
         {
-            let colour = m.colour.as_deref().unwrap_or("its seat");
+            let colour = m.colour.unwrap_or("its seat");
             return Err((
                 ply,
                 format!(
@@ -485,7 +485,7 @@ impl Feed<'_> {
     /// Says who may act, when a recorded action comes from another seat.
     fn out_of_turn(&self, m: &Recorded<'_>) -> String {
         let listening = self.referee.listening();
-        let kind = m.kind.as_deref().unwrap_or("move");
+        let kind = m.kind.unwrap_or("move");
         match listening.as_slice() {
             [] => format!("seat {} sends {kind} when no seat may act", m.seat),
             [seat] => {
@@ -770,7 +770,7 @@ fn unjudgeable(attempt: &Refused) -> bool {
 /// with the notation's fields.
 fn answer_line(m: &Recorded<'_>, line: &mut Vec<u8>) {
     line.clear();
-    let kind = m.kind.as_deref().unwrap_or("move");
+    let kind = m.kind.unwrap_or("move");
     if kind == "move" {
         // Written straight out (every move of a record passes here), in the key order the
         // object below would have.
@@ -794,7 +794,7 @@ fn answer_line(m: &Recorded<'_>, line: &mut Vec<u8>) {
 fn same(a: &MoveRecord, m: &Recorded<'_>, scratch: &mut Vec<u8>) -> Result<(), String> {
     let (ka, km) = (
         a.kind.as_deref().unwrap_or("move"),
-        m.kind.as_deref().unwrap_or("move"),
+        m.kind.unwrap_or("move"),
     );
     if ka != km || a.seat != m.seat {
         return Err(format!(
@@ -823,10 +823,10 @@ fn same(a: &MoveRecord, m: &Recorded<'_>, scratch: &mut Vec<u8>) -> Result<(), S
             short_json(&a.mv)
         ));
     }
-    if a.colour.as_deref() != m.colour.as_deref() {
+    if a.colour.as_deref() != m.colour {
         return Err(format!(
             "the move is recorded as {}'s, but seat {} plays {}",
-            m.colour.as_deref().unwrap_or("no colour"),
+            m.colour.unwrap_or("no colour"),
             a.seat,
             a.colour.as_deref().unwrap_or("no colour")
         ));
