@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::game::{Seat, cut};
 
+pub(crate) mod cursor;
 mod fast;
 
 pub use crate::standings::Standing;

@@ -12,12 +12,12 @@ use super::matches::standings_table;
 use super::{EXIT_VERDICT, UsageError, usage};
 use crate::duration::parse_duration;
 use crate::record::RoundRecord;
-use crate::record::reader::{ReadError, RecordFile, read_record_file, stream_records};
+use crate::record::reader::{ReadError, RecordFile, read_record_file};
 use crate::replay::{Discrepancy, Report, select, verify, verify_game};
 use crate::show::html::Verdict;
 use crate::show::text::{Pace, Style};
 use crate::show::{Screen, html, text};
-use crate::verify::Verifier;
+use crate::verify::{Verifier, verify_stream};
 
 /// Replay recorded rounds: verify them, show them in the terminal, or write an HTML viewer.
 ///
@@ -151,18 +151,11 @@ fn verify_file(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         ))
     })?;
     let mut verifier = Verifier::new();
-    let mut found: Option<Discrepancy> = None;
-    let read = stream_records(BufReader::with_capacity(1 << 16, opened), |round| {
-        if found.is_none()
-            && let Err(d) = verifier.round(&round)
-        {
-            found = Some(d);
-        }
-    });
-    let file = match read {
-        Ok(file) => file,
-        Err(e) => return unreadable(args, e),
-    };
+    let (file, found) =
+        match verify_stream(BufReader::with_capacity(1 << 16, opened), &mut verifier) {
+            Ok(read) => read,
+            Err(e) => return unreadable(args, e),
+        };
     torn_note(args, &file);
     if verifier.rounds().is_empty() && found.is_none() {
         select(0, None).map_err(UsageError)?;

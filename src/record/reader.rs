@@ -87,16 +87,29 @@ pub fn parse_record_file(bytes: &[u8]) -> Result<RecordFile, ReadError> {
 }
 
 /// The rounds of a record file, read line by line and handed to `each` one at a time (and
-/// dropped after it), so that a reader going through a file once (the verifier) holds one line
-/// and one round at a time, whatever the file's size. Returns the file's line count and torn
-/// last line (its `rounds` empty); a damaged line is the same error as [`parse_record_file`]'s,
-/// found after `each` has seen the rounds before it.
+/// dropped after it), so that a reader going through a file once holds one line and one round
+/// at a time, whatever the file's size. Returns the file's line count and torn last line (its
+/// `rounds` empty); a damaged line is the same error as [`parse_record_file`]'s, found after
+/// `each` has seen the rounds before it.
 pub fn stream_records(
-    mut reader: impl std::io::BufRead,
+    reader: impl std::io::BufRead,
     mut each: impl FnMut(RoundRecord),
 ) -> Result<RecordFile, ReadError> {
+    stream_lines(reader, |line| {
+        each(serde_json::from_slice::<RoundRecord>(line)?);
+        Ok(())
+    })
+}
+
+/// A record file's lines that are not blank, handed to `read` one at a time (without the
+/// newline), which reads the round on it its own way (the verifier reads its moves lean) and
+/// says whether it is one: [`stream_records`]'s line count, torn last line and damage.
+pub fn stream_lines(
+    mut reader: impl std::io::BufRead,
+    mut read: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+) -> Result<RecordFile, ReadError> {
     let mut file = RecordFile::default();
-    let mut read = 0;
+    let mut rounds = 0;
     let mut number = 0;
     let mut buf = Vec::new();
     loop {
@@ -112,16 +125,13 @@ pub fn stream_records(
             continue;
         }
         file.lines += 1;
-        match serde_json::from_slice::<RoundRecord>(line) {
-            Ok(r) => {
-                read += 1;
-                each(r);
-            }
+        match read(line) {
+            Ok(()) => rounds += 1,
             Err(_) if last => file.torn = Some(number),
             Err(e) => {
                 return Err(ReadError::Line {
                     line: number,
-                    after: read,
+                    after: rounds,
                     names: names(line),
                     reason: e.to_string(),
                 });

@@ -21,14 +21,20 @@
 //! its index in the file (from 1), the move (ply) where there is one, and the reason.
 
 mod compare;
+mod lean;
+mod recorded;
 mod round;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::record::RoundRecord;
+use crate::record::reader::{ReadError, RecordFile, stream_lines};
 use crate::standings::MatchStandings as Standings;
 use crate::wire::Standing;
+use recorded::Recorded;
 
 pub use compare::check_result;
 
@@ -123,6 +129,8 @@ pub struct Verifier {
     handed: BTreeMap<(String, Option<u32>), (u32, round::Handed)>,
     /// The rounds verified so far, without their moves, logs, faults, stderr and final state.
     kept: Vec<RoundRecord>,
+    /// Room for a line without its moves ([`Verifier::line`]), kept from line to line.
+    header: Vec<u8>,
 }
 
 impl Default for Verifier {
@@ -137,11 +145,40 @@ impl Verifier {
             report: empty_report(),
             handed: BTreeMap::new(),
             kept: Vec::new(),
+            header: Vec::new(),
         }
     }
 
     /// Verifies the file's next round.
     pub fn round(&mut self, record: &RoundRecord) -> Result<(), Discrepancy> {
+        self.round_of(record, &recorded(record))
+    }
+
+    /// Verifies the file's next round from its line: `Err` if the line is not a round (the
+    /// error of reading it whole), else the verdict. Its moves are read lean, their notation
+    /// and effects compared as the text they were written as where they are written as the
+    /// arbiter writes them; a line the lean reading does not take is read whole and verified
+    /// the same way.
+    pub fn line(&mut self, line: &[u8]) -> Result<Result<(), Discrepancy>, serde_json::Error> {
+        let mut header = std::mem::take(&mut self.header);
+        let lean = lean::read(line, &mut header);
+        let verdict = match lean {
+            Some((round, moves)) => self.round_of(&round, &moves),
+            None => {
+                let record = serde_json::from_slice::<RoundRecord>(line);
+                self.header = header;
+                return Ok(self.round(&record?));
+            }
+        };
+        self.header = header;
+        Ok(verdict)
+    }
+
+    fn round_of(
+        &mut self,
+        record: &RoundRecord,
+        moves: &[Recorded<'_>],
+    ) -> Result<(), Discrepancy> {
         // Kept first, so that a discrepancy in it can name it.
         let i = self.kept.len();
         self.kept.push(without_play(record));
@@ -168,10 +205,12 @@ impl Verifier {
             (None, None) => 0,
         };
         let (counts, next) =
-            round::verify_round(record, turn_id_from).map_err(|(ply, reason)| Discrepancy {
-                game: i + 1,
-                ply,
-                reason,
+            round::verify_round(record, moves, turn_id_from).map_err(|(ply, reason)| {
+                Discrepancy {
+                    game: i + 1,
+                    ply,
+                    reason,
+                }
             })?;
         add(&mut self.report, counts);
         if let Some((round, h)) = before
@@ -245,7 +284,8 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
         ply: None,
         reason: format!("the record holds {} rounds", records.len()),
     })?;
-    let (counts, _) = round::verify_round(record, record.turn_id_from.unwrap_or(0))
+    let moves = recorded(record);
+    let (counts, _) = round::verify_round(record, &moves, record.turn_id_from.unwrap_or(0))
         .map_err(|(ply, reason)| Discrepancy { game, ply, reason })?;
     add(&mut report, counts);
     Ok(report)
@@ -255,13 +295,41 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
 /// it carries (games whose rounds are not independent) and the request counter after it. A
 /// resumed match starts its next round from these.
 pub fn handed_on(record: &RoundRecord) -> Result<(Option<serde_json::Value>, u64), String> {
-    let (_, handed) = round::verify_round(record, record.turn_id_from.unwrap_or(0)).map_err(
-        |(ply, reason)| match ply {
+    let moves = recorded(record);
+    let (_, handed) = round::verify_round(record, &moves, record.turn_id_from.unwrap_or(0))
+        .map_err(|(ply, reason)| match ply {
             Some(ply) => format!("move {ply}: {reason}"),
             None => reason,
-        },
-    )?;
+        })?;
     Ok((handed.carry, handed.turn_id))
+}
+
+/// A round's moves as the verifier reads them.
+fn recorded(record: &RoundRecord) -> Vec<Recorded<'_>> {
+    record.moves.iter().map(Recorded::of).collect()
+}
+
+/// Verifies a record file as it is read, a line at a time ([`Verifier::line`]), so that the
+/// file's moves are never all held at once: the file's line count and torn last line, and the
+/// first discrepancy (the rest of the file is still read, so that a damaged line after it is
+/// said first, as when the file is read whole). The match-level checks are the caller's
+/// ([`Verifier::finish`]), once no discrepancy was found.
+pub fn verify_stream(
+    reader: impl std::io::BufRead,
+    verifier: &mut Verifier,
+) -> Result<(RecordFile, Option<Discrepancy>), ReadError> {
+    let mut found: Option<Discrepancy> = None;
+    let file = stream_lines(reader, |line| {
+        if found.is_some() {
+            // Read for damage only.
+            return serde_json::from_slice::<RoundRecord>(line).map(drop);
+        }
+        if let Err(d) = verifier.line(line)? {
+            found = Some(d);
+        }
+        Ok(())
+    })?;
+    Ok((file, found))
 }
 
 fn empty_report() -> Report {

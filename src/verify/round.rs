@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::Counts;
 use super::compare::{board_differs, check_result, effects_differ};
+use super::recorded::Recorded;
 use crate::duration::round_ms;
 use crate::game::{Game, RoundSetup, Seat, short_json};
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
@@ -34,8 +35,13 @@ pub(super) struct Handed {
 }
 
 /// Verifies one round whose requests are numbered on from `turn_id_from`; returns what it
-/// hands on to the next round of its match.
-pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts, Handed), Found> {
+/// hands on to the next round of its match. `moves` are the round's actions (its `moves`, or
+/// the ones read lean from its line, which the record then leaves empty).
+pub(super) fn verify_round(
+    r: &RoundRecord,
+    moves: &[Recorded<'_>],
+    turn_id_from: u64,
+) -> Result<(Counts, Handed), Found> {
     if r.format != FORMAT_VERSION {
         return Err(whole(format!(
             "record format {} is not the one this build reads ({FORMAT_VERSION})",
@@ -89,7 +95,7 @@ pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts
             r.match_seed
         )));
     }
-    structure(r, n)?;
+    structure(r, moves, n)?;
     let settings = Settings {
         move_ms: r.settings.move_ms as f64,
         margin_ms: r.settings.margin_ms as f64,
@@ -115,11 +121,14 @@ pub(super) fn verify_round(r: &RoundRecord, turn_id_from: u64) -> Result<(Counts
         .quiet();
     let mut feed = Feed {
         r,
+        moves,
         game: &*game,
         referee,
         now: 0.0,
         fed_forfeits: vec![false; r.forfeits.len()],
-        fed_refused: vec![false; r.moves.len()],
+        fed_refused: vec![false; moves.len()],
+        line: Vec::new(),
+        scratch: Vec::new(),
         compared: 0,
         counts: Counts::default(),
     };
@@ -167,7 +176,7 @@ fn header(r: &RoundRecord, n: usize) -> Result<(), Found> {
 /// What can be told without the rules: forfeits name real seats once each at a move that
 /// exists, moves are numbered in order, openings come first, no bot plays after its forfeit,
 /// logs and faults name real seats.
-fn structure(r: &RoundRecord, n: usize) -> Result<(), Found> {
+fn structure(r: &RoundRecord, moves: &[Recorded<'_>], n: usize) -> Result<(), Found> {
     let mut forfeit_ply: Vec<Option<u32>> = vec![None; n];
     for f in &r.forfeits {
         if f.seat >= n {
@@ -179,18 +188,18 @@ fn structure(r: &RoundRecord, n: usize) -> Result<(), Found> {
         if forfeit_ply[f.seat].is_some() {
             return Err(whole(format!("seat {} forfeits twice", f.seat)));
         }
-        if f.ply as usize > r.moves.len() + 1 {
+        if f.ply as usize > moves.len() + 1 {
             return Err(whole(format!(
                 "seat {} forfeits at move {}, but the round has {} moves",
                 f.seat,
                 f.ply,
-                r.moves.len()
+                moves.len()
             )));
         }
         forfeit_ply[f.seat] = Some(f.ply);
     }
     let mut in_opening = true;
-    for (i, m) in r.moves.iter().enumerate() {
+    for (i, m) in moves.iter().enumerate() {
         let ply = i as u32 + 1;
         let at = |reason: String| (Some(ply), reason);
         if m.ply != ply {
@@ -232,7 +241,7 @@ fn structure(r: &RoundRecord, n: usize) -> Result<(), Found> {
             return Err(at("a move the arbiter played has bot timings".into()));
         }
     }
-    let total = r.moves.len();
+    let total = moves.len();
     for l in &r.logs {
         if l.seat >= n || l.ply as usize > total {
             return Err(whole(format!(
@@ -253,6 +262,8 @@ fn structure(r: &RoundRecord, n: usize) -> Result<(), Found> {
 /// The re-play of one round.
 struct Feed<'r> {
     r: &'r RoundRecord,
+    /// The round's recorded actions.
+    moves: &'r [Recorded<'r>],
     game: &'r dyn Game,
     referee: Referee,
     /// Round time of the latest input.
@@ -263,6 +274,10 @@ struct Feed<'r> {
     /// Produced actions compared so far.
     compared: usize,
     counts: Counts,
+    /// The line of the bot action being fed, and room to write a value in to compare it:
+    /// kept from move to move.
+    line: Vec<u8>,
+    scratch: Vec<u8>,
 }
 
 impl Feed<'_> {
@@ -301,7 +316,7 @@ impl Feed<'_> {
     /// seat's is recorded on it, as those come after a request).
     fn found_draining(&self, seat: Seat) -> Option<usize> {
         let produced = self.referee.play().moves.len();
-        let next = self.r.moves.get(produced);
+        let next = self.moves.get(produced);
         let attempts = next.is_some_and(|m| m.seat == seat && !m.refused.is_empty());
         (0..self.r.forfeits.len()).find(|&k| {
             let f = &self.r.forfeits[k];
@@ -324,11 +339,11 @@ impl Feed<'_> {
             }
         }
         self.referee.start(r.seed);
-        let opening: Vec<Value> = r
+        let opening: Vec<Value> = self
             .moves
             .iter()
             .take_while(|m| m.opening)
-            .map(|m| m.mv.clone())
+            .map(|m| m.mv.value().into_owned())
             .collect();
         if !opening.is_empty() {
             self.referee
@@ -336,7 +351,7 @@ impl Feed<'_> {
                 .map_err(|e| (Some(1), e.to_string()))?;
         }
         self.input(0.0, Input::Tick);
-        let limit = 4 * (r.moves.len() + r.forfeits.len()) + 64;
+        let limit = 4 * (self.moves.len() + r.forfeits.len()) + 64;
         for _ in 0..limit {
             self.compare()?;
             if self.referee.is_over() {
@@ -352,8 +367,9 @@ impl Feed<'_> {
     /// Feeds the next thing the record says happened.
     fn step(&mut self) -> Result<(), Found> {
         let r = self.r;
+        let moves = self.moves;
         let produced = self.referee.play().moves.len();
-        let next = r.moves.get(produced);
+        let next = moves.get(produced);
         let forfeit = (0..r.forfeits.len())
             .filter(|&k| {
                 !self.fed_forfeits[k]
@@ -411,7 +427,8 @@ impl Feed<'_> {
             return Err((ply, self.out_of_turn(m)));
         }
         self.refused(produced, m)?;
-        let line = answer_line(m);
+        let mut line = std::mem::take(&mut self.line);
+        answer_line(m, &mut line);
         self.input(
             at,
             Input::Line {
@@ -420,15 +437,16 @@ impl Feed<'_> {
                 cpu_ms: m.cpu_ms,
             },
         );
+        self.line = line;
         if self.referee.play().moves.len() == produced
             && let Verdict::Refused { reason, .. } = self.referee.verdict()
         {
-            let colour = m.colour.as_deref().unwrap_or("its seat");
+            let colour = m.colour.unwrap_or("its seat");
             return Err((
                 ply,
                 format!(
                     "{} is not a legal move for {colour}: {reason}",
-                    short_json(&m.mv)
+                    short_json(&m.mv.value())
                 ),
             ));
         }
@@ -439,7 +457,7 @@ impl Feed<'_> {
     /// next bot action's time, and before the deadline the referee would be ticked at. Live,
     /// a failure found after a rules' deadline but inside its margin lets the rules act at the
     /// deadline first, so its move number is one later; its time says when to feed it.
-    fn due(&self, k: usize, next: Option<&MoveRecord>) -> bool {
+    fn due(&self, k: usize, next: Option<&Recorded<'_>>) -> bool {
         let Some(t) = self.r.forfeits[k].at_ms else {
             return false;
         };
@@ -450,7 +468,7 @@ impl Feed<'_> {
 
     /// The round time of a recorded bot action: its own (`at_ms`) in timed play, else its
     /// wall time after the request it answers.
-    fn time_of(&self, m: &MoveRecord, produced: usize) -> Result<f64, Found> {
+    fn time_of(&self, m: &Recorded<'_>, produced: usize) -> Result<f64, Found> {
         if let Some(at) = m.at_ms {
             return Ok(at);
         }
@@ -465,9 +483,9 @@ impl Feed<'_> {
     }
 
     /// Says who may act, when a recorded action comes from another seat.
-    fn out_of_turn(&self, m: &MoveRecord) -> String {
+    fn out_of_turn(&self, m: &Recorded<'_>) -> String {
         let listening = self.referee.listening();
-        let kind = m.kind.as_deref().unwrap_or("move");
+        let kind = m.kind.unwrap_or("move");
         match listening.as_slice() {
             [] => format!("seat {} sends {kind} when no seat may act", m.seat),
             [seat] => {
@@ -492,7 +510,7 @@ impl Feed<'_> {
 
     /// Feeds the refused attempts recorded on move `i` (once), each checked against the
     /// reason the referee gives.
-    fn refused(&mut self, i: usize, m: &MoveRecord) -> Result<(), Found> {
+    fn refused(&mut self, i: usize, m: &Recorded<'_>) -> Result<(), Found> {
         if self.fed_refused[i] {
             return Ok(());
         }
@@ -572,8 +590,8 @@ impl Feed<'_> {
 
     /// Feeds recorded forfeit `k`: the attempts refused before it, then what ended the seat's
     /// round (a tick at its clock's end, or the failure as recorded).
-    fn forfeit(&mut self, k: usize, next: Option<&MoveRecord>) -> Result<(), Found> {
-        let r = self.r;
+    fn forfeit(&mut self, k: usize, next: Option<&Recorded<'_>>) -> Result<(), Found> {
+        let (r, moves) = (self.r, self.moves);
         let f = &r.forfeits[k];
         self.fed_forfeits[k] = true;
         let produced = self.referee.play().moves.len();
@@ -596,11 +614,11 @@ impl Feed<'_> {
                     if s == f.seat || self.referee.asked_since(s).is_none() {
                         continue;
                     }
-                    if let Some(j) = (produced..r.moves.len()).find(|&j| r.moves[j].seat == s)
-                        && r.moves[j].by_arbiter
-                        && !r.moves[j].opening
+                    if let Some(j) = (produced..moves.len()).find(|&j| moves[j].seat == s)
+                        && moves[j].by_arbiter
+                        && !moves[j].opening
                     {
-                        self.refused(j, &r.moves[j])?;
+                        self.refused(j, &moves[j])?;
                     }
                 }
                 // The referee's own end of the seat's clock (its cap, or what its bank held),
@@ -645,7 +663,7 @@ impl Feed<'_> {
         while self.compared < produced.len() {
             let i = self.compared;
             let ply = Some(i as u32 + 1);
-            let Some(m) = self.r.moves.get(i) else {
+            let Some(m) = self.moves.get(i) else {
                 return Err((
                     None,
                     format!(
@@ -656,7 +674,7 @@ impl Feed<'_> {
                     ),
                 ));
             };
-            same(&produced[i], m).map_err(|e| (ply, e))?;
+            same(&produced[i], m, &mut self.scratch).map_err(|e| (ply, e))?;
             self.counts.moves += 1;
             if m.by_arbiter && !m.opening {
                 self.counts.fallback_moves += 1;
@@ -671,7 +689,7 @@ impl Feed<'_> {
     fn finish(self) -> Result<(Counts, Handed), Found> {
         let r = self.r;
         let play = self.referee.play();
-        if r.moves.len() > play.moves.len() {
+        if self.moves.len() > play.moves.len() {
             return Err((
                 Some(play.moves.len() as u32 + 1),
                 format!(
@@ -750,17 +768,18 @@ fn unjudgeable(attempt: &Refused) -> bool {
 
 /// The line a bot sent for a recorded action: `move` with its notation, or a game message
 /// with the notation's fields.
-fn answer_line(m: &MoveRecord) -> Vec<u8> {
-    let kind = m.kind.as_deref().unwrap_or("move");
-    let msg = match (&m.mv, kind) {
-        (mv, "move") => {
-            // Written straight out (every move of a record passes here), in the key order
-            // the object below would have.
-            let mut line = br#"{"move":"#.to_vec();
-            serde_json::to_writer(&mut line, mv).expect("JSON");
-            line.extend_from_slice(br#","type":"move"}"#);
-            return line;
-        }
+fn answer_line(m: &Recorded<'_>, line: &mut Vec<u8>) {
+    line.clear();
+    let kind = m.kind.unwrap_or("move");
+    if kind == "move" {
+        // Written straight out (every move of a record passes here), in the key order the
+        // object below would have.
+        line.extend_from_slice(br#"{"move":"#);
+        m.mv.write(line);
+        line.extend_from_slice(br#","type":"move"}"#);
+        return;
+    }
+    let msg = match (&*m.mv.value(), kind) {
         (Value::Object(fields), kind) => {
             let mut msg = fields.clone();
             msg.insert("type".into(), Value::from(kind));
@@ -768,55 +787,52 @@ fn answer_line(m: &MoveRecord) -> Vec<u8> {
         }
         (other, kind) => serde_json::json!({"type": kind, "value": other}),
     };
-    serde_json::to_vec(&msg).expect("JSON")
+    serde_json::to_writer(line, &msg).expect("JSON");
 }
 
 /// A produced action against the recorded one.
-fn same(a: &MoveRecord, m: &MoveRecord) -> Result<(), String> {
+fn same(a: &MoveRecord, m: &Recorded<'_>, scratch: &mut Vec<u8>) -> Result<(), String> {
     let (ka, km) = (
         a.kind.as_deref().unwrap_or("move"),
-        m.kind.as_deref().unwrap_or("move"),
+        m.kind.unwrap_or("move"),
     );
     if ka != km || a.seat != m.seat {
         return Err(format!(
             "the record has seat {}'s {km} {}, but the rules produce seat {}'s {ka} {}",
             m.seat,
-            short_json(&m.mv),
+            short_json(&m.mv.value()),
             a.seat,
             short_json(&a.mv)
         ));
     }
-    if a.by_arbiter && m.by_arbiter && a.mv != m.mv && !a.opening {
+    let same_move = m.mv.is(&a.mv, scratch);
+    if a.by_arbiter && m.by_arbiter && !same_move && !a.opening {
         return Err(format!(
             "the arbiter's move for forfeited seat {} is recorded as {}, but its seeded \
              fallback (fallback_rng(round seed, seat {})) plays {}",
             a.seat,
-            short_json(&m.mv),
+            short_json(&m.mv.value()),
             a.seat,
             short_json(&a.mv)
         ));
     }
-    if a.mv != m.mv {
+    if !same_move {
         return Err(format!(
             "the move is written {} but is recorded as the arbiter writes it: {}",
-            short_json(&m.mv),
+            short_json(&m.mv.value()),
             short_json(&a.mv)
         ));
     }
-    if a.colour != m.colour {
+    if a.colour.as_deref() != m.colour {
         return Err(format!(
             "the move is recorded as {}'s, but seat {} plays {}",
-            m.colour.as_deref().unwrap_or("no colour"),
+            m.colour.unwrap_or("no colour"),
             a.seat,
             a.colour.as_deref().unwrap_or("no colour")
         ));
     }
-    let effects_agree = a.effects.len() == m.effects.len()
-        && a.effects
-            .iter()
-            .all(|(k, v)| m.effects.get(k).is_some_and(|w| same_value(v, w)));
-    if !effects_agree {
-        return Err(effects_differ(&m.mv, &m.effects, &a.effects));
+    if !m.effects.agree(&a.effects, same_value, scratch) {
+        return Err(effects_differ(&m.mv.value(), &m.effects.map(), &a.effects));
     }
     if a.by_arbiter != m.by_arbiter {
         let who = |b: bool| if b { "the arbiter's" } else { "the bot's" };

@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use super::cursor::Cursor;
 use super::{FromBot, Incoming, Move};
 
 /// A plain value of a flat object.
@@ -19,11 +20,7 @@ enum Plain<'a> {
 
 /// The `move` the line is, when it is a plain one; `None` sends it to the general parser.
 pub(super) fn plain_move(text: &str) -> Option<Incoming> {
-    let mut r = Reader {
-        b: text.as_bytes(),
-        text,
-        at: 0,
-    };
+    let mut r = Cursor::new(text);
     let (mut kind, mut mv, mut turn_id) = (None, None, None);
     let mut other: Option<Plain<'_>>;
     r.ws();
@@ -31,11 +28,11 @@ pub(super) fn plain_move(text: &str) -> Option<Incoming> {
     r.ws();
     if r.peek()? != b'}' {
         loop {
-            let key = r.string()?;
+            let key = r.plain_string()?;
             r.ws();
             r.eat(b':')?;
             r.ws();
-            let value = r.value()?;
+            let value = value(&mut r)?;
             let slot = match key {
                 "type" => &mut kind,
                 "move" => &mut mv,
@@ -75,73 +72,29 @@ pub(super) fn plain_move(text: &str) -> Option<Incoming> {
     Some(Incoming::Message(FromBot::Move(Move { mv, turn_id })))
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    text: &'a str,
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
-    }
-
-    fn next(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.at += 1;
-        Some(c)
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.next()? == c).then_some(())
-    }
-
-    /// JSON's whitespace (not Unicode's).
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.at += 1;
+/// A plain value of a flat object.
+fn value<'a>(r: &mut Cursor<'a>) -> Option<Plain<'a>> {
+    match r.peek()? {
+        b'"' => r.plain_string().map(Plain::Str),
+        b'n' => {
+            let rest = r.b.get(r.at..r.at + 4)?;
+            r.at += 4;
+            (rest == b"null").then_some(Plain::Null)
         }
-    }
-
-    /// A string without escapes or control characters (which JSON forbids raw).
-    fn string(&mut self) -> Option<&'a str> {
-        self.eat(b'"')?;
-        let start = self.at;
-        loop {
-            match self.next()? {
-                b'"' => return Some(&self.text[start..self.at - 1]),
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => {}
+        b'0'..=b'9' => {
+            let start = r.at;
+            r.digits();
+            let digits = &r.text[start..r.at];
+            // A fraction or an exponent is a number of another kind; a leading zero is
+            // not JSON.
+            if matches!(r.peek(), Some(b'.' | b'e' | b'E'))
+                || (digits.len() > 1 && digits.starts_with('0'))
+            {
+                return None;
             }
+            digits.parse().ok().map(Plain::Num)
         }
-    }
-
-    fn value(&mut self) -> Option<Plain<'a>> {
-        match self.peek()? {
-            b'"' => self.string().map(Plain::Str),
-            b'n' => {
-                let rest = self.b.get(self.at..self.at + 4)?;
-                self.at += 4;
-                (rest == b"null").then_some(Plain::Null)
-            }
-            b'0'..=b'9' => {
-                let start = self.at;
-                while matches!(self.peek(), Some(b'0'..=b'9')) {
-                    self.at += 1;
-                }
-                let digits = &self.text[start..self.at];
-                // A fraction or an exponent is a number of another kind; a leading zero is
-                // not JSON.
-                if matches!(self.peek(), Some(b'.' | b'e' | b'E'))
-                    || (digits.len() > 1 && digits.starts_with('0'))
-                {
-                    return None;
-                }
-                digits.parse().ok().map(Plain::Num)
-            }
-            _ => None,
-        }
+        _ => None,
     }
 }
 
