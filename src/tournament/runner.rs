@@ -63,6 +63,10 @@ pub struct RunOptions {
     /// Bind each table (its arbiter thread and its bots) to one CPU of those the arbiter may
     /// use, table slot i to the i-th.
     pub pin: bool,
+    /// Start a slot's next table's bots while its current table plays its last rounds
+    /// ([`Ahead`]); off (`--no-start-ahead`), a table's bots start when it begins, so that no
+    /// start-up shares the CPU with bots on the clock.
+    pub start_ahead: bool,
     /// No progress bar and no forfeit lines.
     pub quiet: bool,
     /// The tournament file as given, and its SHA-256.
@@ -773,7 +777,11 @@ impl<'q> Ahead<'q> {
     /// Takes the next table from the queue and starts its bots, unless that was done or no
     /// table may start.
     fn start_next(&mut self, ctx: &Ctx) {
-        if self.table.is_some() || ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {
+        if self.table.is_some()
+            || !ctx.opts.start_ahead
+            || ctx.stop.load(Ordering::SeqCst)
+            || ctx.cancelled()
+        {
             return;
         }
         let table = {

@@ -2,7 +2,8 @@
 //! (Python, sandboxed), the next table's bots get their `hello` before the table before them
 //! has played its last round, start on their own clocks (a start-up longer than a move's time
 //! costs nothing), and hear nothing of the table before; and a tournament killed by SIGKILL
-//! while those bots are starting leaves no process behind.
+//! while those bots are starting leaves no process behind. With `--no-start-ahead`, a table's
+//! bots start after the table before it ended.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -157,6 +158,49 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
         expected.push("turn");
         assert_eq!(heard, expected, "what seat {seat} of table 2 heard");
         assert_eq!(said["seats"].as_array().unwrap().len(), 4);
+    }
+    assert_no_survivors(&tag);
+}
+
+#[test]
+fn with_no_start_ahead_a_tables_bots_start_after_the_table_before_ends() {
+    let tag = unique_tag("no-ahead");
+    let (dir, file) = setup(4, "500ms", "0.3 always 0.01", &tag);
+    let out = dir.path().join("out");
+    let run = rollarena(&[
+        "tournament",
+        s(&file),
+        "-o",
+        s(&out),
+        "--jobs",
+        "1",
+        "-q",
+        "--no-report",
+        "--no-start-ahead",
+    ]);
+    assert_ok(&run, "the tournament");
+    let rounds = rounds_of(&out);
+    assert_eq!(rounds.len(), 8, "two tables of four rounds");
+    let end_of_first = rounds
+        .iter()
+        .filter(|r| r["table"] == 1)
+        .map(|r| seconds(&r["ended"]))
+        .fold(0.0, f64::max);
+    let first_of_second = rounds
+        .iter()
+        .find(|r| r["table"] == 2 && r["round"] == 1)
+        .expect("table 2 round 1");
+    for seat in 0..4 {
+        let tail = first_of_second["stderr"][seat]
+            .as_str()
+            .expect("a stderr tail");
+        let said: Value = serde_json::from_str(tail.lines().last().expect("a line")).unwrap();
+        let hello_at = said["hello_at"].as_f64().unwrap();
+        assert!(
+            hello_at > end_of_first,
+            "seat {seat} of table 2 got its hello at {hello_at}, after table 1 ended at \
+             {end_of_first}"
+        );
     }
     assert_no_survivors(&tag);
 }
