@@ -73,6 +73,10 @@ pub struct Config {
     pub guided: u32,
     /// Turns of ball phases a guided playout decision looks ahead.
     pub guide_horizon: u32,
+    /// A workman move at the root is searched as a plan: the move and the heuristic's best use
+    /// of the workman after it, played together (otherwise the use below it is searched, and
+    /// the move's value is averaged over uses mostly tried once).
+    pub plans: bool,
     /// At most this much CPU time of the calling thread per decision (measurements: a budget
     /// that the machine's load does not shrink).
     pub cpu_time: Option<Duration>,
@@ -95,6 +99,7 @@ impl Default for Config {
             guided: 0,
             guide_horizon: 3,
             cpu_time: None,
+            plans: false,
         }
     }
 }
@@ -192,6 +197,15 @@ impl Ismcts {
         }
         let mut tree = vec![Node::new(None)];
         let root_moves: Vec<Move> = order.iter().map(|&i| legal[i].clone()).collect();
+        // The use that goes with each root workman move, when moves are searched as plans.
+        let uses: Vec<Option<Move>> = if self.config.plans && g0.phase == Phase::Move {
+            root_moves
+                .iter()
+                .map(|m| self.heuristic.best_use(&g0, seat, m).1)
+                .collect()
+        } else {
+            Vec::new()
+        };
         // With a prior, every root decision is a child from the start (child k is
         // `root_moves[k]`), worth the heuristic's judgement of it over `prior` visits.
         let with_prior = self.config.prior > 0 || self.config.prior_growth > 0.0;
@@ -225,7 +239,7 @@ impl Ismcts {
                     .max(self.config.prior_growth * iterations as f32)
                     .max(1.0);
             }
-            self.iterate(&mut tree, seen, &root_moves, &prior, rng);
+            self.iterate(&mut tree, seen, &root_moves, &uses, &prior, rng);
             iterations += 1;
         }
         let root = &tree[0];
@@ -263,6 +277,7 @@ impl Ismcts {
         tree: &mut Vec<Node>,
         seen: &Seen,
         root_moves: &[Move],
+        uses: &[Option<Move>],
         prior: &Prior,
         rng: &mut ChaCha8Rng,
     ) {
@@ -292,6 +307,7 @@ impl Ismcts {
             if descend {
                 path.push(pick.0);
                 node = pick.0;
+                self.play_use(&mut g, actor, uses, pick.0 as usize - 1);
             }
         }
         while descend {
@@ -333,6 +349,11 @@ impl Ismcts {
                 if g.play(actor, &m).is_err() {
                     break;
                 }
+                if node == 0
+                    && let Some(k) = root_moves.iter().position(|r| *r == m)
+                {
+                    self.play_use(&mut g, actor, uses, k);
+                }
                 let id = tree.len() as u32;
                 let mut n = Node::new(Some(m));
                 n.avail = 1;
@@ -346,6 +367,11 @@ impl Ismcts {
             if g.play(actor, &m).is_err() {
                 break;
             }
+            if node == 0
+                && let Some(k) = root_moves.iter().position(|r| *r == m)
+            {
+                self.play_use(&mut g, actor, uses, k);
+            }
             path.push(c);
             node = c;
         }
@@ -357,6 +383,18 @@ impl Ismcts {
             for (sum, r) in n.sum.iter_mut().zip(results) {
                 *sum += r;
             }
+        }
+    }
+
+    /// With plans, the use planned with root move `k`, played when `seat` is asked for it.
+    fn play_use(&self, g: &mut Rollerball, seat: usize, uses: &[Option<Move>], k: usize) {
+        if let Some(Some(u)) = uses.get(k)
+            && g.phase == Phase::Use
+            && g.next_seat() == Some(seat)
+        {
+            // A use legal on one deal is legal on all (the board and this hand are known);
+            // if not, the tree goes on from the use decision.
+            let _ = g.play(seat, u);
         }
     }
 

@@ -189,7 +189,7 @@ fn every_registry_bot_builds_and_refuses_zero_playouts() {
 /// 120 as in the ladder), `RB_PLAYOUTS` (iterations a decision; unset: `RB_TIME` ms a
 /// request, 200; `RB_CPU_MS`: that much CPU time of the thread a decision instead), `RB_SEED`;
 /// the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`, `RB_PRIOR`, `RB_GROWTH`,
-/// `RB_GUIDED`, `RB_GHORIZON`, `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
+/// `RB_GUIDED`, `RB_GHORIZON`, `RB_PLANS` (1: on), `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
 /// `RB_GAMES=60 RB_PLAYOUTS=300 cargo test --release --lib rollerball::bots::tests::versus --
 /// --ignored --nocapture`. Prints the win share (a shared win counts as a share) with a 95%
 /// interval.
@@ -221,6 +221,7 @@ fn versus() {
         guided: num("RB_GUIDED", d.guided.into()) as u32,
         guide_horizon: num("RB_GHORIZON", d.guide_horizon.into()) as u32,
         cpu_time,
+        plans: num("RB_PLANS", 0.0) > 0.0,
         ..d
     };
     println!("{config:?}");
