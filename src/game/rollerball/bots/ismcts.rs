@@ -19,8 +19,13 @@
 //! - **Playouts**: [`Config::rollout_turns`] turns of a light policy (points rather than cards,
 //!   the cheapest card discarded, the workman mostly staying, mostly no use), then the
 //!   [`eval`] scores (points, the balls' coming rewards and hits, cards) turned into a result
-//!   in 0..1 per seat by a logistic of each seat's score against the others; a finished game
-//!   gives 1 to its winners.
+//!   in 0..1 per seat by a logistic of each seat's score against the others, of scale
+//!   [`Config::temperature`] 0.5 (with four players, against `heuristic`, at 1,000 iterations:
+//!   32.2% of the rounds against 24.0% with 1.0 on the same 200 deals); a finished game gives 1
+//!   to its winners.
+//! - **Screened and left off** (knobs of [`Config`], README "Rollerball's bots"): a prior that
+//!   grows with the iterations, playouts guided by a short look-ahead, workman moves searched
+//!   as plans with the heuristic's best use.
 //! - **Time**: the search stops at a deadline set from the request's `time_ms` with a wide
 //!   safety margin ([`budget`]), at `--movetime`, or after `--playouts` iterations (then, with
 //!   a fixed `--seed`, the same answer every time). The setup decisions (bid, base, workman,
@@ -90,7 +95,7 @@ impl Default for Config {
             exploration: 0.7,
             root_width: 10,
             rollout_turns: 2,
-            temperature: 1.0,
+            temperature: 0.5,
             prior: 100,
             horizon: 10,
             rival: 0.5,
@@ -310,8 +315,7 @@ impl Ismcts {
                 self.play_use(&mut g, actor, uses, pick.0 as usize - 1);
             }
         }
-        while descend {
-            let Some(actor) = g.next_seat() else { break };
+        while descend && let Some(actor) = g.next_seat() {
             if self.config.tree_depth > 0 && path.len() > self.config.tree_depth as usize {
                 break;
             }
