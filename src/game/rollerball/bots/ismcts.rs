@@ -20,12 +20,11 @@
 //!   the cheapest card discarded, the workman mostly staying, mostly no use), then the
 //!   [`eval`] scores (points, the balls' coming rewards and hits, cards) turned into a result
 //!   in 0..1 per seat by a logistic of each seat's score against the others, of scale
-//!   [`Config::temperature`] 0.5 (with four players, against `heuristic`, at 1,000 iterations:
-//!   32.2% of the rounds against 24.0% with 1.0 on the same 200 deals); a finished game gives 1
-//!   to its winners.
+//!   [`Config::temperature`]; a finished game gives 1 to its winners.
 //! - **Screened and left off** (knobs of [`Config`], README "Rollerball's bots"): a prior that
 //!   grows with the iterations, playouts guided by a short look-ahead, workman moves searched
-//!   as plans with the heuristic's best use.
+//!   as plans with the heuristic's best use, a sharper logistic (0.5: better with four players
+//!   at 1,000 iterations, worse at 10,000, neither beyond its interval).
 //! - **Time**: the search stops at a deadline set from the request's `time_ms` with a wide
 //!   safety margin ([`budget`]), at `--movetime`, or after `--playouts` iterations (then, with
 //!   a fixed `--seed`, the same answer every time). The setup decisions (bid, base, workman,
@@ -95,7 +94,7 @@ impl Default for Config {
             exploration: 0.7,
             root_width: 10,
             rollout_turns: 2,
-            temperature: 0.5,
+            temperature: 1.0,
             prior: 100,
             horizon: 10,
             rival: 0.5,
