@@ -83,17 +83,27 @@ impl Heuristic {
 
     /// A workman move scored by the best use of the workman after it.
     fn with_best_use(&self, g: &Rollerball, seat: usize, mv: &Move) -> f32 {
+        self.best_use(g, seat, mv).0
+    }
+
+    /// The best use of the workman after the workman move `mv` and the score of the two (the
+    /// first best on ties); no use when the move does not lead to a use decision.
+    pub fn best_use(&self, g: &Rollerball, seat: usize, mv: &Move) -> (f32, Option<Move>) {
         let mut h = g.clone();
         if h.play(seat, mv).is_err() {
-            return SKIP;
+            return (SKIP, None);
         }
         if h.phase != Phase::Use {
-            return score(&h, seat, &[], &self.weights);
+            return (score(&h, seat, &[], &self.weights), None);
         }
-        h.legal(seat)
-            .iter()
-            .map(|u| after(&h, seat, u, &self.weights))
-            .fold(SKIP, f32::max)
+        let mut best = (SKIP, None);
+        for u in h.legal(seat) {
+            let v = after(&h, seat, &u, &self.weights);
+            if v > best.0 {
+                best = (v, Some(u));
+            }
+        }
+        best
     }
 
     /// The index of the best of `legal`, ties broken at random.

@@ -19,8 +19,12 @@
 //! - **Playouts**: [`Config::rollout_turns`] turns of a light policy (points rather than cards,
 //!   the cheapest card discarded, the workman mostly staying, mostly no use), then the
 //!   [`eval`] scores (points, the balls' coming rewards and hits, cards) turned into a result
-//!   in 0..1 per seat by a logistic of each seat's score against the others; a finished game
-//!   gives 1 to its winners.
+//!   in 0..1 per seat by a logistic of each seat's score against the others, of scale
+//!   [`Config::temperature`]; a finished game gives 1 to its winners.
+//! - **Screened and left off** (knobs of [`Config`], README "Rollerball's bots"): a prior that
+//!   grows with the iterations, playouts guided by a short look-ahead, workman moves searched
+//!   as plans with the heuristic's best use, a sharper logistic (0.5: better with four players
+//!   at 1,000 iterations, worse at 10,000, neither beyond its interval).
 //! - **Time**: the search stops at a deadline set from the request's `time_ms` with a wide
 //!   safety margin ([`budget`]), at `--movetime`, or after `--playouts` iterations (then, with
 //!   a fixed `--seed`, the same answer every time). The setup decisions (bid, base, workman,
@@ -33,7 +37,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::eval::{self, PerSeat, SEATS, Weights};
-use super::heuristic::{Heuristic, SKIP, best_index, cheapest};
+use super::heuristic::{Heuristic, SKIP, after, best_index, cheapest};
 use super::rebuild::Seen;
 use crate::game::rollerball::moves::{Keep, Move};
 use crate::game::rollerball::state::{Phase, Rollerball};
@@ -64,6 +68,22 @@ pub struct Config {
     /// Decisions deep the tree grows (the root's included); 0: no limit. Below it the
     /// playout takes over.
     pub tree_depth: u32,
+    /// The prior's weight grows with the search: each root decision's virtual visits are the
+    /// larger of [`Config::prior`] and this fraction of the iterations run so far (0: fixed).
+    pub prior_growth: f32,
+    /// Playout policy: 0, the light one; N > 0, the workman's move and use chosen as the best
+    /// (by the evaluation, [`Config::guide_horizon`] turns ahead) of staying / no use and N
+    /// walks / uses drawn at random.
+    pub guided: u32,
+    /// Turns of ball phases a guided playout decision looks ahead.
+    pub guide_horizon: u32,
+    /// A workman move at the root is searched as a plan: the move and the heuristic's best use
+    /// of the workman after it, played together (otherwise the use below it is searched, and
+    /// the move's value is averaged over uses mostly tried once).
+    pub plans: bool,
+    /// At most this much CPU time of the calling thread per decision (measurements: a budget
+    /// that the machine's load does not shrink).
+    pub cpu_time: Option<Duration>,
 }
 
 impl Default for Config {
@@ -79,6 +99,11 @@ impl Default for Config {
             horizon: 10,
             rival: 0.5,
             tree_depth: 0,
+            prior_growth: 0.0,
+            guided: 0,
+            guide_horizon: 3,
+            cpu_time: None,
+            plans: false,
         }
     }
 }
@@ -152,10 +177,11 @@ impl Ismcts {
         if let Some(m) = self.config.movetime {
             limit = Some(limit.map_or(m, |l| l.min(m)));
         }
-        if limit.is_none() && self.config.playouts.is_none() {
+        if limit.is_none() && self.config.playouts.is_none() && self.config.cpu_time.is_none() {
             limit = Some(Duration::from_millis(DEFAULT_TIME_MS));
         }
         let deadline = limit.map(|l| start + l);
+        let cpu_end = self.config.cpu_time.map(|c| thread_cpu() + c);
         let seat = seen.seat;
         let g0 = seen.sample(rng);
         let ranks = self.heuristic.rank(&g0, seat, legal);
@@ -175,16 +201,28 @@ impl Ismcts {
         }
         let mut tree = vec![Node::new(None)];
         let root_moves: Vec<Move> = order.iter().map(|&i| legal[i].clone()).collect();
-        if self.config.prior > 0 {
-            let p = self.config.prior;
+        // The use that goes with each root workman move, when moves are searched as plans.
+        let uses: Vec<Option<Move>> = if self.config.plans && g0.phase == Phase::Move {
+            root_moves
+                .iter()
+                .map(|m| self.heuristic.best_use(&g0, seat, m).1)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // With a prior, every root decision is a child from the start (child k is
+        // `root_moves[k]`), worth the heuristic's judgement of it over `prior` visits.
+        let with_prior = self.config.prior > 0 || self.config.prior_growth > 0.0;
+        let mut prior = Prior {
+            values: Vec::new(),
+            weight: 0.0,
+        };
+        if with_prior {
             for (k, m) in root_moves.iter().enumerate() {
-                let v = logistic(ranks[order[k]] / self.config.temperature);
-                let mut n = Node::new(Some(m.clone()));
-                n.visits = p;
-                n.avail = p;
-                n.sum = [0.5 * p as f32; SEATS];
-                n.sum[seat] = v * p as f32;
-                tree.push(n);
+                prior
+                    .values
+                    .push(logistic(ranks[order[k]] / self.config.temperature));
+                tree.push(Node::new(Some(m.clone())));
                 tree[0].children.push(k as u32 + 1);
             }
         }
@@ -197,22 +235,38 @@ impl Ismcts {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate(&mut tree, seen, &root_moves, rng);
+            if cpu_end.is_some_and(|c| thread_cpu() >= c) {
+                break;
+            }
+            if with_prior {
+                prior.weight = (self.config.prior as f32)
+                    .max(self.config.prior_growth * iterations as f32)
+                    .max(1.0);
+            }
+            self.iterate(&mut tree, seen, &root_moves, &uses, &prior, rng);
             iterations += 1;
         }
         let root = &tree[0];
         let mut best = (0usize, 0u32, f32::NAN);
-        for &c in &root.children {
+        for (i, &c) in root.children.iter().enumerate() {
             let n = &tree[c as usize];
-            if n.visits > best.1 {
+            if n.visits > best.1 || (with_prior && i == 0) {
                 let k = root_moves
                     .iter()
                     .position(|m| Some(m) == n.mv.as_ref())
                     .expect("a root move");
-                best = (k, n.visits, n.sum[seat] / n.visits as f32);
+                let value = match prior.values.get(k) {
+                    Some(v) => (n.sum[seat] + prior.weight * v) / (n.visits as f32 + prior.weight),
+                    None => n.sum[seat] / n.visits as f32,
+                };
+                best = (k, n.visits, value);
             }
         }
-        let index = if best.1 == 0 { order[0] } else { order[best.0] };
+        let index = if best.1 == 0 && !with_prior {
+            order[0]
+        } else {
+            order[best.0]
+        };
         Found {
             index,
             iterations,
@@ -227,13 +281,40 @@ impl Ismcts {
         tree: &mut Vec<Node>,
         seen: &Seen,
         root_moves: &[Move],
+        uses: &[Option<Move>],
+        prior: &Prior,
         rng: &mut ChaCha8Rng,
     ) {
         let mut g = seen.sample(rng);
         let start_turn = g.turn;
         let mut path = vec![0u32];
         let mut node = 0u32;
-        while let Some(actor) = g.next_seat() {
+        let mut descend = true;
+        if !prior.values.is_empty() {
+            // The root: every decision is a child, its mean and count mixed with the prior.
+            let w = prior.weight;
+            let actor = seen.seat;
+            let mut pick = (1u32, f32::NEG_INFINITY);
+            for k in 0..root_moves.len() {
+                let c = k as u32 + 1;
+                let n = &mut tree[c as usize];
+                n.avail += 1;
+                let visits = n.visits as f32 + w;
+                let ucb = (n.sum[actor] + w * prior.values[k]) / visits
+                    + self.config.exploration * (((n.avail as f32 + w).ln()) / visits).sqrt();
+                if ucb > pick.1 {
+                    pick = (c, ucb);
+                }
+            }
+            let m = tree[pick.0 as usize].mv.clone().expect("a move");
+            descend = g.play(actor, &m).is_ok();
+            if descend {
+                path.push(pick.0);
+                node = pick.0;
+                self.play_use(&mut g, actor, uses, pick.0 as usize - 1);
+            }
+        }
+        while descend && let Some(actor) = g.next_seat() {
             if self.config.tree_depth > 0 && path.len() > self.config.tree_depth as usize {
                 break;
             }
@@ -271,6 +352,11 @@ impl Ismcts {
                 if g.play(actor, &m).is_err() {
                     break;
                 }
+                if node == 0
+                    && let Some(k) = root_moves.iter().position(|r| *r == m)
+                {
+                    self.play_use(&mut g, actor, uses, k);
+                }
                 let id = tree.len() as u32;
                 let mut n = Node::new(Some(m));
                 n.avail = 1;
@@ -283,6 +369,11 @@ impl Ismcts {
             let m = tree[c as usize].mv.clone().expect("a move");
             if g.play(actor, &m).is_err() {
                 break;
+            }
+            if node == 0
+                && let Some(k) = root_moves.iter().position(|r| *r == m)
+            {
+                self.play_use(&mut g, actor, uses, k);
             }
             path.push(c);
             node = c;
@@ -298,6 +389,18 @@ impl Ismcts {
         }
     }
 
+    /// With plans, the use planned with root move `k`, played when `seat` is asked for it.
+    fn play_use(&self, g: &mut Rollerball, seat: usize, uses: &[Option<Move>], k: usize) {
+        if let Some(Some(u)) = uses.get(k)
+            && g.phase == Phase::Use
+            && g.next_seat() == Some(seat)
+        {
+            // A use legal on one deal is legal on all (the board and this hand are known);
+            // if not, the tree goes on from the use decision.
+            let _ = g.play(seat, u);
+        }
+    }
+
     /// Light play for a few turns.
     fn playout(&self, g: &mut Rollerball, start_turn: u32, rng: &mut ChaCha8Rng) {
         let end = start_turn + self.config.rollout_turns;
@@ -307,11 +410,41 @@ impl Ismcts {
                 break;
             }
             steps += 1;
-            let mv = light(g, seat, rng);
+            let mv = match (self.config.guided, g.phase) {
+                (k @ 1.., Phase::Move | Phase::Use) => self.guide(g, seat, k as usize, rng),
+                _ => light(g, seat, rng),
+            };
             if g.play(seat, &mv).is_err() {
                 break;
             }
         }
+    }
+
+    /// A guided playout decision: the best by the evaluation a few turns ahead of staying (no
+    /// use) and `k` walks (uses) drawn at random.
+    fn guide(&self, g: &Rollerball, seat: usize, k: usize, rng: &mut ChaCha8Rng) -> Move {
+        let (pass, options) = if g.phase == Phase::Move {
+            let from = g.board.workmen[seat].expect("placed");
+            let walks: Vec<Move> = g.walk_targets(from).into_iter().map(Move::Walk).collect();
+            (Move::Stay, walks)
+        } else {
+            (Move::NoUse, g.legal(seat))
+        };
+        let w = Weights {
+            horizon: self.config.guide_horizon,
+            ..Weights::default()
+        };
+        let mut best = (pass.clone(), after(g, seat, &pass, &w));
+        for m in options.choose_multiple(rng, k) {
+            if *m == pass {
+                continue;
+            }
+            let v = after(g, seat, m, &w);
+            if v > best.1 {
+                best = (m.clone(), v);
+            }
+        }
+        best.0
     }
 
     /// Every seat's result in 0..1.
@@ -328,6 +461,24 @@ impl Ismcts {
         }
         out
     }
+}
+
+/// The root's prior: the heuristic's judgement of each root decision (by its index in the
+/// root's moves) and the virtual visits it is worth now.
+struct Prior {
+    values: Vec<f32>,
+    weight: f32,
+}
+
+/// The CPU time the calling thread has used.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which lives for the call.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// The logistic turning a score difference into a result in 0..1.

@@ -187,8 +187,9 @@ fn every_registry_bot_builds_and_refuses_zero_playouts() {
 /// Screening: `ismcts` (settings from the environment) against `heuristic` in every other
 /// seat, seats rotated, in-process. `RB_PLAYERS` (2), `RB_GAMES` (40), `RB_LIMIT` (turn limit,
 /// 120 as in the ladder), `RB_PLAYOUTS` (iterations a decision; unset: `RB_TIME` ms a
-/// request, 200), `RB_SEED`; the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`,
-/// `RB_PRIOR`, `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
+/// request, 200; `RB_CPU_MS`: that much CPU time of the thread a decision instead), `RB_SEED`;
+/// the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`, `RB_PRIOR`, `RB_GROWTH`,
+/// `RB_GUIDED`, `RB_GHORIZON`, `RB_PLANS` (1: on), `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
 /// `RB_GAMES=60 RB_PLAYOUTS=300 cargo test --release --lib rollerball::bots::tests::versus --
 /// --ignored --nocapture`. Prints the win share (a shared win counts as a share) with a 95%
 /// interval.
@@ -203,7 +204,8 @@ fn versus() {
     let limit = num("RB_LIMIT", 120.0) as u32;
     let first = num("RB_SEED", 0.0) as u64;
     let playouts = env("RB_PLAYOUTS").map(|v| v.parse::<u64>().unwrap());
-    let time = playouts.is_none().then(|| num("RB_TIME", 200.0) as u64);
+    let cpu_time = env("RB_CPU_MS").map(|v| Duration::from_millis(v.parse().unwrap()));
+    let time = (playouts.is_none() && cpu_time.is_none()).then(|| num("RB_TIME", 200.0) as u64);
     let d = Config::default();
     let config = Config {
         playouts,
@@ -215,6 +217,11 @@ fn versus() {
         horizon: num("RB_HORIZON", d.horizon.into()) as u32,
         rival: num("RB_RIVAL", d.rival.into()) as f32,
         tree_depth: num("RB_DEPTH", d.tree_depth.into()) as u32,
+        prior_growth: num("RB_GROWTH", d.prior_growth.into()) as f32,
+        guided: num("RB_GUIDED", d.guided.into()) as u32,
+        guide_horizon: num("RB_GHORIZON", d.guide_horizon.into()) as u32,
+        cpu_time,
+        plans: num("RB_PLANS", 0.0) > 0.0,
         ..d
     };
     println!("{config:?}");
@@ -261,8 +268,8 @@ fn versus() {
     let mean = shares.iter().sum::<f64>() / n;
     let sd = (shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
     println!(
-        "ismcts against heuristic, {players} players, {playouts:?} iterations / {time:?} ms, \
-         {games} rounds: {:.1}% +- {:.1}% (mean point margin {:+.2}) in {:.0} s",
+        "ismcts against heuristic, {players} players, {playouts:?} iterations / {time:?} ms / \
+         {cpu_time:?} CPU, {games} rounds: {:.1}% +- {:.1}% (mean point margin {:+.2}) in {:.0} s",
         100.0 * mean,
         196.0 * sd / n.sqrt(),
         margin as f64 / n,
