@@ -192,3 +192,16 @@ pub struct BuiltinBot {
 /// one, for example to play when the match hides `legal`: it then also stands in for the bots
 /// the game does not have. The help lists never show it.
 pub const RANDOM: &str = "random";
+
+/// The CPU time the calling thread has used: what a built-in bot that searches on the
+/// calling thread measures its budget by (load cannot inflate it), and what tests of its time
+/// bound.
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which lives for the call.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}

@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Bot, random_square};
+use crate::game::bot::thread_cpu;
 use crate::game::rolit::{Colour, Position};
 
 /// One finished round.
@@ -82,17 +83,6 @@ pub fn play(bots: &mut [Bot], size: u8, opening: u32, seed: u64, time_ms: Option
         slowest_cpu,
         moves,
     }
-}
-
-/// The CPU time the calling thread has used.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec, which lives for the call.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// Plays `rounds` rounds of `make(seat_of_a)`: bot A against the field, with A in each seat in

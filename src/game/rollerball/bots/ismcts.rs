@@ -39,6 +39,7 @@ use rand_chacha::ChaCha8Rng;
 use super::eval::{self, PerSeat, SEATS, Weights};
 use super::heuristic::{Heuristic, SKIP, after, best_index, cheapest};
 use super::rebuild::Seen;
+use crate::game::bot::thread_cpu;
 use crate::game::rollerball::moves::{Keep, Move};
 use crate::game::rollerball::state::{Phase, Rollerball};
 
@@ -468,17 +469,6 @@ impl Ismcts {
 struct Prior {
     values: Vec<f32>,
     weight: f32,
-}
-
-/// The CPU time the calling thread has used.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec, which lives for the call.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// The logistic turning a score difference into a result in 0..1.
