@@ -313,10 +313,12 @@ fn the_worker_api_refuses_what_must_not_count() {
         arena.count(&format!("SELECT COUNT(*) FROM matches WHERE id = {copy} AND state = 'queued' AND error LIKE '%did not verify%'")),
         1
     );
-    assert!(
-        server.stderr().contains("forger"),
-        "logged with the worker's name: {}",
-        server.stderr()
+    // Logged with the worker's name (the server's stderr is read by a thread of the test's: the
+    // line may arrive after the answer did).
+    wait_for(
+        "the refusal logged with the worker's name",
+        Duration::from_secs(60),
+        || server.stderr().contains("forger"),
     );
     assert_eq!(
         arena.count("SELECT COUNT(*) FROM matches WHERE rated = 1"),

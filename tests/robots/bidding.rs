@@ -212,15 +212,17 @@ fn a_tie_goes_to_the_earlier_declaration() {
 #[test]
 fn the_cpu_tiebreak_prefers_the_bot_that_burned_less_cpu() {
     let _timing = timing_lock();
+    // The burner has 4 s of wall time to burn its 200 ms of CPU and declare first (a load
+    // average of 30 once stretched it to 2.2 s, past the 1.5 s the sleeper declared at).
     for cpu in [true, false] {
-        let mut flags = vec!["--hourglass", "2s"];
+        let mut flags = vec!["--hourglass", "6s"];
         if cpu {
             flags.push("--cpu-tiebreak");
         }
         let run = Table::new("tie-cpu")
             .flags(&flags)
             .zoo("--burn 200 --declare 5@0")
-            .zoo("--declare 5@1500")
+            .zoo("--declare 5@4000")
             .run();
         let r = &run.ok(1)[0];
         assert_eq!(
