@@ -160,12 +160,13 @@ pub struct TournamentArgs {
     /// run; `rollarena report OUTPUT` writes it later, the same.
     #[arg(long, conflicts_with = "live")]
     no_report: bool,
-    /// Start each table's bots when the table begins, not while the table before it in the
-    /// same slot plays its last rounds (the default, which hides their start-up): for bots
-    /// whose start-up takes much CPU (a JVM) and short time controls, so that no start-up
-    /// shares a CPU with a bot on the clock.
+    /// Start a slot's next table's bots while its current table plays its last rounds, so
+    /// that their start-up overlaps the table before (off by default: with minimal bots it
+    /// gained nothing pinned and halved unpinned throughput, and the start-up shares a CPU
+    /// with bots on the clock). For bots whose start-up is long but light (waiting, not
+    /// computing).
     #[arg(long)]
-    no_start_ahead: bool,
+    start_ahead: bool,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -329,7 +330,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         isolation,
         bot_logs: args.bot_logs,
         pin: args.pin,
-        start_ahead: !args.no_start_ahead,
+        start_ahead: args.start_ahead,
         quiet: args.json,
         file: args.file.display().to_string(),
         file_sha256: loaded.file_sha256,

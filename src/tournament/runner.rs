@@ -4,9 +4,9 @@
 //!   current-thread runtime (no wake-up crosses threads, as in `rollarena match`); with
 //!   `--pin` each of those threads, and so the bots it starts, is bound to one CPU. Each table
 //!   is one [`run_match_with`] with its own bot processes, which live for the table, so
-//!   start-up is spread over its rounds; a slot starts its next table's bots while its current
-//!   table plays its last rounds (`Ahead`, [`Lineup`]), so that a table's start does not
-//!   hold its slot up. Each table's observer appends finished rounds to the shared
+//!   start-up is spread over its rounds; with `--start-ahead` a slot starts its next table's
+//!   bots while its current table plays its last rounds (`Ahead`, [`Lineup`]), so that a
+//!   table's start does not hold its slot up. Each table's observer appends finished rounds to the shared
 //!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
 //!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
 //! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
@@ -64,8 +64,8 @@ pub struct RunOptions {
     /// use, table slot i to the i-th.
     pub pin: bool,
     /// Start a slot's next table's bots while its current table plays its last rounds
-    /// ([`Ahead`]); off (`--no-start-ahead`), a table's bots start when it begins, so that no
-    /// start-up shares the CPU with bots on the clock.
+    /// ([`Ahead`], `--start-ahead`); off (the default), a table's bots start when it begins,
+    /// so that no start-up shares the CPU with bots on the clock.
     pub start_ahead: bool,
     /// No progress bar and no forfeit lines.
     pub quiet: bool,

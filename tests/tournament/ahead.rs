@@ -1,9 +1,9 @@
-//! A table slot starts its next table's bots while the current table ends: with real bots
-//! (Python, sandboxed), the next table's bots get their `hello` before the table before them
+//! With `--start-ahead`, a table slot starts its next table's bots while the current table
+//! ends: with real bots (Python, sandboxed), the next table's bots get their `hello` before the table before them
 //! has played its last round, start on their own clocks (a start-up longer than a move's time
 //! costs nothing), and hear nothing of the table before; and a tournament killed by SIGKILL
-//! while those bots are starting leaves no process behind. With `--no-start-ahead`, a table's
-//! bots start after the table before it ended.
+//! while those bots are starting leaves no process behind. Without it (the default), a
+//! table's bots start after the table before it ended.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -105,6 +105,7 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
         "1",
         "-q",
         "--no-report",
+        "--start-ahead",
     ]);
     assert_ok(&run, "the tournament");
     let rounds = rounds_of(&out);
@@ -163,7 +164,7 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
 }
 
 #[test]
-fn with_no_start_ahead_a_tables_bots_start_after_the_table_before_ends() {
+fn by_default_a_tables_bots_start_after_the_table_before_ends() {
     let tag = unique_tag("no-ahead");
     let (dir, file) = setup(4, "500ms", "0.3 always 0.01", &tag);
     let out = dir.path().join("out");
@@ -176,7 +177,6 @@ fn with_no_start_ahead_a_tables_bots_start_after_the_table_before_ends() {
         "1",
         "-q",
         "--no-report",
-        "--no-start-ahead",
     ]);
     assert_ok(&run, "the tournament");
     let rounds = rounds_of(&out);
@@ -215,6 +215,7 @@ fn a_tournament_killed_while_the_next_tables_bots_start_leaves_no_process() {
     let out = dir.path().join("out");
     let mut child = Command::new(crate::arbiter::rollarena())
         .args(["tournament", s(&file), "-o", s(&out), "--jobs", "1", "-q"])
+        .arg("--start-ahead")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
