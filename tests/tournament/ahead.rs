@@ -88,6 +88,31 @@ fn seconds(rfc3339: &Value) -> f64 {
         .as_secs_f64()
 }
 
+/// Plays the tournament `file` into `out` on one slot without a report (and `extra` flags);
+/// its rounds.
+fn play(file: &Path, out: &Path, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec![
+        "tournament",
+        s(file),
+        "-o",
+        s(out),
+        "--jobs",
+        "1",
+        "-q",
+        "--no-report",
+    ];
+    args.extend_from_slice(extra);
+    assert_ok(&rollarena(&args), "the tournament");
+    rounds_of(out)
+}
+
+/// What `seat` wrote to stderr at its first turn of `round` (the bot's last stderr line).
+fn said_at_first_turn(round: &Value, seat: usize) -> Value {
+    let tail = round["stderr"][seat].as_str().expect("a stderr tail");
+    serde_json::from_str(tail.lines().last().expect("a line"))
+        .unwrap_or_else(|e| panic!("seat {seat} wrote {tail:?}: {e}"))
+}
+
 #[test]
 fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
     // Every bot takes 1.5 s to start, three times a move's time, and 10 ms a move (rounds of
@@ -95,20 +120,7 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
     // table's bots about six rounds before the first one ends.
     let tag = unique_tag("ahead");
     let (dir, file) = setup(8, "500ms", "1.5 always 0.01", &tag);
-    let out = dir.path().join("out");
-    let run = rollarena(&[
-        "tournament",
-        s(&file),
-        "-o",
-        s(&out),
-        "--jobs",
-        "1",
-        "-q",
-        "--no-report",
-        "--start-ahead",
-    ]);
-    assert_ok(&run, "the tournament");
-    let rounds = rounds_of(&out);
+    let rounds = play(&file, &dir.path().join("out"), &["--start-ahead"]);
     assert_eq!(rounds.len(), 16, "two tables of eight rounds");
     for r in &rounds {
         assert_eq!(
@@ -128,11 +140,7 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
     let first_of_second = round(2, 1);
     let last_of_first = round(1, 8);
     for seat in 0..4 {
-        let tail = first_of_second["stderr"][seat]
-            .as_str()
-            .expect("a stderr tail");
-        let said: Value = serde_json::from_str(tail.lines().last().expect("a line"))
-            .unwrap_or_else(|e| panic!("seat {seat} wrote {tail:?}: {e}"));
+        let said = said_at_first_turn(first_of_second, seat);
         let hello_at = said["hello_at"].as_f64().unwrap();
         assert!(
             hello_at < seconds(&last_of_first["started"]),
@@ -167,19 +175,7 @@ fn the_next_tables_bots_start_before_a_table_ends_on_their_own_clocks() {
 fn by_default_a_tables_bots_start_after_the_table_before_ends() {
     let tag = unique_tag("no-ahead");
     let (dir, file) = setup(4, "500ms", "0.3 always 0.01", &tag);
-    let out = dir.path().join("out");
-    let run = rollarena(&[
-        "tournament",
-        s(&file),
-        "-o",
-        s(&out),
-        "--jobs",
-        "1",
-        "-q",
-        "--no-report",
-    ]);
-    assert_ok(&run, "the tournament");
-    let rounds = rounds_of(&out);
+    let rounds = play(&file, &dir.path().join("out"), &[]);
     assert_eq!(rounds.len(), 8, "two tables of four rounds");
     let end_of_first = rounds
         .iter()
@@ -191,10 +187,7 @@ fn by_default_a_tables_bots_start_after_the_table_before_ends() {
         .find(|r| r["table"] == 2 && r["round"] == 1)
         .expect("table 2 round 1");
     for seat in 0..4 {
-        let tail = first_of_second["stderr"][seat]
-            .as_str()
-            .expect("a stderr tail");
-        let said: Value = serde_json::from_str(tail.lines().last().expect("a line")).unwrap();
+        let said = said_at_first_turn(first_of_second, seat);
         let hello_at = said["hello_at"].as_f64().unwrap();
         assert!(
             hello_at > end_of_first,
