@@ -328,13 +328,25 @@ pub struct SeatResult {
 /// Verifies the record of match `m` with the referee and reads the seats' results from it; an
 /// error is the discrepancy, and the match does not count.
 pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
-    let (records, torn) =
-        crate::record::read_records(path).map_err(|e| format!("the record cannot be read: {e}"))?;
-    if torn {
+    // Verified as it is read, a line at a time (as `replay --verify`): the lean reading of
+    // moves, and never a whole record's moves in memory.
+    let opened =
+        std::fs::File::open(path).map_err(|e| format!("the record cannot be read: {e}"))?;
+    let mut verifier = crate::verify::Verifier::new();
+    let (file, found) = crate::verify::verify_stream(
+        std::io::BufReader::with_capacity(1 << 16, opened),
+        &mut verifier,
+    )
+    .map_err(|e| format!("the record cannot be read: {e}"))?;
+    if file.torn.is_some() {
         return Err("the record's last line is torn".into());
     }
-    let report = crate::verify::verify(&records)
-        .map_err(|d| format!("the record failed verification: {d}"))?;
+    let report = match found {
+        Some(d) => Err(d),
+        None => verifier.finish(),
+    }
+    .map_err(|d| format!("the record failed verification: {d}"))?;
+    let records = verifier.rounds();
     let [whole] = &report.matches[..] else {
         return Err(format!(
             "the record holds {} matches, not the one match {}",
