@@ -139,6 +139,36 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that the bots cannot read a file from which the secrets of a game of hidden
+/// information follow (`what`, said in the error, and `why` it matters): a tournament file,
+/// whose seed (given, or its SHA-256) deals every card, or an openings file of deal seeds. A
+/// bot finds such a file by looking (the filesystem outside its scratch directory is the
+/// host's, with its uid's rights), so one it may read is refused before any bot starts, as
+/// ssh refuses a key others may read. Nothing to check when the bots run as the arbiter's own
+/// user (not root): they can read whatever the organiser can.
+pub fn check_private(
+    iso: &Isolation,
+    path: &std::path::Path,
+    what: &str,
+    why: &str,
+) -> Result<(), String> {
+    let Some(user) = &iso.reach_user() else {
+        return Ok(());
+    };
+    if !scratch::reachable(path, user, false) {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} {} can be read by {}, and {why}: a bot that found it could compute every \
+         seat's cards. Make it private to the organiser: `chmod 600 {}` (or `chmod 700` its \
+         directory); with bots of your own only (a ladder, never a contest), --public-seed \
+         plays anyway",
+        path.display(),
+        who(user),
+        path.display()
+    ))
+}
+
 /// Parses a duration, also accepting hours (`1h`).
 fn parse_hours(s: &str) -> Result<Duration, String> {
     match s.trim().strip_suffix('h') {

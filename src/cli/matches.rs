@@ -136,6 +136,10 @@ pub struct MatchArgs {
         requires = "openings"
     )]
     openings_order: crate::tournament::book::Order,
+    /// In a game of hidden information, play even if the bots could read the --openings
+    /// file (its deal seeds), which is refused otherwise: for your own bots, never a contest.
+    #[arg(long)]
+    public_seed: bool,
     #[command(flatten)]
     clock: super::clock_args::ClockArgs,
     #[command(flatten)]
@@ -443,6 +447,18 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
         .unwrap_or(players as u32);
     let rounds = settings::rounds(rounds).map_err(|e| UsageError(format!("--rounds: {e}")))?;
     let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
+    if let Some(path) = &args.openings
+        && game.hidden_information()
+        && !args.public_seed
+    {
+        super::isolation::check_private(
+            &isolation,
+            path,
+            "the openings file",
+            "its lines are the deal seeds of the rounds",
+        )
+        .map_err(UsageError)?;
+    }
     let (openings, deals) = match &args.openings {
         Some(path) => {
             use crate::tournament::book;

@@ -129,6 +129,11 @@ pub struct TournamentArgs {
     /// owner-only otherwise, so that no bot can read it while the tournament runs).
     #[arg(long, value_name = "GROUP")]
     output_group: Option<String>,
+    /// In a game of hidden information, play even if the bots could read the files the seed
+    /// comes from (the tournament file, an openings file of deal seeds), which is refused
+    /// otherwise: for a ladder of your own bots, never for a contest.
+    #[arg(long)]
+    public_seed: bool,
     /// Keep each bot's stderr in OUTPUT/logs/table-<T>-seat-<S>-<name>.log.
     #[arg(long)]
     bot_logs: bool,
@@ -225,6 +230,29 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     )
     .map_err(UsageError)?;
     isolation.probe().map_err(UsageError)?;
+    if !args.public_seed && t.game().is_ok_and(|g| g.hidden_information()) {
+        let hidden = "the game deals hidden cards from the tournament's seed";
+        // With --seed the file does not decide it (the command line is out of a sandboxed
+        // bot's sight: its PID namespace shows no other process).
+        if args.seed.is_none() {
+            super::isolation::check_private(
+                &isolation,
+                &args.file,
+                "the tournament file",
+                &format!("{hidden}, which is its `seed` or, without one, its SHA-256"),
+            )
+            .map_err(UsageError)?;
+        }
+        if let Some(book) = &t.openings {
+            super::isolation::check_private(
+                &isolation,
+                &book.file,
+                "the openings file",
+                "its lines are the deal seeds of the rounds",
+            )
+            .map_err(UsageError)?;
+        }
+    }
     for b in &t.bots {
         let mut argv = shell_words::split(&b.command).map_err(|e| UsageError(e.to_string()))?;
         if let Some(cwd) = &b.cwd
