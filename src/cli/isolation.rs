@@ -169,6 +169,19 @@ pub fn check_private(
     ))
 }
 
+/// Warns when a seed given on the command line is in the bots' sight: at `none` there is no
+/// PID namespace, so a bot of another uid reads the arbiter's command line in /proc. Not an
+/// error: `none` is for debugging, where a fixed seed is what one wants.
+pub fn warn_seed_in_sight(iso: &Isolation, game: &str) {
+    if iso.level == Level::None && iso.reach_user().is_some() {
+        tracing::warn!(
+            "--seed with --sandbox none: the bots can read this command line (/proc: no PID \
+             namespace at none), and {game} deals its hidden cards from the seed; for a \
+             contest use --sandbox basic, or leave --seed unset"
+        );
+    }
+}
+
 /// Parses a duration, also accepting hours (`1h`).
 fn parse_hours(s: &str) -> Result<Duration, String> {
     match s.trim().strip_suffix('h') {

@@ -434,6 +434,9 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
             game.name()
         );
     }
+    if args.seed.is_some() && game.hidden_information() {
+        super::isolation::warn_seed_in_sight(&isolation, game.name());
+    }
     if seed > crate::seed::SEED_MASK {
         return usage(format!(
             "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \

@@ -243,6 +243,9 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             )
             .map_err(UsageError)?;
         }
+        if args.seed.is_some() {
+            super::isolation::warn_seed_in_sight(&isolation, &t.game);
+        }
         if let Some(book) = &t.openings {
             super::isolation::check_private(
                 &isolation,

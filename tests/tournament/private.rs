@@ -2,7 +2,8 @@
 //! tournament file (its `seed`, or its SHA-256 without one) and an openings file of deal seeds
 //! that the bots' uids could read are refused before any bot starts, with the way out in the
 //! message; `--public-seed` plays anyway; a file made private plays. Rolit's are not checked
-//! (nothing of it is hidden). Runs as root, where bots get uids of their own.
+//! (nothing of it is hidden). A `--seed` at `--sandbox none`, where a bot can read the
+//! arbiter's command line, is warned about. Runs as root, where bots get uids of their own.
 
 use std::fs::Permissions;
 use std::os::unix::fs::PermissionsExt;
@@ -105,6 +106,27 @@ fn readable_files_the_cards_follow_from_are_refused() {
         &rollarena(&["tournament", s(&t), "-o", s(&out), "-q"]),
         "openings private",
     );
+    // At `none` a bot reads the arbiter's command line: a --seed there is warned about.
+    for (level, warned) in [("none", true), ("basic", false)] {
+        let run = rollarena(&[
+            "match",
+            "--game",
+            "goofspiel",
+            "--rounds",
+            "2",
+            "--seed",
+            "1234567890123456",
+            "--sandbox",
+            level,
+        ]);
+        assert_ok(&run, level);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(
+            err.contains("--seed with --sandbox none: the bots can read this command line"),
+            warned,
+            "{level}: {err}"
+        );
+    }
     // Rolit hides nothing: its files are not checked.
     let rolit = write(d, "rolit.toml", &file("rolit", false), 0o644);
     assert_ok(
