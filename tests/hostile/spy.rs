@@ -1,6 +1,6 @@
 //! Nothing secret reaches a hostile bot (issue 25): two spies (`tests/bots/spy.py`) play each
 //! other in every game, at `basic` and at `strict` (and at `none` in the games with secrets,
-//! where only what a uid guards is asked of it: [`check_report_none`]), each trying every way in to the other
+//! where only what a uid guards is asked of it: [`check_report`]), each trying every way in to the other
 //! seat's secrets and to the arbiter's, and reporting what it found. The test fails on
 //! anything a spy learnt or reached that was not its own, compared against what the other
 //! seat carried and what the record holds:
@@ -133,11 +133,7 @@ fn spies(game: &str, level: &str) {
     assert_eq!(reports.len(), 2, "{name}: two spies reported");
     for (i, report) in reports.iter().enumerate() {
         eprintln!("{name}: spy {i} found {report}");
-        if level == "none" {
-            check_report_none(&name, report, &seeds);
-        } else {
-            check_report(&name, report, &seeds);
-        }
+        check_report(&name, report, &seeds, level);
     }
     let tokens: Vec<&str> = reports
         .iter()
@@ -153,65 +149,12 @@ fn spies(game: &str, level: &str) {
     }
 }
 
-/// At `none` a bot shares the host's process list, network and temporary directories (a bot
-/// that serves or leaves its secrets there gives them away; the spies do, on purpose), but its
-/// uid still keeps the rest: another seat's environment and memory, its scratch directory,
-/// the record and the bot logs, and signals; and the match seed, not on the command line, is
-/// nowhere a spy can read it.
-fn check_report_none(name: &str, r: &Value, seeds: &[String]) {
-    let own = r["token"].as_str().unwrap();
-    assert!(own.starts_with("SPYTOKEN-"), "{r}");
-    for (what, list) in [
-        ("/proc/<pid>/environ", &r["environ"]),
-        ("/proc/<pid>/mem", &r["mem"]["tokens"]),
-        ("another scratch directory", &r["scratch"]["tokens"]),
-    ] {
-        for t in list.as_array().unwrap() {
-            assert_eq!(
-                t.as_str(),
-                Some(own),
-                "{name}: {what} gave another seat's secret"
-            );
-        }
-    }
-    for (what, v) in [
-        ("the record or the bot logs were read", &r["peek"]),
-        (
-            "a file was planted in another scratch directory",
-            &r["scratch"]["planted"],
-        ),
-        (
-            "another scratch directory is visible",
-            &r["scratch"]["dirs"],
-        ),
-        ("a seed was found", &r["seed"]),
-        ("a signal was delivered", &r["signal"]["delivered"]),
-    ] {
-        assert!(
-            v.as_array().is_some_and(|a| a.is_empty()),
-            "{name}: {what}: {v}"
-        );
-    }
-    // What `none` shares, seen: the other seat's processes (the probes did run).
-    assert!(
-        r["proc"].as_array().unwrap().len() > 1,
-        "{name}: at none the host's processes are in sight: {r}"
-    );
-    assert!(
-        !r["peek_refused"].as_array().unwrap().is_empty(),
-        "{name}: the spy tried the record and the logs: {r}"
-    );
-    let text = r.to_string();
-    for seed in seeds {
-        assert!(
-            !text.contains(seed.as_str()),
-            "{name}: the seed {seed} leaked: {text}"
-        );
-    }
-}
-
-/// Everything one spy found must be its own.
-fn check_report(name: &str, r: &Value, seeds: &[String]) {
+/// Everything one spy found must be its own. At `none` a bot shares the host's process list,
+/// network and temporary directories (a bot that serves or leaves its secrets there gives them
+/// away; the spies do, on purpose), so only what its uid keeps is asked there: another seat's
+/// environment and memory, its scratch directory, the record and the bot logs, signals, and
+/// the match seed (not on the command line at `none`).
+fn check_report(name: &str, r: &Value, seeds: &[String], level: &str) {
     let own = r["token"].as_str().unwrap();
     assert!(own.starts_with("SPYTOKEN-"), "{r}");
     let only_own = |what: &str, list: &Value| {
@@ -223,25 +166,15 @@ fn check_report(name: &str, r: &Value, seeds: &[String]) {
             );
         }
     };
-    only_own("/proc/<pid>/environ", &r["environ"]);
-    only_own("/proc/<pid>/mem", &r["mem"]["tokens"]);
-    only_own("another scratch directory", &r["scratch"]["tokens"]);
-    only_own("/tmp, /var/tmp, /dev/shm", &r["temp"]);
-    for p in r["proc"].as_array().unwrap() {
-        // Its own init (PID 1 of its namespace), whose command line is its own launch.
-        let cmd = p["cmdline"].as_str().unwrap();
-        assert!(
-            p["pid"] == 1 && cmd.contains("__launch"),
-            "{name}: a process not its own is visible: {p}"
-        );
-    }
     let empty = |what: &str, v: &Value| {
         assert!(
             v.as_array().is_some_and(|a| a.is_empty()),
             "{name}: {what}: {v}"
         );
     };
-    empty("the arbiter's argv", &r["argv"]);
+    only_own("/proc/<pid>/environ", &r["environ"]);
+    only_own("/proc/<pid>/mem", &r["mem"]["tokens"]);
+    only_own("another scratch directory", &r["scratch"]["tokens"]);
     empty("the record or the bot logs were read", &r["peek"]);
     empty(
         "a file was planted in another scratch directory",
@@ -252,10 +185,7 @@ fn check_report(name: &str, r: &Value, seeds: &[String]) {
         &r["scratch"]["dirs"],
     );
     empty("a seed was found", &r["seed"]);
-    empty("a TCP listener was reached", &r["tcp"]);
-    empty("an abstract unix socket was reached", &r["unix"]);
     empty("a signal was delivered", &r["signal"]["delivered"]);
-    empty("a pid outside its own was signalled", &r["signal"]["blind"]);
     assert!(
         !r["peek_refused"].as_array().unwrap().is_empty(),
         "{name}: the spy tried the record and the logs: {r}"
@@ -267,6 +197,27 @@ fn check_report(name: &str, r: &Value, seeds: &[String]) {
             "{name}: the seed {seed} leaked: {text}"
         );
     }
+    if level == "none" {
+        // What `none` shares, seen: the host's processes (so the probes did run).
+        assert!(
+            r["proc"].as_array().unwrap().len() > 1,
+            "{name}: at none the host's processes are in sight: {r}"
+        );
+        return;
+    }
+    only_own("/tmp, /var/tmp, /dev/shm", &r["temp"]);
+    for p in r["proc"].as_array().unwrap() {
+        // Its own init (PID 1 of its namespace), whose command line is its own launch.
+        let cmd = p["cmdline"].as_str().unwrap();
+        assert!(
+            p["pid"] == 1 && cmd.contains("__launch"),
+            "{name}: a process not its own is visible: {p}"
+        );
+    }
+    empty("the arbiter's argv", &r["argv"]);
+    empty("a TCP listener was reached", &r["tcp"]);
+    empty("an abstract unix socket was reached", &r["unix"]);
+    empty("a pid outside its own was signalled", &r["signal"]["blind"]);
 }
 
 macro_rules! spy_tests {
