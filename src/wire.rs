@@ -329,32 +329,41 @@ pub fn announcement(
     by_arbiter: bool,
     at_ms: Option<f64>,
 ) -> Vec<u8> {
+    let mut line = Vec::new();
+    announcement_into(applied, by_arbiter, at_ms, &mut line);
+    line
+}
+
+/// [`announcement`], appended to a buffer the caller keeps. A `played` line (every move) is
+/// written field by field, as serde writes [`Played`] with the effects spread into it, without
+/// the intermediate buffers of a flattened struct.
+pub fn announcement_into(
+    applied: &crate::game::Applied,
+    by_arbiter: bool,
+    at_ms: Option<f64>,
+    line: &mut Vec<u8>,
+) {
     if applied.kind == "move" {
-        // `played` as [`Played`] writes it, borrowing instead of copying (every move).
-        #[derive(Serialize)]
-        struct PlayedRef<'a> {
-            #[serde(rename = "type")]
-            kind: &'static str,
-            seat: Seat,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            colour: Option<&'a str>,
-            #[serde(rename = "move")]
-            mv: &'a Value,
-            #[serde(flatten)]
-            effects: &'a serde_json::Map<String, Value>,
-            by_arbiter: bool,
+        line.extend_from_slice(b"{\"type\":\"played\",\"seat\":");
+        line.extend_from_slice(itoa::Buffer::new().format(applied.seat).as_bytes());
+        if let Some(colour) = &applied.colour {
+            line.extend_from_slice(b",\"colour\":");
+            put(line, colour.as_str());
         }
-        let mut line = serde_json::to_vec(&PlayedRef {
-            kind: "played",
-            seat: applied.seat,
-            colour: applied.colour.as_deref(),
-            mv: &applied.notation,
-            effects: &applied.effects,
-            by_arbiter,
-        })
-        .expect("messages serialise");
-        line.push(b'\n');
-        return line;
+        line.extend_from_slice(b",\"move\":");
+        put(line, &applied.notation);
+        for (key, value) in &applied.effects {
+            line.push(b',');
+            put(line, key.as_str());
+            line.push(b':');
+            put(line, value);
+        }
+        line.extend_from_slice(if by_arbiter {
+            b",\"by_arbiter\":true}\n"
+        } else {
+            b",\"by_arbiter\":false}\n"
+        });
+        return;
     }
     let mut msg = serde_json::Map::new();
     msg.insert("type".into(), Value::from(applied.announced_as));
@@ -370,9 +379,13 @@ pub fn announcement(
         msg.insert("at_ms".into(), Value::from(at));
     }
     msg.insert("by_arbiter".into(), Value::from(by_arbiter));
-    let mut line = serde_json::to_vec(&msg).expect("messages serialise");
+    serde_json::to_writer(&mut *line, &msg).expect("messages serialise");
     line.push(b'\n');
-    line
+}
+
+/// Appends a value as compact JSON, as serde_json writes it.
+fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    serde_json::to_writer(out, value).expect("JSON serialises");
 }
 
 /// Serialises a message as one line, `\n` included.
@@ -457,6 +470,28 @@ mod tests {
             by_arbiter: true,
         }));
         assert_eq!(announcement(&applied, true, None), played);
+        // No colour, several effects (one whose key needs escaping), a notation that is not a
+        // string, a move by the bot: the same bytes as the typed message.
+        let mut applied = crate::game::Applied::moved(0, None, serde_json::json!({"a": [1, 2]}));
+        let effects: BTreeMap<String, Value> = [
+            ("z\"q".to_string(), serde_json::json!("é\n")),
+            ("flipped".to_string(), serde_json::json!([])),
+            ("n".to_string(), serde_json::json!(1.5)),
+        ]
+        .into_iter()
+        .collect();
+        applied.effects = effects.clone().into_iter().collect();
+        let played = to_line(&ToBot::Played(Played {
+            seat: 0,
+            colour: None,
+            mv: serde_json::json!({"a": [1, 2]}),
+            effects,
+            by_arbiter: false,
+        }));
+        let mut line = b"kept".to_vec();
+        announcement_into(&applied, false, Some(3.0), &mut line);
+        assert_eq!(&line[..4], b"kept", "appended");
+        assert_eq!(line[4..], played[..]);
     }
 
     #[test]

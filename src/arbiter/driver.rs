@@ -162,6 +162,8 @@ pub async fn play_round(
             referee.stderr_tail(seat, bot.take_stderr_tail());
         }
     }
+    // Every seat was thawed with `end`; nothing may stay behind for the next round.
+    run.outbox.release_all(bots);
     *turn_id = referee.turn_id();
     let outcome = referee.outcome().expect("over").clone();
     let (round, play) = referee.finish();
@@ -226,11 +228,13 @@ impl Run {
                         if let Some(bot) = bots[seat].as_ref() {
                             bot.freeze();
                             self.cpu.frozen(seat);
+                            // Its lines wait for its thaw: it cannot read them before.
+                            self.outbox.freeze(seat);
                         }
                     }
                     Output::Thaw(seat) => {
                         // It wakes to everything it has to read, in one write.
-                        self.outbox.flush(seat, bots);
+                        self.outbox.thaw(seat, bots);
                         self.cpu.thawed(seat);
                         if let Some(bot) = bots[seat].as_ref() {
                             bot.thaw();
@@ -247,7 +251,8 @@ impl Run {
                         }
                     }
                     Output::Drain(seat) => {
-                        // The seat about to be asked keeps its lines for its request's write.
+                        // The seat about to be asked keeps its lines for its request's write
+                        // (frozen seats keep theirs for their thaw).
                         self.outbox.flush_others(seat, bots);
                         let at = self.now();
                         if let Some(bot) = bots[seat].as_mut() {

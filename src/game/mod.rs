@@ -281,6 +281,24 @@ pub trait Round: Send {
     /// The legal actions of the seat in canonical notation, where they can be listed. Never
     /// an empty list: `None` when they cannot be listed or the seat cannot act.
     fn legal_moves(&self, seat: Seat) -> Option<Vec<Value>>;
+    /// Appends [`Round::view`] as compact JSON text, byte for byte what `serde_json` writes of
+    /// it (keys in order): every request carries it. A game may write it from its own types
+    /// instead of building the value first.
+    fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &self.view(seat)).expect("a view serialises");
+    }
+    /// Appends [`Round::legal_moves`] as compact JSON text, byte for byte what `serde_json`
+    /// writes of them, and says whether there were any (nothing is written when there are
+    /// none).
+    fn write_legal(&self, seat: Seat, out: &mut Vec<u8>) -> bool {
+        match self.legal_moves(seat) {
+            Some(legal) => {
+                serde_json::to_writer(out, &legal).expect("moves serialise");
+                true
+            }
+            None => false,
+        }
+    }
     /// Applies the action a seat sent (the `move` field of its message). On refusal the state
     /// is unchanged.
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal>;

@@ -221,6 +221,8 @@ pub struct Referee {
     quiet: bool,
     /// Someone watches the round in play: what the audience may see of each action, by move.
     public: Option<Vec<Public>>,
+    /// The line being written (a request, an announcement), kept from line to line.
+    scratch: Vec<u8>,
 }
 
 impl Referee {
@@ -260,6 +262,7 @@ impl Referee {
             verdict: Verdict::Ignored,
             quiet: false,
             public: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -521,6 +524,15 @@ impl Referee {
         if self.started {
             self.advance(at);
         }
+    }
+
+    /// Queues a line for a seat's bot, copied once into a line of its own.
+    fn send_slice(&mut self, seat: Seat, line: &[u8], mark_cpu: bool) {
+        self.out.push(Output::Send {
+            seat,
+            line: Arc::from(line),
+            mark_cpu,
+        });
     }
 
     /// Queues a line for a seat's bot.

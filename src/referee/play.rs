@@ -7,7 +7,7 @@ use rand::Rng;
 use crate::game::{Applied, Limit, Outcome, Request, Seat, Shown, ToAct};
 use crate::record::fault::{Forfeit, ForfeitKind};
 use crate::record::{Fault, MoveRecord, round_ms};
-use crate::wire::{End, ToBot, announcement, to_line};
+use crate::wire::{End, ToBot, announcement, announcement_into, to_line};
 
 use super::{Asked, Failure, Output, Referee};
 
@@ -19,21 +19,6 @@ enum Step {
     Draining,
     /// The seat is asked (now or before) or the rules' clock decides for it: wait.
     Wait,
-}
-
-/// A request as it goes on the wire: `{"type": kind, "turn_id", "state", "legal"?, "time_ms"}`
-/// (`turn` and `prove` are this shape).
-#[derive(serde::Serialize)]
-struct RequestLine<'a> {
-    #[serde(rename = "type")]
-    kind: &'a str,
-    turn_id: u64,
-    state: serde_json::Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    legal: Option<Vec<serde_json::Value>>,
-    time_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bank_ms: Option<u64>,
 }
 
 impl Referee {
@@ -146,22 +131,20 @@ impl Referee {
             }
         };
         if !self.quiet {
-            let legal = if self.settings.hide_legal {
-                None
-            } else {
-                self.round.legal_moves(seat)
-            };
-            let msg = RequestLine {
-                kind: request.kind,
-                turn_id: self.turn_id,
-                state: self.round.view(seat),
-                legal,
+            let mut line = std::mem::take(&mut self.scratch);
+            line.clear();
+            request_line(
+                self.round.as_ref(),
+                seat,
+                request.kind,
+                self.turn_id,
+                !self.settings.hide_legal,
                 time_ms,
                 bank_ms,
-            };
-            let mut line = serde_json::to_vec(&msg).expect("requests serialise");
-            line.push(b'\n');
-            self.send(seat, line, request.clock == Limit::PerMove);
+                &mut line,
+            );
+            self.send_slice(seat, &line, request.clock == Limit::PerMove);
+            self.scratch = line;
         }
         let st = &mut self.seats[seat];
         st.drained = false;
@@ -337,7 +320,11 @@ impl Referee {
 
     /// Tells every live seat of an action: what it may know of it.
     fn announce(&mut self, applied: &Applied, by_arbiter: bool, at_ms: Option<f64>) {
-        let line: std::sync::Arc<[u8]> = announcement(applied, by_arbiter, at_ms).into();
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        announcement_into(applied, by_arbiter, at_ms, &mut text);
+        let line: std::sync::Arc<[u8]> = std::sync::Arc::from(&text[..]);
+        self.scratch = text;
         let shown: Option<std::sync::Arc<[u8]>> = applied.shown.as_ref().map(|s| {
             let Shown { notation, effects } = s.clone();
             let public = Applied {
@@ -412,4 +399,42 @@ impl Referee {
         }
         self.outcome = Some(outcome);
     }
+}
+
+/// A request as it goes on the wire, `\n` included: `{"type": kind, "turn_id", "state",
+/// "legal"?, "time_ms", "bank_ms"?}` (`turn` and `prove` are this shape), written straight from
+/// the round ([`Round::write_view`], [`Round::write_legal`]) rather than built as a JSON value
+/// first: every move of a match sends one.
+#[allow(clippy::too_many_arguments)]
+fn request_line(
+    round: &dyn crate::game::Round,
+    seat: Seat,
+    kind: &str,
+    turn_id: u64,
+    legal: bool,
+    time_ms: u64,
+    bank_ms: Option<u64>,
+    out: &mut Vec<u8>,
+) {
+    let mut n = itoa::Buffer::new();
+    out.extend_from_slice(b"{\"type\":");
+    serde_json::to_writer(&mut *out, kind).expect("a string serialises");
+    out.extend_from_slice(b",\"turn_id\":");
+    out.extend_from_slice(n.format(turn_id).as_bytes());
+    out.extend_from_slice(b",\"state\":");
+    round.write_view(seat, out);
+    if legal {
+        let before = out.len();
+        out.extend_from_slice(b",\"legal\":");
+        if !round.write_legal(seat, out) {
+            out.truncate(before);
+        }
+    }
+    out.extend_from_slice(b",\"time_ms\":");
+    out.extend_from_slice(n.format(time_ms).as_bytes());
+    if let Some(bank_ms) = bank_ms {
+        out.extend_from_slice(b",\"bank_ms\":");
+        out.extend_from_slice(n.format(bank_ms).as_bytes());
+    }
+    out.extend_from_slice(b"}\n");
 }

@@ -169,6 +169,27 @@ impl Round for RolitRound {
         )
     }
 
+    fn write_view(&self, _seat: Seat, out: &mut Vec<u8>) {
+        state::write_json(&self.pos, out);
+    }
+
+    fn write_legal(&self, seat: Seat, out: &mut Vec<u8>) -> bool {
+        if self.to_act() != ToAct::Seat(seat, Request::TURN) {
+            return false;
+        }
+        out.push(b'[');
+        for (i, s) in bitboard::Squares(self.pos.legal_moves()).enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            Square(s).push_name(out);
+            out.push(b'"');
+        }
+        out.push(b']');
+        true
+    }
+
     fn play(&mut self, seat: Seat, action: &Value) -> Result<Applied, Refusal> {
         let colour = self.pos.to_move();
         if self.pos.is_over() || self.seat_of(colour) != seat {

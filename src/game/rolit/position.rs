@@ -159,14 +159,19 @@ impl Square {
     /// The square's name ("d3"), as `Display` writes it but without the formatting machinery:
     /// every move, flip and legal move of a match (and of its verification) is named so.
     pub fn name(self) -> String {
-        let mut name = String::with_capacity(3);
-        name.push((b'a' + self.file()) as char);
+        let mut name = Vec::with_capacity(3);
+        self.push_name(&mut name);
+        String::from_utf8(name).expect("a square's name is ASCII")
+    }
+
+    /// Appends the square's name ("d3") to text being written.
+    pub fn push_name(self, out: &mut Vec<u8>) {
+        out.push(b'a' + self.file());
         let rank = self.rank() + 1;
         if rank >= 10 {
-            name.push((b'0' + rank / 10) as char);
+            out.push(b'0' + rank / 10);
         }
-        name.push((b'0' + rank % 10) as char);
-        name
+        out.push(b'0' + rank % 10);
     }
 }
 
