@@ -1,5 +1,5 @@
-//! What the organiser does: create an arena, add teams, disable one, pause the matchmaker,
-//! and a team's choice of its playing version.
+//! What the organiser does: create an arena, add teams, disable one, pause the matchmaker
+//! (a team's choice of the version that plays is [`super::pinning`]'s).
 //!
 //! Team names are shown as text everywhere (the pages escape them), so any character is
 //! allowed but control characters, which no page or terminal shows faithfully; names of
@@ -191,54 +191,6 @@ pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, String> {
     Ok(value.is_some_and(|v| v == "true"))
 }
 
-/// Pins the version a team plays (one of its own versions that is ready), or unpins it
-/// (`None`: its latest ready version plays).
-pub fn pin_version(arena: &Arena, team: i64, version: Option<i64>) -> Result<(), String> {
-    let conn = arena.conn()?;
-    if let Some(v) = version {
-        let row: Option<(i64, String)> = conn
-            .query_row(
-                "SELECT team_id, state FROM versions WHERE id = ?1",
-                [v],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(sql)?;
-        match row {
-            Some((t, _)) if t != team => {
-                return Err(format!("version {v} is not one of this team's"));
-            }
-            Some((_, state)) if state != "ready" => {
-                return Err(format!(
-                    "version {v} is {state}: only a version that passed its build and check \
-                     can play"
-                ));
-            }
-            None => return Err(format!("there is no version {v}")),
-            Some(_) => {}
-        }
-    }
-    conn.execute(
-        "UPDATE teams SET pinned_version = ?1 WHERE id = ?2",
-        params![version, team],
-    )
-    .map_err(sql)?;
-    Ok(())
-}
-
-/// The version a team plays: the one it pinned, or its latest ready one.
-pub fn active_version(conn: &rusqlite::Connection, team: i64) -> Result<Option<i64>, String> {
-    conn.query_row(
-        "SELECT COALESCE(
-             (SELECT v.id FROM teams t JOIN versions v ON v.id = t.pinned_version
-              WHERE t.id = ?1 AND v.state = 'ready'),
-             (SELECT MAX(id) FROM versions WHERE team_id = ?1 AND state = 'ready'))",
-        [team],
-        |r| r.get(0),
-    )
-    .map_err(sql)
-}
-
 /// Makes sure every anchor `arena.toml` names has its team and its one ready version.
 pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
     let conn = arena.conn()?;
@@ -317,7 +269,6 @@ mod tests {
         set_paused(&arena, true).unwrap();
         assert!(paused(&arena).unwrap());
         let id = team_id(&arena.conn().unwrap(), "alpha").unwrap();
-        assert!(pin_version(&arena, id, Some(99)).is_err());
         set_team_disabled(&arena, id, true).unwrap();
     }
 }

@@ -7,7 +7,8 @@
 //! - [`config`]: `arena.toml`, every setting with its default;
 //! - [`db`]: the database, its migrations, and the time the database stores;
 //! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
-//! - [`admin`]: creating an arena, teams, pausing, pinning;
+//! - [`admin`]: creating an arena, teams, pausing;
+//! - [`pinning`]: which version of a team plays (the one it pinned, or its latest ready one);
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
 //! - [`finals`]: the last day: the closing time, the final tournament, re-judging, export;
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
@@ -28,6 +29,7 @@ pub mod db;
 pub mod finals;
 pub mod ladder;
 pub mod live;
+pub mod pinning;
 pub mod remote;
 pub mod rundir;
 pub mod service;

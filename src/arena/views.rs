@@ -12,6 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::pinning::{ACTIVE_VERSION, Pinned};
 use crate::record::RoundRecord;
 
 /// Who is asking: decides what of a team's private material (its sources, build logs, check
@@ -97,12 +98,6 @@ pub struct LeaderRow {
     pub trend: Option<f64>,
 }
 
-/// The SQL of a team's active version: the one it pinned, else its latest that passed.
-const ACTIVE_VERSION: &str = "COALESCE(
-    (SELECT v.id FROM versions v WHERE v.id = t.pinned_version AND v.state = 'ready'),
-    (SELECT v.id FROM versions v WHERE v.team_id = t.id AND v.state = 'ready'
-        ORDER BY v.id DESC LIMIT 1))";
-
 pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin
@@ -184,6 +179,8 @@ pub fn paused(conn: &Connection) -> Result<bool, ViewError> {
 pub struct TeamPage {
     pub name: String,
     pub disabled: bool,
+    /// One of the arena's built-in bots (an anchor): it has one version, never pinned.
+    pub builtin: bool,
     /// The version that plays (`None`: none passed its check yet).
     pub active_version: Option<i64>,
     /// The version the team pinned, if it did.
@@ -313,17 +310,23 @@ const VERSION_COLUMNS: &str = "v.id, v.team_id, t.name AS team, v.label, v.langu
     v.matches, v.sprt";
 
 pub fn team(conn: &Connection, name: &str, viewer: &Viewer) -> Result<TeamPage, ViewError> {
-    let found: Option<(i64, bool, Option<i64>, Option<i64>)> = conn
+    let found: Option<(i64, bool, bool, Pinned)> = conn
         .query_row(
             &format!(
-                "SELECT t.id, t.disabled, t.pinned_version, {ACTIVE_VERSION}
+                "SELECT t.id, t.disabled, t.builtin, t.pinned_version, {ACTIVE_VERSION}
                  FROM teams t WHERE t.name = ?1"
             ),
             [name],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            |r| {
+                let pinned = Pinned {
+                    pinned_version: r.get(3)?,
+                    active_version: r.get(4)?,
+                };
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, pinned))
+            },
         )
         .optional()?;
-    let Some((id, disabled, pinned_version, active_version)) = found else {
+    let Some((id, disabled, builtin, pinned)) = found else {
         return Err(ViewError::NotFound(format!("no team is named {name:?}")));
     };
     let mut stmt = conn.prepare_cached(&format!(
@@ -393,8 +396,9 @@ pub fn team(conn: &Connection, name: &str, viewer: &Viewer) -> Result<TeamPage, 
     Ok(TeamPage {
         name: name.to_string(),
         disabled,
-        active_version,
-        pinned_version,
+        builtin,
+        active_version: pinned.active_version,
+        pinned_version: pinned.pinned_version,
         own: viewer.owns(id),
         versions,
         history,

@@ -9,12 +9,15 @@
 //! - `sigkill`: the server killed with SIGKILL mid-match and mid-build, started again: every
 //!   finished match once, ratings applied once, unfinished work run again, no bot or build
 //!   process left;
-//! - `uploads`: the bad uploads through HTTP, each with its status and message, nothing stored.
+//! - `uploads`: the bad uploads through HTTP, each with its status and message, nothing stored;
+//! - `pinning`: a team chooses which version plays (API and its page's buttons), the
+//!   matchmaker and the final seat it, and the choice is fixed once the contest has closed.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod e2e;
+mod pinning;
 mod sigkill;
 mod uploads;
 mod visibility;

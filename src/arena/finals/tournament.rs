@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{KIND, get_state, set_state};
 use crate::arena::ladder::worker::{Claimed, SeatResult};
+use crate::arena::pinning::ACTIVE_VERSION;
 use crate::arena::{Arena, db, sql};
 use crate::sandbox::Level;
 use crate::tournament::aggregate::{Fold, RoundSummary, Standings};
@@ -107,14 +108,11 @@ struct Entrant {
 /// Swiss pairs by before any result), anchors only when asked.
 fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
     let mut stmt = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT v.id, t.name, COALESCE(v.run_command, ''), t.builtin
-             FROM teams t JOIN versions v ON v.id = COALESCE(
-                 (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version
-                  AND pv.state = 'ready'),
-                 (SELECT MAX(id) FROM versions WHERE team_id = t.id AND state = 'ready'))
-             WHERE t.disabled = 0 ORDER BY v.mu - 3 * v.sigma DESC, v.id",
-        )
+             FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
+             WHERE t.disabled = 0 ORDER BY v.mu - 3 * v.sigma DESC, v.id"
+        ))
         .map_err(sql)?;
     let rows = stmt
         .query_map([], |r| {

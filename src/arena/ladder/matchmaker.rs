@@ -17,6 +17,7 @@ use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rusqlite::{Connection, params};
 
+use crate::arena::pinning::ACTIVE_VERSION;
 use crate::arena::{Arena, admin, db, sql};
 
 /// A version that can play.
@@ -91,17 +92,16 @@ pub fn choose(
 /// The pool: the active version of every enabled team (its pinned version, or its latest
 /// ready one).
 pub fn pool(conn: &Connection) -> Result<Vec<Candidate>, String> {
+    // Read afresh for every match made: a team's new pin plays from its next match on, and a
+    // match already queued keeps the versions it was made with.
     let mut stmt = conn
-        .prepare(
+        .prepare_cached(&format!(
             "SELECT v.id, v.mu, v.sigma, v.matches,
                  (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
                   WHERE s.version_id = v.id AND m.state IN ('queued', 'running'))
-             FROM teams t JOIN versions v ON v.id = COALESCE(
-                 (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version
-                  AND pv.state = 'ready'),
-                 (SELECT MAX(id) FROM versions WHERE team_id = t.id AND state = 'ready'))
-             WHERE t.disabled = 0 ORDER BY v.id",
-        )
+             FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
+             WHERE t.disabled = 0 ORDER BY v.id"
+        ))
         .map_err(sql)?;
     stmt.query_map([], |r| {
         Ok(Candidate {

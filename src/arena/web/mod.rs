@@ -8,7 +8,8 @@
 //! (JSON), [`forms`] (the POSTs of the browser's forms), [`templates`] (the HTML), [`plot`]
 //! (the rating history as SVG), [`workers`] (the remote workers' API), [`finals`] (the last
 //! day's pages and API), [`live`] (matches in play and pages that update themselves,
-//! over server-sent events, and the site's one script).
+//! over server-sent events, and the site's one script), [`pinning`] (a team's choice of the
+//! version that plays: its page's buttons and its API).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
@@ -18,6 +19,7 @@ pub mod finals_actions;
 pub mod forms;
 pub mod live;
 pub mod pages;
+pub mod pinning;
 pub mod plot;
 pub mod templates;
 pub mod workers;
@@ -63,6 +65,8 @@ pub enum WebError {
     Unauthorized(String),
     Forbidden(String),
     NotFound(String),
+    /// The request is sound but the arena's state refuses it now (the contest has closed).
+    Conflict(String),
     TooLarge(String),
     TooManyRequests(String),
     Internal(String),
@@ -75,6 +79,7 @@ impl WebError {
             WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
+            WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -87,6 +92,7 @@ impl WebError {
             | WebError::Unauthorized(m)
             | WebError::Forbidden(m)
             | WebError::NotFound(m)
+            | WebError::Conflict(m)
             | WebError::TooLarge(m)
             | WebError::TooManyRequests(m)
             | WebError::Internal(m) => m,
@@ -165,6 +171,7 @@ pub fn router(site: Site) -> Router {
         .route("/api/whoami", get(api::whoami))
         .merge(finals::routes())
         .merge(workers::routes())
+        .merge(pinning::routes())
         .route("/api/matches/{id}/live", get(live::stream))
         .route("/api/playing", get(live::playing))
         .route("/api/changes", get(live::changes))

@@ -49,14 +49,39 @@ pub async fn team(
     State(site): State<Site>,
     auth: Auth,
     Path(name): Path<String>,
-) -> Result<Markup, WebError> {
+) -> Result<Response, WebError> {
+    team_page(site, auth, name, None).await
+}
+
+/// A team's page, with a refused action's error (its status is the page's).
+pub async fn team_page(
+    site: Site,
+    auth: Auth,
+    name: String,
+    error: Option<WebError>,
+) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
-    let view = blocking(move || Ok(views::team(&site.conn()?, &name, &viewer)?)).await?;
-    Ok(page(
+    let (view, closed) = blocking(move || {
+        let conn = site.conn()?;
+        let closed = crate::arena::finals::freeze::closed(&conn).map_err(WebError::Internal)?;
+        Ok((views::team(&conn, &name, &viewer)?, closed))
+    })
+    .await?;
+    let choice = super::pinning::section(
+        &view,
+        auth.csrf.as_deref(),
+        closed,
+        error.as_ref().map(WebError::message),
+    );
+    let status = error
+        .as_ref()
+        .map_or(axum::http::StatusCode::OK, WebError::status);
+    let body = page(
         &auth,
         &format!("Team {}", view.name),
-        templates::team(&view),
-    ))
+        templates::team(&view, choice),
+    );
+    Ok((status, body).into_response())
 }
 
 #[derive(Deserialize)]

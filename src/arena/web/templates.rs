@@ -181,18 +181,25 @@ fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Ma
     }
 }
 
-pub fn team(page: &TeamPage) -> Markup {
+/// A team's page; `choice` is the section where its team (or the organiser) chooses the
+/// version that plays ([`super::pinning::section`]).
+pub fn team(page: &TeamPage, choice: Markup) -> Markup {
     html! {
         @if page.disabled {
             p.notice { "This team is disabled by the organiser: it plays no matches." }
         }
-        p {
+        p #plays {
             "Plays: "
             @match page.active_version {
-                Some(id) => { "version #" (id) @if page.pinned_version.is_some() { " (pinned)" } },
+                Some(id) => {
+                    "version #" (id)
+                    @if page.pinned_version == Some(id) { " (pinned by the team)" }
+                    @else { " (its latest that passed its check)" }
+                },
                 None => { "no version has passed its check yet" },
             }
         }
+        (choice)
         h2 { "Versions" }
         (versions_table(&page.versions, page.active_version, page.own))
         h2 { "Rating history" }
