@@ -28,6 +28,7 @@ use crate::wire::Ready;
 
 mod diagnose;
 mod launch;
+pub mod warm;
 
 pub use launch::Prepared;
 mod listen;
