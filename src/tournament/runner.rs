@@ -6,10 +6,9 @@
 //!   is one [`run_match_with`] with its own bot processes, which live for the table, so
 //!   start-up is spread over its rounds; with `--start-ahead` a slot starts its next table's
 //!   bots while its current table plays its last rounds (`Ahead`, [`Lineup`]), so that a
-//!   table's start does not hold its slot up; by default, with `--pin`, a slot starts only
-//!   the launch wrappers of its next table's bots while a table plays (`WarmPool`: the exec
-//!   and the cgroups' wait off the next start), the bots themselves when their table begins.
-//!   Each table's observer appends finished rounds to the shared
+//!   table's start does not hold its slot up; by default a slot starts only the launch
+//!   wrappers of its next table's bots while a table plays (`WarmPool`: the exec and the
+//!   cgroups' wait off the next start), the bots themselves when their table begins. Each table's observer appends finished rounds to the shared
 //!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
 //!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
 //! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
@@ -678,15 +677,9 @@ fn table_slot(
         .build()?;
     // After the binding, which its thread (and so every bot it launches) inherits.
     let launcher = Launcher::new(format!("launch-{slot}"))?;
-    // The launch wrappers of the slot's next table, started while a table plays; only with
-    // `--pin`. Unpinned, a wrapper started ahead forks its bot on whatever CPU it last slept
-    // on, where a wrapper forked by this thread puts its bot on this thread's CPU: measured,
-    // a table's bots then sat on both CPUs, every move crossed between them, and tables of
-    // 100 rounds played 2-4 times slower (`--jobs 1`).
+    // The launch wrappers of the slot's next table, started while a table plays.
     let warm = WarmPool::new(format!("warm-{slot}"))?;
-    if ctx.cpus.is_some() {
-        WarmPool::install(Some(warm.clone()));
-    }
+    WarmPool::install(Some(warm.clone()));
     let mut ahead = Ahead::new(queue, slots, &launcher);
     let result = loop {
         if ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {

@@ -1,5 +1,5 @@
-//! A table slot bound to a CPU (`--pin`) starts the launch wrappers of its next table's bots
-//! while a table plays (warm wrappers: the exec of the binary and the cgroups' wait off the next table's start). With
+//! A table slot starts the launch wrappers of its next table's bots while a table plays (warm
+//! wrappers: the exec of the binary and the cgroups' wait off the next table's start). With
 //! real bots (Python, sandboxed as root): bots of later tables, started through such wrappers,
 //! still get their own limits (a bot's own memory limit, lower than the tournament's, stops it),
 //! a uid per seat, and the tournament leaves no process and no cgroup behind.
@@ -78,15 +78,7 @@ fn bots_started_through_warm_wrappers_keep_their_own_limits_and_uids_and_leave_n
     .unwrap();
     let out = dir.path().join("out");
     let child = Command::new(crate::arbiter::rollarena())
-        .args([
-            "tournament",
-            s(&file),
-            "-o",
-            s(&out),
-            "--jobs",
-            "1",
-            "--pin",
-        ])
+        .args(["tournament", s(&file), "-o", s(&out), "--jobs", "1"])
         .args(["-q", "--no-report"])
         .env("ROLLARENA_LOG", "rollarena::arbiter::bot=debug")
         .env("NO_COLOR", "1")

@@ -14,10 +14,6 @@
 //! is known), and a wrapper that waits is killed with its group and its cgroups like any bot
 //! ([`crate::arbiter::process::Group`]: Ctrl-C, the arbiter's death).
 //!
-//! Only for slots bound to a CPU (`--pin`): unpinned, a wrapper started ahead forks its bot on
-//! the CPU it last slept on rather than next to the table's thread, and a table whose bots sat
-//! on both CPUs played 2-4 times slower (each move crossed between them).
-//!
 //! A [`WarmPool`] belongs to one table slot, and its wrappers are started on a [`Launcher`]
 //! thread of the slot's (bound to the slot's CPU, as the bots must be; a wrapper's parent-death
 //! signal fires when the thread that forked it ends). The slot installs the pool on its own
