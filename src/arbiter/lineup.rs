@@ -120,7 +120,7 @@ async fn retire(bots: Vec<Bot>) -> Option<Vec<Bot>> {
 }
 
 /// A job for a [`Launcher`].
-pub(crate) type Job = Box<dyn FnOnce() + Send>;
+type Job = Box<dyn FnOnce() + Send>;
 
 /// A thread that launches lineups' bots, so that the thread playing a table never waits on a
 /// launch: creating a bot's cgroups and forking the launch wrapper can each wait for the kernel
@@ -150,7 +150,7 @@ impl Launcher {
 
     /// Runs `job` on the launcher's thread (dropped if the thread is gone: its lineup then
     /// fails, and the match starts its bots itself).
-    pub(crate) fn run(&self, job: Job) {
+    fn run(&self, job: Job) {
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(job);
         }

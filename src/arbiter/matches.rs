@@ -393,17 +393,11 @@ async fn start_bots(
         }
     }
     let deadline = ready_deadline(config);
-    let started_any = !fresh.is_empty();
     for seat in fresh {
         let bot = bots[seat].as_mut().expect("just started");
         if let Err(f) = bot.await_ready(deadline, config.time.startup).await {
             failures.push((seat, f));
         }
-    }
-    if started_any {
-        // A tournament table slot starts the launch wrappers of its next table's bots now,
-        // while this table plays (nothing happens elsewhere): see `bot::warm`.
-        super::bot::warm::refill(config.bots.len(), &config.isolation);
     }
     (failures, restarts)
 }

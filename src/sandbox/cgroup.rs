@@ -240,7 +240,18 @@ impl BotCgroups {
                     std::fs::create_dir_all(d)?;
                 }
                 let groups = BotCgroups { dirs, v2: false };
-                groups.set_limits(limits)?;
+                groups.write("pids", "pids.max", &limits.processes.to_string())?;
+                groups.write(
+                    "memory",
+                    "memory.limit_in_bytes",
+                    &limits.memory.to_string(),
+                )?;
+                // No swap beyond the limit where the kernel accounts for it.
+                let _ = groups.write(
+                    "memory",
+                    "memory.memsw.limit_in_bytes",
+                    &limits.memory.to_string(),
+                );
                 Ok(groups)
             }
             Parents::V2(parent) => BotCgroups::create_v2(&parent.join(name), limits),
@@ -251,36 +262,10 @@ impl BotCgroups {
     /// (`memory.swap.max` 0, where swap is accounted), as v1's memory+swap limit.
     pub fn create_v2(dir: &Path, limits: &ResourceLimits) -> io::Result<BotCgroups> {
         let groups = BotCgroups::open_v2(dir)?;
-        groups.set_limits(limits)?;
+        groups.write("pids", "pids.max", &limits.processes.to_string())?;
+        groups.write("memory", "memory.max", &limits.memory.to_string())?;
+        let _ = groups.write("memory", "memory.swap.max", "0");
         Ok(groups)
-    }
-
-    /// Sets the groups' limits: processes, memory, and no swap beyond the memory limit (v1's
-    /// memory+swap limit, v2's `memory.swap.max` 0) where the kernel accounts for swap. Also
-    /// for groups made before their bot was known (a warm launch wrapper's), whose bot has
-    /// limits of its own.
-    pub fn set_limits(&self, limits: &ResourceLimits) -> io::Result<()> {
-        self.write("pids", "pids.max", &limits.processes.to_string())?;
-        let memory = limits.memory.to_string();
-        if self.v2 {
-            self.write("memory", "memory.max", &memory)?;
-            let _ = self.write("memory", "memory.swap.max", "0");
-            return Ok(());
-        }
-        // v1 refuses a memory limit above the memory+swap one: lowered, the memory limit goes
-        // first; raised, the memory+swap one.
-        let memsw = "memory.memsw.limit_in_bytes";
-        let raising = self
-            .read_u64("memory", "memory.limit_in_bytes")
-            .is_some_and(|now| now < limits.memory);
-        if raising {
-            let _ = self.write("memory", memsw, &memory);
-        }
-        self.write("memory", "memory.limit_in_bytes", &memory)?;
-        if !raising {
-            let _ = self.write("memory", memsw, &memory);
-        }
-        Ok(())
     }
 
     /// A v2 group at `dir`, without limits (what needs no controller: joining, `cpu.stat`,

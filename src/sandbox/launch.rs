@@ -31,10 +31,6 @@
 //!   landlock (strict), restores default signal dispositions and execs the command.
 //!
 //! Without a PID namespace (`--sandbox none` as root) there is no I: W forks B directly.
-//!
-//! A *warm* W ([`WARM_PREFIX`]) is started before its bot is known (a tournament slot's next
-//! table): it arms its parent-death signal, joins its cgroups and waits for its spec on stdin,
-//! then goes on as above.
 
 use std::ffi::CString;
 use std::io::Write;
@@ -133,116 +129,32 @@ fn check(ret: libc::c_int, what: &str) {
     }
 }
 
-/// What a warm wrapper is started with (see [`WARM_PREFIX`]): the cgroups to join and the
-/// arbiter's pid; the rest of its [`LaunchSpec`] comes later, on its stdin.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WarmSpec {
-    /// `cgroup.procs` files to join at once (those the launch spec will name).
-    pub cgroups: Vec<PathBuf>,
-    pub parent: u32,
-}
-
-/// The argument of a *warm* wrapper starts with this, its [`WarmSpec`] after it. A warm
-/// wrapper is started before its bot is known, while a tournament table slot plays the table
-/// before: it arms its parent-death signal and joins its cgroups (a v1 `cgroup.procs` write
-/// waits for an RCU grace period, 6-20 ms), then blocks reading its stdin until the arbiter
-/// writes the bot's [`LaunchSpec`] there ([`encode_spec`]); everything from the namespaces on
-/// happens then, as for a wrapper started with the spec. So the exec of this binary and the
-/// cgroups' wait are off the next table's start, and the bot itself still starts when its table
-/// does. The spec is read to its last byte and no further: what follows on stdin (`hello`) is
-/// the bot's.
-pub const WARM_PREFIX: &str = "warm:";
-
-/// The bytes a warm wrapper reads on its stdin: the spec's length (4 bytes, little-endian),
-/// then the spec as JSON.
-pub fn encode_spec(spec: &LaunchSpec) -> Vec<u8> {
-    let json = spec.to_arg();
-    let mut out = Vec::with_capacity(json.len() + 4);
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(json.as_bytes());
-    out
-}
-
-/// Arms the parent-death signal and gives up if the arbiter (`parent`) is already gone.
-fn tie_to_parent(parent: u32) {
+/// The wrapper's entry point.
+pub fn run(arg: &str) -> ! {
+    let spec: LaunchSpec = match serde_json::from_str(arg) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("rollarena sandbox: bad launch spec: {e}");
+            std::process::exit(SETUP_FAILED);
+        }
+    };
     // SAFETY: plain system calls on our own process; the wrapper is single-threaded.
     unsafe {
         check(
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0),
             "parent-death signal",
         );
-        if libc::getppid() as u32 != parent {
+        if libc::getppid() as u32 != spec.parent {
             // The arbiter died before the signal was armed.
             libc::_exit(SETUP_FAILED);
         }
     }
-}
-
-/// Writes this process into each `cgroup.procs` file.
-fn join_cgroups(cgroups: &[PathBuf]) {
     let me = std::process::id().to_string();
-    for procs in cgroups {
+    for procs in &spec.cgroups {
         if std::fs::write(procs, &me).is_err() {
             fail(&format!("joining the cgroup {}", procs.display()));
         }
     }
-}
-
-/// Reads exactly `n` bytes from stdin, unbuffered (the bytes after them are the bot's).
-fn read_stdin_exact(n: usize) -> Option<Vec<u8>> {
-    let mut buf = vec![0u8; n];
-    let mut got = 0;
-    while got < n {
-        // SAFETY: reading into the unread tail of our own buffer.
-        let r = unsafe { libc::read(0, buf[got..].as_mut_ptr().cast(), n - got) };
-        if r > 0 {
-            got += r as usize;
-        } else if r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return None;
-        }
-    }
-    Some(buf)
-}
-
-/// A warm wrapper's start: ties itself to the arbiter, joins its cgroups, then waits for its
-/// launch spec on stdin (see [`WARM_PREFIX`]). Ends quietly if the arbiter closes stdin first
-/// (the slot had no more table for it).
-fn warm(arg: &str) -> LaunchSpec {
-    let warm: WarmSpec = match serde_json::from_str(arg) {
-        Ok(s) => s,
-        Err(e) => fail_with(&format!("bad warm launch spec: {e}")),
-    };
-    tie_to_parent(warm.parent);
-    join_cgroups(&warm.cgroups);
-    let Some(len) = read_stdin_exact(4) else {
-        // SAFETY: _exit is always safe; nothing was set up.
-        unsafe { libc::_exit(SETUP_FAILED) }
-    };
-    let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
-    let text = read_stdin_exact(len).unwrap_or_else(|| fail_with("the launch spec was cut short"));
-    match serde_json::from_slice::<LaunchSpec>(&text) {
-        Ok(spec) if spec.cgroups == warm.cgroups => spec,
-        Ok(_) => fail_with("the launch spec names other cgroups than the warm wrapper joined"),
-        Err(e) => fail_with(&format!("bad launch spec: {e}")),
-    }
-}
-
-/// The wrapper's entry point.
-pub fn run(arg: &str) -> ! {
-    let spec = if let Some(rest) = arg.strip_prefix(WARM_PREFIX) {
-        warm(rest)
-    } else {
-        let spec: LaunchSpec = match serde_json::from_str(arg) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("rollarena sandbox: bad launch spec: {e}");
-                std::process::exit(SETUP_FAILED);
-            }
-        };
-        tie_to_parent(spec.parent);
-        join_cgroups(&spec.cgroups);
-        spec
-    };
     let root = super::is_root();
     let mut flags = match spec.level {
         Level::None => 0,

@@ -6,9 +6,7 @@
 //!   is one [`run_match_with`] with its own bot processes, which live for the table, so
 //!   start-up is spread over its rounds; with `--start-ahead` a slot starts its next table's
 //!   bots while its current table plays its last rounds (`Ahead`, [`Lineup`]), so that a
-//!   table's start does not hold its slot up; by default a slot starts only the launch
-//!   wrappers of its next table's bots while a table plays (`WarmPool`: the exec and the
-//!   cgroups' wait off the next start), the bots themselves when their table begins. Each table's observer appends finished rounds to the shared
+//!   table's start does not hold its slot up. Each table's observer appends finished rounds to the shared
 //!   `results.jsonl` (one write per line) and ticks the progress bar; when a table ends, a
 //!   thread of its own syncs the file ([`Syncer`]), so no table waits on the disk.
 //! - **Memory.** Nothing grows with the rounds played: a table keeps a compact
@@ -46,7 +44,6 @@ use super::output::{self, Meta, Shard};
 use super::progress::Progress;
 use super::results::{self, Rewrite, Syncer, Tables, Writer};
 use super::schedule::{self, Table};
-use crate::arbiter::bot::warm::WarmPool;
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::process::kill_all;
 use crate::arbiter::{BotSpec, Launcher, Limits, Lineup, MatchConfig, Resume, run_match_with};
@@ -677,9 +674,6 @@ fn table_slot(
         .build()?;
     // After the binding, which its thread (and so every bot it launches) inherits.
     let launcher = Launcher::new(format!("launch-{slot}"))?;
-    // The launch wrappers of the slot's next table, started while a table plays.
-    let warm = WarmPool::new(format!("warm-{slot}"))?;
-    WarmPool::install(Some(warm.clone()));
     let mut ahead = Ahead::new(queue, slots, &launcher);
     let result = loop {
         if ctx.stop.load(Ordering::SeqCst) || ctx.cancelled() {
@@ -688,10 +682,6 @@ fn table_slot(
         let Some((table, lineup)) = ahead.next() else {
             break Ok(());
         };
-        // Wrappers started during this table are used only if another one follows.
-        let more =
-            ahead.table.is_some() || queue.lock().unwrap_or_else(|p| p.into_inner()).len() > 0;
-        warm.set_wanted(more);
         ctx.progress
             .running(running.fetch_add(1, Ordering::SeqCst) + 1);
         let mut cancel = ctx.cancel.subscribe();
@@ -715,12 +705,6 @@ fn table_slot(
     if let Some(lineup) = ahead.lineup.take() {
         runtime.block_on(lineup.discard());
     }
-    // Wrappers that waited for a table that will not come are killed, within the runtime
-    // their pipes belong to.
-    runtime.block_on(async {
-        WarmPool::install(None);
-        drop(warm);
-    });
     // The runtime (and any bot task left in it) goes before the launcher, which must outlive
     // the bots it launched.
     drop(runtime);

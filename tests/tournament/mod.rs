@@ -1,7 +1,6 @@
 //! Tournaments: schedules, knockout brackets, openings (random plies and from a file), the file's errors and the statistics as library calls
 //! (fast, data-driven); then the real binary end to end: the next table's bots started while
-//! a table ends (`ahead`), the launch wrappers started ahead keeping every bot's limits and
-//! uid (`warm`), the README's round robin, a run
+//! a table ends (`ahead`), the README's round robin, a run
 //! killed with SIGKILL and resumed (a table and a match going on from their last finished
 //! round), four shards as separate processes merged, and the merge's
 //! refusals. End-to-end runs use built-in bots on small boards and compare results with the
@@ -16,7 +15,6 @@ mod resume;
 mod runs;
 mod schedule;
 mod stats;
-mod warm;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -10,7 +10,7 @@ use super::{Bot, BotSpec, Limits};
 use crate::arbiter::io::{self, ExitInfo, Inbox, Tail};
 use crate::arbiter::process::{CpuMeter, Group, resolve_program};
 use crate::sandbox::cgroup::BotCgroups;
-use crate::sandbox::launch::{LaunchSpec, WRAPPER_ARG, encode_spec};
+use crate::sandbox::launch::{LaunchSpec, WRAPPER_ARG};
 use crate::sandbox::{Isolation, Level, scratch};
 
 impl Bot {
@@ -54,24 +54,19 @@ impl Bot {
             ),
             None => None,
         };
-        let (start, cgroups, scratch_dir, depth, identity) = if iso.wraps() {
+        let (mut cmd, cgroups, scratch_dir, depth, identity) = if iso.wraps() {
             let name = unique_name(&spec.name);
             let dir = iso.scratch_root.join(&name);
             let (user, lease) = iso.take_identity()?;
             scratch::make_private_dir(&dir, user.as_ref())
                 .map_err(|e| format!("cannot make the scratch directory {}: {e}", dir.display()))?;
-            // A wrapper started ahead by the table slot, whose cgroups get this bot's limits.
-            let mut warm = super::warm::take(iso).filter(|w| match &w.cgroups {
-                Some(c) if w.limits != iso.limits => c.set_limits(&iso.limits).is_ok(),
-                _ => true,
-            });
-            let cgroups = match warm.as_mut() {
-                Some(w) => w.cgroups.take(),
-                None if iso.cgroups => Some(
+            let cgroups = if iso.cgroups {
+                Some(
                     BotCgroups::create(&name, &iso.limits)
                         .map_err(|e| format!("cannot make the bot's cgroups: {e}"))?,
-                ),
-                None => None,
+                )
+            } else {
+                None
             };
             let argv = absolute_argv(spec, iso)?;
             let cwd = spec.cwd.clone().unwrap_or_else(|| dir.clone());
@@ -80,23 +75,16 @@ impl Bot {
                 .map(|c| c.procs_files())
                 .unwrap_or_default();
             let launch = LaunchSpec::new(iso, user.as_ref(), argv, cwd, procs);
+            let mut cmd = tokio::process::Command::new(crate::sandbox::self_exe());
+            cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
+            if iso.level != Level::None {
+                // The bot gets the environment of the spec; the wrapper and init, whose
+                // command line and environment the bot may see, nothing of the arbiter's.
+                cmd.env_clear();
+            }
             // W, then I when there is a PID namespace, then the bot.
             let depth = if iso.level == Level::None { 1 } else { 2 };
-            let start = match warm {
-                Some(w) => Start::Warm(w, encode_spec(&launch)),
-                None => {
-                    let mut cmd = tokio::process::Command::new(crate::sandbox::self_exe());
-                    cmd.arg(WRAPPER_ARG).arg(launch.to_arg());
-                    if iso.level != Level::None {
-                        // The bot gets the environment of the spec; the wrapper and init,
-                        // whose command line and environment the bot may see, nothing of the
-                        // arbiter's.
-                        cmd.env_clear();
-                    }
-                    Start::Fresh(piped(cmd))
-                }
-            };
-            (start, cgroups, Some(dir), depth, lease)
+            (cmd, cgroups, Some(dir), depth, lease)
         } else {
             let program = resolve_program(&spec.argv[0])?;
             let mut cmd = tokio::process::Command::new(&program);
@@ -104,11 +92,16 @@ impl Bot {
             if let Some(dir) = &spec.cwd {
                 cmd.current_dir(dir);
             }
-            (Start::Fresh(piped(cmd)), None, None, 0, None)
+            (cmd, None, None, 0, None)
         };
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
         Ok(Prepared {
             program: spec.argv[0].clone(),
-            start: Some(start),
+            cmd,
             log,
             cgroups,
             scratch: scratch_dir,
@@ -119,32 +112,12 @@ impl Bot {
     }
 }
 
-/// The bot's process in its own group with its three pipes, killed when dropped.
-fn piped(mut cmd: tokio::process::Command) -> tokio::process::Command {
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    cmd
-}
-
-/// How a prepared bot's process starts.
-#[derive(Debug)]
-enum Start {
-    /// A new process (the launch wrapper with its spec, or the bot's own command).
-    Fresh(tokio::process::Command),
-    /// A warm launch wrapper ([`super::warm`]), which goes on once its spec (these bytes) is
-    /// written to its stdin.
-    Warm(super::warm::Warm, Vec<u8>),
-}
-
 /// A bot ready to start: see [`Bot::prepare`]. Dropped unstarted, it removes its cgroups and
 /// scratch directory and gives its uid back.
 #[derive(Debug)]
 pub struct Prepared {
     program: String,
-    start: Option<Start>,
+    cmd: tokio::process::Command,
     log: Option<std::fs::File>,
     cgroups: Option<BotCgroups>,
     scratch: Option<std::path::PathBuf>,
@@ -173,33 +146,17 @@ impl Prepared {
             self.log.take(),
         );
         let (depth, limits) = (self.depth, self.limits);
-        let (mut child, group) = match self.start.take().expect("started once") {
-            Start::Fresh(mut cmd) => {
-                // The wrapper's parent-death signal fires when the *thread* that forked it
-                // exits: this runs on a runtime thread (a worker, or the thread of a
-                // current-thread runtime), which lives as long as the match.
-                let child = cmd
-                    .spawn()
-                    .map_err(|e| format!("cannot start {}: {e}", self.program))?;
-                let pid = child
-                    .id()
-                    .ok_or("the bot exited before it could be watched")?;
-                (child, Group::adopt(pid))
-            }
-            Start::Warm(mut warm, spec) => {
-                let (Some(child), Some(group)) = (warm.child.take(), warm.group.take()) else {
-                    return Err(format!("cannot start {}: no launch wrapper", self.program));
-                };
-                hand_spec(&child, &spec)
-                    .map_err(|e| format!("cannot start {}: {e}", self.program))?;
-                tracing::debug!(
-                    "{} starts through a warm launch wrapper (pid {})",
-                    self.program,
-                    group.pid()
-                );
-                (child, group)
-            }
-        };
+        let cmd = &mut self.cmd;
+        // The wrapper's parent-death signal fires when the *thread* that forked it exits: this
+        // runs on a runtime thread (a worker, or the thread of a current-thread runtime), which
+        // lives as long as the match.
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.program))?;
+        let pid = child
+            .id()
+            .ok_or("the bot exited before it could be watched")?;
+        let group = Group::adopt(pid);
         let (stdin, stdout, stderr) = (
             child.stdin.take().expect("piped"),
             child.stdout.take().expect("piped"),
@@ -240,40 +197,8 @@ impl Prepared {
     }
 }
 
-/// Writes a warm wrapper's launch spec to its stdin, whole: the pipe is empty and the spec far
-/// smaller than a pipe's buffer (64 KiB), so one write takes it unless the wrapper is gone.
-fn hand_spec(child: &tokio::process::Child, spec: &[u8]) -> Result<(), String> {
-    use std::os::fd::AsRawFd;
-    let fd = child
-        .stdin
-        .as_ref()
-        .ok_or("the launch wrapper has no stdin")?
-        .as_raw_fd();
-    let (mut done, mut waits) = (0, 0);
-    while done < spec.len() {
-        // SAFETY: writing from our own buffer to a descriptor the child handle owns.
-        let n = unsafe { libc::write(fd, spec[done..].as_ptr().cast(), spec.len() - done) };
-        if n > 0 {
-            done += n as usize;
-            continue;
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() == std::io::ErrorKind::Interrupted {
-            continue;
-        }
-        if err.kind() == std::io::ErrorKind::WouldBlock && waits < 2000 {
-            // The wrapper reads the spec at once; a full pipe only waits for it (2 s at most).
-            waits += 1;
-            std::thread::sleep(std::time::Duration::from_millis(1));
-            continue;
-        }
-        return Err(format!("the launch wrapper did not take its spec: {err}"));
-    }
-    Ok(())
-}
-
 /// A name for a bot's scratch directory and cgroups, unique within this arbiter.
-pub(super) fn unique_name(seat_name: &str) -> String {
+fn unique_name(seat_name: &str) -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let safe: String = seat_name

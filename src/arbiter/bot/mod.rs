@@ -28,7 +28,6 @@ use crate::wire::Ready;
 
 mod diagnose;
 mod launch;
-pub mod warm;
 
 pub use launch::Prepared;
 mod listen;
