@@ -139,7 +139,9 @@ pub struct TournamentArgs {
     bot_logs: bool,
     /// Bind each table, its arbiter thread and its bots, to one CPU (table slot i to the i-th
     /// CPU the arbiter may use): no wake-up crosses CPUs, which speeds up fast bots. Not for
-    /// bots that use several threads. Use it with --jobs at most the number of CPUs.
+    /// bots that use several threads. Use it with --jobs at most the number of CPUs. Without
+    /// it, each slot's own threads are still placed on a CPU of their own (its bots start
+    /// there, free to run on every CPU).
     #[arg(long)]
     pin: bool,
     /// Print the standings as JSON instead of tables.

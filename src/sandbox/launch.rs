@@ -63,7 +63,15 @@ pub struct LaunchSpec {
     pub cgroups: Vec<PathBuf>,
     /// The arbiter's pid: the wrapper gives up if its parent is already gone.
     pub parent: u32,
+    /// The bot may run on every CPU: the binding it inherited from the thread that launched
+    /// it, which only placed its start ([`PLACE_ONLY`]), is undone before its exec.
+    #[serde(default)]
+    pub free_cpus: bool,
 }
+
+/// Set by a tournament whose table threads are bound to CPUs only to place their tables (not
+/// `--pin`): the bots they launch start on their table's CPU and are then free to move.
+pub static PLACE_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl LaunchSpec {
     /// The launch of `argv` in `cwd` as `user` (the bot's identity, `None` to stay the
@@ -100,6 +108,7 @@ impl LaunchSpec {
             limits: iso.limits,
             cgroups,
             parent: std::process::id(),
+            free_cpus: PLACE_ONLY.load(std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -468,6 +477,18 @@ fn bot(spec: &LaunchSpec) -> ! {
             libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
             "no new privileges",
         );
+    }
+    if spec.free_cpus {
+        // Every bit set: the kernel keeps those of the CPUs this process's cpuset allows.
+        // SAFETY: a cpu_set_t filled with ones is a valid set, of the size given.
+        unsafe {
+            let mut all: libc::cpu_set_t = std::mem::zeroed();
+            std::ptr::write_bytes(&mut all, 0xff, 1);
+            check(
+                libc::sched_setaffinity(0, std::mem::size_of_val(&all), &all),
+                "freeing the bot's CPUs",
+            );
+        }
     }
     if std::env::set_current_dir(&spec.cwd).is_err() {
         fail(&format!("entering {}", spec.cwd.display()));

@@ -150,6 +150,9 @@ struct Ctx {
     rounds_played: AtomicU64,
     /// With `--pin`: the CPUs the arbiter may use, one per table slot in turn.
     cpus: Option<Vec<usize>>,
+    /// Without `--pin`, with several slots and CPUs: the CPUs the slots' threads are placed
+    /// on (their bots only start there).
+    places: Option<Vec<usize>>,
     /// Tables this run plays in all (kept ones included), for the live standings.
     tables: u32,
     /// The openings file's openings, when the tournament has one.
@@ -405,6 +408,9 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         cancel: watch::Sender::new(false),
         rounds_played: AtomicU64::new(0),
         cpus: opts.pin.then(allowed_cpus),
+        places: (!opts.pin && opts.jobs > 1)
+            .then(allowed_cpus)
+            .filter(|c| c.len() > 1),
         tables: total_tables as u32,
         book,
     });
@@ -667,6 +673,14 @@ fn table_slot(
 ) -> std::io::Result<()> {
     if let Some(cpus) = &ctx.cpus {
         // Before the runtime, so that its threads (and every bot) inherit the binding.
+        pin_thread(cpus[slot % cpus.len()]);
+    } else if let Some(cpus) = &ctx.places
+        && slots > 1
+    {
+        // Unpinned, the scheduler tends to keep the slots' threads, and so their bots (woken
+        // where they are woken from), together on one CPU, the others idle. Each slot's own
+        // threads go to a CPU of their own; its bots start there and are free to move.
+        crate::sandbox::launch::PLACE_ONLY.store(true, Ordering::Relaxed);
         pin_thread(cpus[slot % cpus.len()]);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
