@@ -8,6 +8,7 @@ pub mod heuristic;
 pub mod ismcts;
 pub mod rebuild;
 pub mod rollout;
+pub mod root;
 
 use rand_chacha::ChaCha8Rng;
 
@@ -15,7 +16,7 @@ use super::moves::Move;
 use super::view::View;
 use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot};
 pub use heuristic::Heuristic;
-pub use ismcts::Ismcts;
+pub use ismcts::{Found, Ismcts};
 pub use rebuild::Seen;
 pub use rollout::Rollout;
 
@@ -114,6 +115,25 @@ impl GameBot for HeuristicBot {
     }
 }
 
+/// A search's answer to a request, with its log line: `N <unit>, "<move>" expected V`.
+fn searched(
+    req: &BotRequest<'_>,
+    rng: &mut ChaCha8Rng,
+    note: &mut String,
+    unit: &str,
+    search: impl FnOnce(&Seen, &[Move], Option<u64>, &mut ChaCha8Rng) -> Found,
+) -> Result<usize, String> {
+    let (seen, legal) = read(req)?;
+    let found = search(&seen, &legal, req.time_ms, rng);
+    if found.iterations > 0 {
+        note.push_str(&format!(
+            "{} {unit}, {} expected {:.3}",
+            found.iterations, req.legal[found.index], found.value
+        ));
+    }
+    Ok(found.index)
+}
+
 impl GameBot for Rollout {
     fn choose(
         &mut self,
@@ -121,15 +141,9 @@ impl GameBot for Rollout {
         rng: &mut ChaCha8Rng,
         note: &mut String,
     ) -> Result<usize, String> {
-        let (seen, legal) = read(req)?;
-        let found = self.search(&seen, &legal, req.time_ms, rng);
-        if found.iterations > 0 {
-            note.push_str(&format!(
-                "{} rollouts, {} expected {:.3}",
-                found.iterations, req.legal[found.index], found.value
-            ));
-        }
-        Ok(found.index)
+        searched(req, rng, note, "rollouts", |s, l, t, r| {
+            self.search(s, l, t, r)
+        })
     }
 }
 
@@ -140,15 +154,9 @@ impl GameBot for Ismcts {
         rng: &mut ChaCha8Rng,
         note: &mut String,
     ) -> Result<usize, String> {
-        let (seen, legal) = read(req)?;
-        let found = self.search(&seen, &legal, req.time_ms, rng);
-        if found.iterations > 0 {
-            note.push_str(&format!(
-                "{} iterations, {} expected {:.3}",
-                found.iterations, req.legal[found.index], found.value
-            ));
-        }
-        Ok(found.index)
+        searched(req, rng, note, "iterations", |s, l, t, r| {
+            self.search(s, l, t, r)
+        })
     }
 }
 

@@ -22,18 +22,18 @@
 //! - **Time**: as `ismcts` ([`super::ismcts::budget`]): the deadline is checked before every
 //!   rollout, which takes a few milliseconds at most. The setup decisions are the heuristic's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::eval::{self, Weights};
-use super::heuristic::{Heuristic, SKIP, best_index};
-use super::ismcts::{Found, budget};
+use super::heuristic::Heuristic;
+use super::ismcts::Found;
 use super::rebuild::Seen;
-use crate::game::bot::thread_cpu;
+use super::root::{Limits, Root};
 use crate::game::rollerball::moves::Move;
-use crate::game::rollerball::state::{Phase, Rollerball};
+use crate::game::rollerball::state::Rollerball;
 
 /// The rollout bot's settings.
 #[derive(Clone, Copy, Debug)]
@@ -91,9 +91,6 @@ impl Default for Config {
     }
 }
 
-/// The time used when neither the request nor `--movetime` says anything.
-const DEFAULT_TIME_MS: u64 = 1000;
-
 /// The rollout bot.
 #[derive(Clone, Debug, Default)]
 pub struct Rollout {
@@ -131,33 +128,17 @@ impl Rollout {
         time_ms: Option<u64>,
         rng: &mut ChaCha8Rng,
     ) -> Found {
-        let start = Instant::now();
-        let mut limit = time_ms.map(budget);
-        if let Some(m) = self.config.movetime {
-            limit = Some(limit.map_or(m, |l| l.min(m)));
-        }
-        if limit.is_none() && self.config.playouts.is_none() && self.config.cpu_time.is_none() {
-            limit = Some(Duration::from_millis(DEFAULT_TIME_MS));
-        }
-        let deadline = limit.map(|l| start + l);
-        let cpu_end = self.config.cpu_time.map(|c| thread_cpu() + c);
-        let seat = seen.seat;
-        let g0 = seen.sample(rng);
-        let ranks = self.heuristic.rank(&g0, seat, legal);
-        let setup = matches!(
-            g0.phase(),
-            Phase::Bid | Phase::Base | Phase::Workman | Phase::Card | Phase::Ball
+        let limits = Limits::new(
+            time_ms,
+            self.config.movetime,
+            self.config.playouts,
+            self.config.cpu_time,
         );
-        let mut order: Vec<usize> = (0..legal.len()).filter(|&i| ranks[i] > SKIP).collect();
-        order.sort_by(|&a, &b| ranks[b].total_cmp(&ranks[a]));
-        order.truncate(self.config.width.max(1));
-        if setup || order.len() <= 1 {
-            return Found {
-                index: best_index(&ranks, rng),
-                iterations: 0,
-                value: f32::NAN,
+        let Root { order, .. } =
+            match Root::new(&self.heuristic, seen, legal, self.config.width, rng) {
+                Ok(root) => root,
+                Err(found) => return found,
             };
-        }
         let policy = self.policy();
         let turns = match self.config.turns {
             0 => seen.players() as u32,
@@ -175,10 +156,7 @@ impl Rollout {
         'samples: loop {
             let sample_seed: u64 = rng.random();
             for &k in &alive {
-                if self.config.playouts.is_some_and(|n| rollouts >= n)
-                    || deadline.is_some_and(|d| Instant::now() >= d)
-                    || cpu_end.is_some_and(|c| thread_cpu() >= c)
-                {
+                if limits.reached(rollouts) {
                     break 'samples;
                 }
                 let v = self.rollout(
