@@ -4,10 +4,13 @@
 //! `cargo bench --bench rollerball_bots` (release profile). `ISMCTS_PLAYOUTS` sets the
 //! iterations per search (2,000 by default); each player count searches 5 positions.
 //! Rates are per second of the thread's CPU time ([`cpu`]): the machine may be shared.
+//! First it times `heuristic`'s decisions (the rollouts' policy) by phase, over the decisions
+//! of whole heuristic games.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rollarena::game::rollerball::Rollerball;
+use rollarena::game::rollerball::bots::eval::Weights;
 use rollarena::game::rollerball::bots::{Heuristic, Ismcts, Seen, ismcts};
 
 #[path = "cpu.rs"]
@@ -35,7 +38,53 @@ fn position(players: usize, seed: u64, turns: u32) -> Option<Rollerball> {
     None
 }
 
+/// `heuristic`'s CPU time per decision, by phase, over whole games among heuristic players:
+/// the heuristic as it plays, and the cheaper rollout policy of `rollout` (no teleports, an
+/// evaluation horizon of 6 turns).
+fn heuristic_cost(name: &str, h: &Heuristic) {
+    println!("rollerball {name}, per decision (4 games per player count, CPU time)");
+    println!(
+        "{:>7} {:>9} {:>9} {:>12}",
+        "players", "phase", "decisions", "us/decision"
+    );
+    for players in [2, 4, 6] {
+        let mut by_phase: std::collections::BTreeMap<&str, (u64, f64)> = Default::default();
+        for seed in 0..4 {
+            let mut g = Rollerball::new(players, 120, seed).expect("a round");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(to_act) = g.to_act() {
+                let seat = to_act.seats[0];
+                let legal = g.legal(seat);
+                let started = cpu();
+                let i = h.choose(&g, seat, &legal, &mut rng);
+                let took = (cpu() - started).as_secs_f64();
+                if g.turn() > 0 {
+                    let e = by_phase.entry(g.phase().name()).or_default();
+                    e.0 += 1;
+                    e.1 += took;
+                }
+                g.apply(seat, &legal[i]).expect("legal");
+            }
+        }
+        for (phase, (n, secs)) in by_phase {
+            println!(
+                "{players:>7} {phase:>9} {n:>9} {:>12.1}",
+                secs * 1e6 / n as f64
+            );
+        }
+    }
+}
+
 fn main() {
+    heuristic_cost("heuristic", &Heuristic::default());
+    let light = Heuristic {
+        weights: Weights {
+            horizon: 6,
+            ..Weights::default()
+        },
+        teleports: false,
+    };
+    heuristic_cost("rollout's light policy", &light);
     let playouts: u64 = std::env::var("ISMCTS_PLAYOUTS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -187,11 +187,11 @@ fn every_mistake_has_a_case() {
 
 /// Every built-in bot passes the check of both games of hidden information, its own game's
 /// bots playing their own way (Goofspiel's `heuristic` and `search`, Rollerball's `heuristic`
-/// and `ismcts`) and every other choosing among `turn.legal`, with the text report's line
+/// and the two searches) and every other choosing among `turn.legal`, with the text report's line
 /// per item. (`solver`,
 /// the robots' bot, does not answer a `turn` in this build: the check says so, "not a board".)
 ///
-/// The two bots that search spend their time, not the test's: `ismcts` thinks 50 ms a move
+/// The bots that search spend their time, not the test's: `ismcts` and `rollout` think 50 ms a move
 /// (`--movetime`; spending 80% of the 2 s turn, it alone kept the check busy 105 s, for the
 /// same verdict; its own budget under a clock is `a_short_clock_is_kept_with_a_wide_margin`),
 /// and `search` keeps its own budget (half the turn less 50 ms) under a 1 s turn: 450 ms of
@@ -207,6 +207,7 @@ fn every_built_in_bot_passes_goofspiel_and_rollerball() {
             ("brs", "2s"),
             ("heuristic", "2s"),
             ("ismcts --movetime 50", "2s"),
+            ("rollout --movetime 50", "2s"),
             ("search", "1s"),
         ] {
             let output = std::process::Command::new(rollarena())

@@ -18,9 +18,21 @@ use crate::game::rollerball::moves::Move;
 use crate::game::rollerball::state::{Phase, Rollerball};
 
 /// The heuristic player.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Heuristic {
     pub weights: Weights,
+    /// Whether the workman's teleports are weighed (paid with the cheapest card); without
+    /// them a move decision costs a fraction (the `rollout` bot's cheaper rollouts).
+    pub teleports: bool,
+}
+
+impl Default for Heuristic {
+    fn default() -> Heuristic {
+        Heuristic {
+            weights: Weights::default(),
+            teleports: true,
+        }
+    }
 }
 
 /// Score of a decision that is not worth looking at (a teleport paid with a dear card).
@@ -62,7 +74,7 @@ impl Heuristic {
                 legal
                     .iter()
                     .map(|m| match m {
-                        Move::Teleport(c, _) if Some(*c) != cheapest => SKIP,
+                        Move::Teleport(c, _) if !self.teleports || Some(*c) != cheapest => SKIP,
                         _ => self.with_best_use(g, seat, m),
                     })
                     .collect()
@@ -72,7 +84,7 @@ impl Heuristic {
                 legal
                     .iter()
                     .map(|m| match m {
-                        Move::Teleport(c, _) if Some(*c) != cheapest => SKIP,
+                        Move::Teleport(c, _) if !self.teleports || Some(*c) != cheapest => SKIP,
                         _ => after(g, seat, m, w),
                     })
                     .collect()

@@ -30,16 +30,16 @@
 //!   a fixed `--seed`, the same answer every time). The setup decisions (bid, base, workman,
 //!   setup cards, the ball) are the heuristic's: there is nothing yet for a search to see.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::eval::{self, PerSeat, SEATS, Weights};
-use super::heuristic::{Heuristic, SKIP, after, best_index, cheapest};
+use super::heuristic::{Heuristic, after, cheapest};
 use super::rebuild::Seen;
-use crate::game::bot::thread_cpu;
+use super::root::{Limits, Root};
 use crate::game::rollerball::moves::{Keep, Move};
 use crate::game::rollerball::state::{Phase, Rollerball};
 
@@ -109,9 +109,6 @@ impl Default for Config {
     }
 }
 
-/// The time used when neither the request nor `--movetime` says anything.
-const DEFAULT_TIME_MS: u64 = 1000;
-
 /// The thinking time for a request allowing `time_ms`: 80% of it less 50 ms (the rest is the
 /// margin for reading, writing and a busy machine), at least 1 ms.
 pub fn budget(time_ms: u64) -> Duration {
@@ -173,33 +170,18 @@ impl Ismcts {
         time_ms: Option<u64>,
         rng: &mut ChaCha8Rng,
     ) -> Found {
-        let start = Instant::now();
-        let mut limit = time_ms.map(budget);
-        if let Some(m) = self.config.movetime {
-            limit = Some(limit.map_or(m, |l| l.min(m)));
-        }
-        if limit.is_none() && self.config.playouts.is_none() && self.config.cpu_time.is_none() {
-            limit = Some(Duration::from_millis(DEFAULT_TIME_MS));
-        }
-        let deadline = limit.map(|l| start + l);
-        let cpu_end = self.config.cpu_time.map(|c| thread_cpu() + c);
-        let seat = seen.seat;
-        let g0 = seen.sample(rng);
-        let ranks = self.heuristic.rank(&g0, seat, legal);
-        let setup = matches!(
-            g0.phase,
-            Phase::Bid | Phase::Base | Phase::Workman | Phase::Card | Phase::Ball
+        let limits = Limits::new(
+            time_ms,
+            self.config.movetime,
+            self.config.playouts,
+            self.config.cpu_time,
         );
-        let mut order: Vec<usize> = (0..legal.len()).filter(|&i| ranks[i] > SKIP).collect();
-        order.sort_by(|&a, &b| ranks[b].total_cmp(&ranks[a]));
-        order.truncate(self.config.root_width.max(1));
-        if setup || order.len() <= 1 {
-            return Found {
-                index: best_index(&ranks, rng),
-                iterations: 0,
-                value: f32::NAN,
+        let seat = seen.seat;
+        let Root { g0, ranks, order } =
+            match Root::new(&self.heuristic, seen, legal, self.config.root_width, rng) {
+                Ok(root) => root,
+                Err(found) => return found,
             };
-        }
         let mut tree = vec![Node::new(None)];
         let root_moves: Vec<Move> = order.iter().map(|&i| legal[i].clone()).collect();
         // The use that goes with each root workman move, when moves are searched as plans.
@@ -229,14 +211,7 @@ impl Ismcts {
         }
         let mut iterations = 0u64;
         loop {
-            if self.config.playouts.is_some_and(|n| iterations >= n) {
-                break;
-            }
-            // Checked every iteration: one is far shorter than the margin.
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            if cpu_end.is_some_and(|c| thread_cpu() >= c) {
+            if limits.reached(iterations) {
                 break;
             }
             if with_prior {

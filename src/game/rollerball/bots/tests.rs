@@ -1,6 +1,7 @@
 //! The Rollerball bots played on the engine directly: every state a seat sees rebuilds into an
 //! engine that shows that seat exactly the same view; every answer is in `legal`; a fixed seed
-//! and playout count give the same game; a short clock is kept with a wide margin.
+//! and playout count give the same game (for both searches); a short clock is kept with a wide
+//! margin.
 
 use std::time::{Duration, Instant};
 
@@ -75,14 +76,25 @@ fn quick_ismcts() -> Box<dyn GameBot> {
     )
 }
 
+fn quick_rollout() -> Box<dyn GameBot> {
+    bot(
+        "rollout",
+        BotSettings {
+            playouts: Some(12),
+            ..BotSettings::default()
+        },
+    )
+}
+
 #[test]
 fn every_answer_is_legal_and_every_view_rebuilds_for_2_to_6_players() {
     for players in 2..=6 {
         for game in 0..3u64 {
             let mut seats: Vec<Option<Box<dyn GameBot>>> = (0..players)
-                .map(|s| match (s + game as usize) % 3 {
+                .map(|s| match (s + game as usize) % 4 {
                     0 => Some(bot("heuristic", BotSettings::default())),
                     1 => Some(quick_ismcts()),
+                    2 => Some(quick_rollout()),
                     _ => None,
                 })
                 .collect();
@@ -107,8 +119,9 @@ fn same_seed_and_playouts_same_game() {
         let mut seats: Vec<Option<Box<dyn GameBot>>> = vec![
             Some(quick_ismcts()),
             Some(bot("heuristic", BotSettings::default())),
+            Some(quick_rollout()),
         ];
-        play(2, 30, 99, &mut seats, None)
+        play(3, 30, 99, &mut seats, None)
     };
     assert_eq!(run(), run());
 }
@@ -135,41 +148,43 @@ fn the_heuristic_beats_random() {
 
 #[test]
 fn a_short_clock_is_kept_with_a_wide_margin() {
-    // 600 ms a decision: the search thinks 430 ms; it must answer within the 600.
-    let mut b = bot("ismcts", BotSettings::default());
-    let mut g = Rollerball::new(4, 360, 5).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut timed = 0;
-    while let Some(to_act) = g.to_act() {
-        if timed >= 12 {
-            break;
-        }
-        let seat = to_act.seats[0];
-        let legal: Vec<Value> = g
-            .legal(seat)
-            .iter()
-            .map(|m| Value::String(m.to_string()))
-            .collect();
-        let index = if g.turn() == 0 {
-            rng.random_range(0..legal.len())
-        } else {
-            let state = serde_json::to_value(g.view(seat)).unwrap();
-            let req = BotRequest {
-                seat,
-                state: &state,
-                legal: &legal,
-                time_ms: Some(600),
+    // 600 ms a decision: the searches think 430 ms; they must answer within the 600.
+    for name in ["ismcts", "rollout"] {
+        let mut b = bot(name, BotSettings::default());
+        let mut g = Rollerball::new(4, 360, 5).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut timed = 0;
+        while let Some(to_act) = g.to_act() {
+            if timed >= 12 {
+                break;
+            }
+            let seat = to_act.seats[0];
+            let legal: Vec<Value> = g
+                .legal(seat)
+                .iter()
+                .map(|m| Value::String(m.to_string()))
+                .collect();
+            let index = if g.turn() == 0 {
+                rng.random_range(0..legal.len())
+            } else {
+                let state = serde_json::to_value(g.view(seat)).unwrap();
+                let req = BotRequest {
+                    seat,
+                    state: &state,
+                    legal: &legal,
+                    time_ms: Some(600),
+                };
+                let started = Instant::now();
+                let i = b.choose(&req, &mut rng, &mut String::new()).unwrap();
+                let took = started.elapsed();
+                assert!(took < Duration::from_millis(600), "{name} took {took:?}");
+                timed += 1;
+                i
             };
-            let started = Instant::now();
-            let i = b.choose(&req, &mut rng, &mut String::new()).unwrap();
-            let took = started.elapsed();
-            assert!(took < Duration::from_millis(600), "took {took:?}");
-            timed += 1;
-            i
-        };
-        g.apply_text(seat, legal[index].as_str().unwrap()).unwrap();
+            g.apply_text(seat, legal[index].as_str().unwrap()).unwrap();
+        }
+        assert_eq!(timed, 12, "{name}");
     }
-    assert_eq!(timed, 12);
 }
 
 #[test]
@@ -181,22 +196,30 @@ fn every_registry_bot_builds_and_refuses_zero_playouts() {
         playouts: Some(0),
         ..BotSettings::default()
     };
-    assert!((BOTS[1].build.request().unwrap())(&zero).is_err());
+    for b in BOTS.iter().filter(|b| b.name != "heuristic") {
+        assert!((b.build.request().unwrap())(&zero).is_err(), "{}", b.name);
+    }
 }
 
-/// Screening: `ismcts` (settings from the environment) against `heuristic` in every other
-/// seat, seats rotated, in-process. `RB_PLAYERS` (2), `RB_GAMES` (40), `RB_LIMIT` (turn limit,
-/// 120 as in the ladder), `RB_PLAYOUTS` (iterations a decision; unset: `RB_TIME` ms a
-/// request, 200; `RB_CPU_MS`: that much CPU time of the thread a decision instead), `RB_SEED`;
-/// the search's `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`, `RB_PRIOR`, `RB_GROWTH`,
-/// `RB_GUIDED`, `RB_GHORIZON`, `RB_PLANS` (1: on), `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`:
+/// Screening: a search bot (settings from the environment) against `heuristic` in every other
+/// seat, seats rotated, in-process. `RB_BOT` (`ismcts`, the default, `rollout`, or
+/// `light`: the rollouts' cheaper policy as a player, evaluation horizon `RB_LIGHT`),
+/// `RB_PLAYERS` (2), `RB_GAMES` (40), `RB_LIMIT` (turn limit, 120 as in the ladder),
+/// `RB_PLAYOUTS` (iterations or rollouts a decision; unset: `RB_TIME` ms a request, 200;
+/// `RB_CPU_MS`: that much CPU time of the thread a decision instead), `RB_SEED`; `ismcts`'s
+/// `RB_C`, `RB_WIDTH`, `RB_ROLLOUT`, `RB_TEMP`, `RB_PRIOR`, `RB_GROWTH`, `RB_GUIDED`,
+/// `RB_GHORIZON`, `RB_PLANS` (1: on), `RB_HORIZON`, `RB_RIVAL`, `RB_DEPTH`; `rollout`'s
+/// `RB_WIDTH`, `RB_TURNS`, `RB_HORIZON`, `RB_TEMP`, `RB_Z`, `RB_MIN`, `RB_KEEP`, `RB_LIGHT`
+/// (the cheaper rollout policy's evaluation horizon; unset: the heuristic itself):
 /// `RB_GAMES=60 RB_PLAYOUTS=300 cargo test --release --lib rollerball::bots::tests::versus --
 /// --ignored --nocapture`. Prints the win share (a shared win counts as a share) with a 95%
-/// interval.
+/// interval, and the mean paired difference against the same round with `heuristic` in the
+/// search bot's seat too.
 #[test]
 #[ignore = "a measurement, minutes"]
 fn versus() {
     use super::ismcts::{Config, Ismcts};
+    use super::rollout::{self, Policy, Rollout};
     let env = |k: &str| std::env::var(k).ok();
     let num = |k: &str, d: f64| env(k).map_or(d, |v| v.parse().unwrap());
     let players = num("RB_PLAYERS", 2.0) as usize;
@@ -206,6 +229,7 @@ fn versus() {
     let playouts = env("RB_PLAYOUTS").map(|v| v.parse::<u64>().unwrap());
     let cpu_time = env("RB_CPU_MS").map(|v| Duration::from_millis(v.parse().unwrap()));
     let time = (playouts.is_none() && cpu_time.is_none()).then(|| num("RB_TIME", 200.0) as u64);
+    let which = env("RB_BOT").unwrap_or_else(|| "ismcts".into());
     let d = Config::default();
     let config = Config {
         playouts,
@@ -224,34 +248,72 @@ fn versus() {
         plans: num("RB_PLANS", 0.0) > 0.0,
         ..d
     };
-    println!("{config:?}");
-    let mut shares = Vec::new();
-    let mut margin = 0i64;
-    let started = Instant::now();
-    for g in 0..games {
-        let seat = g as usize % players;
+    let r = rollout::Config::default();
+    let rconfig = rollout::Config {
+        playouts,
+        cpu_time,
+        width: num("RB_WIDTH", r.width as f64) as usize,
+        turns: num("RB_TURNS", r.turns.into()) as u32,
+        horizon: num("RB_HORIZON", r.horizon.into()) as u32,
+        temperature: num("RB_TEMP", r.temperature.into()) as f32,
+        z: num("RB_Z", r.z.into()) as f32,
+        min_samples: num("RB_MIN", r.min_samples.into()) as u32,
+        keep: num("RB_KEEP", r.keep.into()) as f32,
+        policy: match env("RB_LIGHT") {
+            Some(h) => Policy::Light(h.parse().unwrap()),
+            None => Policy::Full,
+        },
+        ..r
+    };
+    let searcher = || -> Box<dyn GameBot> {
+        match which.as_str() {
+            "ismcts" => Box::new(Ismcts::new(config)),
+            "rollout" => Box::new(Rollout::new(rconfig)),
+            "light" => Box::new(Light(num("RB_LIGHT", 6.0) as u32)),
+            other => panic!("RB_BOT={other}: ismcts, rollout or light"),
+        }
+    };
+    if which == "rollout" {
+        println!("{rconfig:?}");
+    } else {
+        println!("{config:?}");
+    }
+    // The round's share for `seat`, with the search bot in it or `heuristic` everywhere.
+    let round = |seed: u64, seat: usize, search: bool| {
         let mut seats: Vec<Option<Box<dyn GameBot>>> = (0..players)
             .map(|s| -> Option<Box<dyn GameBot>> {
-                if s == seat {
-                    Some(Box::new(Ismcts::new(config)))
+                if s == seat && search {
+                    Some(searcher())
                 } else {
                     Some(bot("heuristic", BotSettings::default()))
                 }
             })
             .collect();
-        let seed = first + g / players as u64;
         let moves = play(players, limit, seed, &mut seats, time);
         let mut end = Rollerball::new(players, limit, seed).unwrap();
         for m in &moves {
             let s = end.to_act().unwrap().seats[0];
             end.apply_text(s, m).unwrap();
         }
-        let r = end.result().unwrap();
-        let share = if r.winners.contains(&seat) {
+        end.result().unwrap().clone()
+    };
+    let share_of = |r: &crate::game::rollerball::Ending, seat: usize| {
+        if r.winners.contains(&seat) {
             1.0 / r.winners.len() as f64
         } else {
             0.0
-        };
+        }
+    };
+    let mut shares = Vec::new();
+    let mut diffs = Vec::new();
+    let mut margin = 0i64;
+    let started = Instant::now();
+    for g in 0..games {
+        let seat = g as usize % players;
+        let seed = first + g / players as u64;
+        let r = round(seed, seat, true);
+        let share = share_of(&r, seat);
+        let base = share_of(&round(seed, seat, false), seat);
         let best_other = (0..players)
             .filter(|&s| s != seat)
             .map(|s| r.points[s])
@@ -259,20 +321,49 @@ fn versus() {
             .unwrap();
         margin += r.points[seat] as i64 - best_other as i64;
         shares.push(share);
+        diffs.push(share - base);
         println!(
-            "round {g}: ismcts in seat {seat}: points {:?}, share {share:.2}",
+            "round {g}: {which} in seat {seat}: points {:?}, share {share:.2}, heuristic there \
+             {base:.2}",
             r.points
         );
     }
-    let n = shares.len() as f64;
-    let mean = shares.iter().sum::<f64>() / n;
-    let sd = (shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let mean_ci = |v: &[f64]| {
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        let sd = (v.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        (100.0 * mean, 196.0 * sd / n.sqrt())
+    };
+    let (share, ci) = mean_ci(&shares);
+    let (diff, dci) = mean_ci(&diffs);
     println!(
-        "ismcts against heuristic, {players} players, {playouts:?} iterations / {time:?} ms / \
-         {cpu_time:?} CPU, {games} rounds: {:.1}% +- {:.1}% (mean point margin {:+.2}) in {:.0} s",
-        100.0 * mean,
-        196.0 * sd / n.sqrt(),
-        margin as f64 / n,
+        "{which} against heuristic, {players} players, {playouts:?} playouts / {time:?} ms / \
+         {cpu_time:?} CPU, {games} rounds: {share:.1}% +- {ci:.1}% (paired against heuristic \
+         there: {diff:+.1} +- {dci:.1} points; mean point margin {:+.2}) in {:.0} s",
+        margin as f64 / shares.len() as f64,
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The rollouts' cheaper policy (no teleports, a shorter evaluation horizon) as a player.
+struct Light(u32);
+
+impl GameBot for Light {
+    fn choose(
+        &mut self,
+        req: &BotRequest<'_>,
+        rng: &mut ChaCha8Rng,
+        _note: &mut String,
+    ) -> Result<usize, String> {
+        let (seen, legal) = super::read(req)?;
+        let h = super::Heuristic {
+            weights: super::eval::Weights {
+                horizon: self.0,
+                ..Default::default()
+            },
+            teleports: false,
+        };
+        let g = seen.sample(rng);
+        Ok(h.choose(&g, seen.seat, &legal, rng))
+    }
 }
