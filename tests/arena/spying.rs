@@ -44,6 +44,20 @@ fn upload(bytes: Vec<u8>) -> Upload {
     }
 }
 
+/// The record files (relative to the arena's directory) of the matches `filter` (an SQL
+/// condition) picks, at least two: the spy's and the victim's tables.
+pub fn record_paths(conn: &rusqlite::Connection, filter: &str) -> Vec<String> {
+    let paths: Vec<String> = conn
+        .prepare(&format!("SELECT record_path FROM matches WHERE {filter}"))
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(paths.len() >= 2, "records: {paths:?}");
+    paths
+}
+
 /// Every stderr tail of a record (rounds' `stderr` and forfeits' `stderr_tail`), in order.
 pub fn stderr_tails(record: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -136,14 +150,7 @@ fn spy_on(tmp: tempfile::TempDir) {
         "the victim's build carries the token"
     );
     let mut printed = Vec::new();
-    let paths: Vec<String> = conn
-        .prepare("SELECT record_path FROM matches WHERE record_path IS NOT NULL")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert!(paths.len() >= 2, "records: {paths:?}");
+    let paths = record_paths(&conn, "record_path IS NOT NULL");
     for path in &paths {
         let record = std::fs::read_to_string(arena.dir.join(path)).unwrap();
         assert!(!record.contains(&token), "{path} holds the victim's token");

@@ -16,7 +16,7 @@ use rollarena::tournament::config::sha256_hex;
 
 use super::{Worker, register, wait_for};
 use crate::arena::have;
-use crate::arena::spying::{read_nothing, spy_reports, spy_source, stderr_tails};
+use crate::arena::spying::{read_nothing, record_paths, spy_reports, spy_source, stderr_tails};
 use crate::arena_web::{Arena, Server, kit, processes_of, submit};
 
 const BOTS: (u32, u32) = (63400, 63419);
@@ -106,16 +106,8 @@ fn a_spy_on_a_remote_worker_reads_nothing_of_the_victim_or_the_worker() {
         "no bot of the worker is left"
     );
 
-    let paths: Vec<String> = arena
-        .db()
-        .prepare("SELECT record_path FROM matches WHERE state = 'done'")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert!(paths.len() >= 2, "records: {paths:?}");
     let mut printed = Vec::new();
+    let paths = record_paths(&arena.db(), "state = 'done'");
     for path in &paths {
         let record = std::fs::read_to_string(arena.dir().join(path)).unwrap();
         for secret in [&victim_token, &worker_token] {
