@@ -18,13 +18,13 @@ use super::{Arena, Server, Who, get, kit, login, post, submit, version_id, wait_
 /// This test's bots' and builds' uids.
 const UIDS: [(u32, u32); 2] = [(62200, 62249), (62250, 62299)];
 
-const FORM: &str = "application/x-www-form-urlencoded";
+pub(super) const FORM: &str = "application/x-www-form-urlencoded";
 
 /// A team name that is markup: it must stay text on the page, and in the form's address.
 const HOSTILE: &str = "<script>alert(\"pin\")</script> & 'Bravo'";
 
 /// The first CSRF token of a page (every form of a session carries the same).
-fn csrf_of(page: &str) -> String {
+pub(super) fn csrf_of(page: &str) -> String {
     page.split("name=\"csrf\" value=\"")
         .nth(1)
         .and_then(|r| r.split('"').next())
@@ -33,7 +33,7 @@ fn csrf_of(page: &str) -> String {
 }
 
 /// The versions seated in each match of `kind` in `state` made after match `after`, by match.
-fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
+pub(super) fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
     let ids = arena.ids(&format!(
         "SELECT id FROM matches WHERE state = '{state}' AND kind != 'final' AND id > {after}
          ORDER BY id"
@@ -263,7 +263,8 @@ fn a_team_chooses_the_version_that_plays_until_the_contest_closes() {
     assert_eq!(team("Alpha").json()["pinned_version"], a2);
     let page = get(&page_url("Alpha"), Who::Cookie(&alpha_session)).body;
     assert!(page.contains(&format!("Version #{a2} is pinned")), "{page}");
-    assert!(page.contains("(pinned by the team)"), "{page}");
+    let plays = format!("Plays: version #{a2} <span class=\"badge pinned\">pinned</span>");
+    assert!(page.contains(&plays), "{plays} in {page}");
     assert_eq!(page.matches("Play this version").count(), 2, "{page}");
     assert!(page.contains("Play the latest"), "{page}");
     // Refused on the page, with its message; another team's session and a bad token: 403.
