@@ -24,19 +24,6 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
     )
 }
 
-/// The page of an error (the layout without a viewer: an error never shows private data).
-pub fn error_page(e: &WebError) -> Markup {
-    templates::layout(
-        &Frame {
-            viewer: &Viewer::Public,
-            csrf: None,
-            closing: None,
-        },
-        e.status().canonical_reason().unwrap_or("Error"),
-        templates::message(e.message()),
-    )
-}
-
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
     let dir = site.arena.dir.clone();
     let lb = blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?;
