@@ -271,7 +271,15 @@ fn answer(response: ureq::http::Response<ureq::Body>) -> Answer {
 }
 
 pub fn get(url: &str, who: Who) -> Answer {
-    let req = agent().get(url);
+    get_with(url, who, &[])
+}
+
+/// GETs with extra headers.
+pub fn get_with(url: &str, who: Who, headers: &[(&str, &str)]) -> Answer {
+    let mut req = agent().get(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
     let req = match who {
         Who::Nobody => req,
         Who::Token(t) => req.header("Authorization", &format!("Bearer {t}")),
