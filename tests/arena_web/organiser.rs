@@ -11,8 +11,8 @@
 use std::time::Duration;
 
 use super::e2e::urlencode;
-use super::pinning::{FORM, csrf_of, seats};
-use super::{Arena, Server, Who, get, kit, login, post, submit, version_id, wait_for};
+use super::pinning::{csrf_of, ready_kit, seats, set_matchmaker};
+use super::{Arena, Server, Who, get, login, submit, version_id, wait_for};
 use crate::arena_final::arena_cmd;
 
 /// This test's bots' and builds' uids.
@@ -107,21 +107,9 @@ fn the_organiser_pins_from_the_shell_and_every_page_shows_the_closing_time() {
 
     // Versions arrive while the matchmaker is paused.
     let org_csrf = csrf_of(&get(&format!("{url}/organiser"), Who::Cookie(&organiser)).body);
-    let matchmaker = |paused: bool| {
-        let a = post(
-            &format!("{url}/organiser/matchmaker"),
-            Who::Cookie(&organiser),
-            FORM,
-            format!("csrf={org_csrf}&paused={paused}").as_bytes(),
-        );
-        assert_eq!(a.status, 303, "{}", a.body);
-    };
+    let matchmaker = |paused: bool| set_matchmaker(&url, &organiser, &org_csrf, paused);
     matchmaker(true);
-    let ready = |token: &str| {
-        let (code, out, err) = submit(&server, token, &kit("python"), &["--wait"]);
-        assert_eq!(code, 0, "{out}\n{err}");
-        version_id(&out)
-    };
+    let ready = |token: &str| ready_kit(&server, token);
     let (a1, a2) = (ready(&alpha), ready(&alpha));
     let h1 = ready(&hostile);
 

@@ -18,7 +18,7 @@ use super::{Arena, Server, Who, get, kit, login, post, submit, version_id, wait_
 /// This test's bots' and builds' uids.
 const UIDS: [(u32, u32); 2] = [(62200, 62249), (62250, 62299)];
 
-pub(super) const FORM: &str = "application/x-www-form-urlencoded";
+const FORM: &str = "application/x-www-form-urlencoded";
 
 /// A team name that is markup: it must stay text on the page, and in the form's address.
 const HOSTILE: &str = "<script>alert(\"pin\")</script> & 'Bravo'";
@@ -47,6 +47,24 @@ pub(super) fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
         .collect()
 }
 
+/// Pauses (or resumes) the matchmaker through the organiser's form.
+pub(super) fn set_matchmaker(url: &str, session: &str, csrf: &str, paused: bool) {
+    let a = post(
+        &format!("{url}/organiser/matchmaker"),
+        Who::Cookie(session),
+        FORM,
+        format!("csrf={csrf}&paused={paused}").as_bytes(),
+    );
+    assert_eq!(a.status, 303, "{}", a.body);
+}
+
+/// The Python kit submitted with `--wait`: its version, ready.
+pub(super) fn ready_kit(server: &Server, token: &str) -> i64 {
+    let (code, out, err) = submit(server, token, &kit("python"), &["--wait"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    version_id(&out)
+}
+
 #[test]
 fn a_team_chooses_the_version_that_plays_until_the_contest_closes() {
     let arena = Arena::init(&["--size", "6", "--rounds", "2"], "");
@@ -59,22 +77,10 @@ fn a_team_chooses_the_version_that_plays_until_the_contest_closes() {
     // The organiser pauses the matchmaker while the versions arrive.
     let organiser = login(&url, &arena.organiser);
     let org_csrf = csrf_of(&get(&format!("{url}/organiser"), Who::Cookie(&organiser)).body);
-    let matchmaker = |paused: bool| {
-        let a = post(
-            &format!("{url}/organiser/matchmaker"),
-            Who::Cookie(&organiser),
-            FORM,
-            format!("csrf={org_csrf}&paused={paused}").as_bytes(),
-        );
-        assert_eq!(a.status, 303, "{}", a.body);
-    };
+    let matchmaker = |paused: bool| set_matchmaker(&url, &organiser, &org_csrf, paused);
     matchmaker(true);
 
-    let ready = |token: &str| {
-        let (code, out, err) = submit(&server, token, &kit("python"), &["--wait"]);
-        assert_eq!(code, 0, "{out}\n{err}");
-        version_id(&out)
-    };
+    let ready = |token: &str| ready_kit(&server, token);
     let (a1, a2) = (ready(&alpha), ready(&alpha));
     let b1 = ready(&bravo);
     let tmp = crate::check::shared_tempdir("rollarena-pin-");
