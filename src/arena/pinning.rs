@@ -3,8 +3,10 @@
 //! matchmaker seats it, the final's field takes it, and the pages show it, all through the one
 //! SQL expression [`ACTIVE_VERSION`].
 //!
-//! [`pin`] is the only writer of the pin, for the team itself and for the organiser (the web
-//! layer decides who may ask). It refuses once the contest has closed: the final plays the
+//! [`pin`] is the only writer of the pin, for the team itself and for the organiser: the site
+//! (`POST /api/teams/NAME/pin` and the team page's buttons, which decide who may ask) and the
+//! organiser's `rollarena arena pin` both find the team with [`team_named`] and call it, so
+//! they refuse the same things with the same words. It refuses once the contest has closed: the final plays the
 //! versions the teams had at the closing time, so no team may swap in another version for it,
 //! nor while it is played (a final is started only after the closing time, which cannot be
 //! taken back once it has passed). The check and the write are one `IMMEDIATE` transaction, so
@@ -36,6 +38,8 @@ pub struct Pinned {
 /// Why a pin was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PinError {
+    /// No team has that name.
+    NoTeam(String),
     /// The contest has closed: the versions that play are fixed (the message names the time).
     Closed(String),
     /// What was asked cannot play: no such version, another team's, not ready, a built-in bot.
@@ -47,7 +51,10 @@ pub enum PinError {
 impl PinError {
     pub fn message(&self) -> &str {
         match self {
-            PinError::Closed(m) | PinError::Refused(m) | PinError::Internal(m) => m,
+            PinError::NoTeam(m)
+            | PinError::Closed(m)
+            | PinError::Refused(m)
+            | PinError::Internal(m) => m,
         }
     }
 }
@@ -60,6 +67,20 @@ impl std::fmt::Display for PinError {
 
 fn internal(e: rusqlite::Error) -> PinError {
     PinError::Internal(sql(e))
+}
+
+/// The id of the team named `name` (exactly: names are compared as they are written).
+pub fn team_named(conn: &Connection, name: &str) -> Result<i64, PinError> {
+    conn.query_row("SELECT id FROM teams WHERE name = ?1", [name], |r| r.get(0))
+        .optional()
+        .map_err(internal)?
+        .ok_or_else(|| {
+            PinError::NoTeam(format!(
+                "there is no team named {name:?}: give the name exactly as the team was added \
+                 (case, spaces and punctuation count; the leaderboard and the organiser's page \
+                 list the teams)"
+            ))
+        })
 }
 
 /// What a pin refused after the closing time says.
@@ -92,7 +113,9 @@ pub fn pin(conn: &mut Connection, team: i64, version: Option<i64>) -> Result<Pin
         .ok_or_else(|| PinError::Refused(format!("there is no team {team}")))?;
     if builtin {
         return Err(PinError::Refused(format!(
-            "{name} is one of the arena's built-in bots: it has one version, which always plays"
+            "{name} is one of the arena's built-in bots: it has one version, which always \
+             plays, so there is nothing to choose (arena.toml's [ladder] anchors says which \
+             built-in bots play)"
         )));
     }
     if let Some(v) = version {
@@ -193,9 +216,18 @@ mod tests {
         admin::add_team(&arena, "b").unwrap();
         let mut conn = arena.conn().unwrap();
         let (a, b) = (
-            admin::team_id(&conn, "a").unwrap(),
-            admin::team_id(&conn, "b").unwrap(),
+            team_named(&conn, "a").unwrap(),
+            team_named(&conn, "b").unwrap(),
         );
+        match team_named(&conn, "A") {
+            Err(PinError::NoTeam(m)) => {
+                assert!(
+                    m.contains("there is no team named \"A\": give the name exactly"),
+                    "{m}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
         version(&conn, 1, a, "ready");
         version(&conn, 2, a, "ready");
         version(&conn, 3, a, "failed");

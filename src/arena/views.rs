@@ -87,6 +87,8 @@ pub struct LeaderRow {
     pub builtin: bool,
     pub version_id: i64,
     pub version_label: String,
+    /// The team pinned this version (otherwise it is the team's latest ready one).
+    pub pinned: bool,
     pub mu: f64,
     pub sigma: f64,
     /// μ - 3σ.
@@ -100,7 +102,8 @@ pub struct LeaderRow {
 
 pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin
+        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin,
+            t.pinned_version IS v.id
          FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
          WHERE t.disabled = 0"
     ))?;
@@ -113,6 +116,7 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
                 builtin: r.get(6)?,
                 version_id: r.get(1)?,
                 version_label: r.get(2)?,
+                pinned: r.get(7)?,
                 mu,
                 sigma,
                 conservative: conservative(mu, sigma),
@@ -769,14 +773,17 @@ pub struct TeamRow {
     pub disabled: bool,
     pub created_at: i64,
     pub versions: i64,
+    /// The version that plays (`None`: none is ready).
     pub active_version: Option<i64>,
+    /// The version the team (or the organiser) pinned (`None`: its latest ready one plays).
+    pub pinned_version: Option<i64>,
 }
 
 pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT t.name, t.disabled, t.created_at,
             (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id), {ACTIVE_VERSION},
-            t.builtin
+            t.builtin, t.pinned_version
          FROM teams t ORDER BY t.builtin, t.name"
     ))?;
     let teams = stmt
@@ -788,6 +795,7 @@ pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
                 created_at: r.get(2)?,
                 versions: r.get(3)?,
                 active_version: r.get(4)?,
+                pinned_version: r.get(6)?,
             })
         })?
         .collect::<Result<_, _>>()?;

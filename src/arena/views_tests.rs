@@ -93,11 +93,20 @@ fn a_pinned_version_plays_instead_of_the_latest() {
     )
     .unwrap();
     let lb = leaderboard(&conn).unwrap();
-    assert!(lb.rows.iter().any(|r| r.version_id == 12));
+    assert!(lb.rows.iter().any(|r| r.version_id == 12 && !r.pinned));
+    assert!(lb.rows.iter().all(|r| !r.pinned));
+    let row = |o: &OrganiserPage| {
+        let t = o.teams.iter().find(|t| t.name == "a").unwrap();
+        (t.active_version, t.pinned_version)
+    };
+    assert_eq!(row(&organiser(&conn).unwrap()), (Some(12), None));
     conn.execute("UPDATE teams SET pinned_version = 10 WHERE id = 1", [])
         .unwrap();
     let lb = leaderboard(&conn).unwrap();
-    assert!(lb.rows.iter().any(|r| r.version_id == 10));
+    assert!(lb.rows.iter().any(|r| r.version_id == 10 && r.pinned));
+    assert!(!lb.rows.iter().any(|r| r.version_id == 12));
+    assert_eq!(lb.rows.iter().filter(|r| r.pinned).count(), 1);
+    assert_eq!(row(&organiser(&conn).unwrap()), (Some(10), Some(10)));
 }
 
 #[test]

@@ -19,7 +19,8 @@ use crate::game::registry;
 /// Create and run an arena: a server that builds, checks and rates the bots teams submit.
 ///
 /// `rollarena arena init DIR --game G` creates the arena, `rollarena arena team DIR NAME`
-/// gives a team its token, and `rollarena serve DIR` runs it. protocol/ARENA.md describes the
+/// gives a team its token, and `rollarena serve DIR` runs it; `arena pin` chooses which
+/// version of a team plays, and `freeze`, `final`, `rejudge`, `export` are the last day's. protocol/ARENA.md describes the
 /// directory, the settings and the ladder.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
@@ -31,6 +32,7 @@ pub struct ArenaArgs {
 pub enum ArenaCommand {
     Init(InitArgs),
     Team(TeamArgs),
+    Pin(super::arena_pin::PinArgs),
     #[command(flatten)]
     LastDay(super::arena_finals::LastDay),
     Worker(WorkerArgs),
@@ -77,6 +79,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         ArenaCommand::Team(a) => team(a),
         ArenaCommand::LastDay(c) => super::arena_finals::run(c),
         ArenaCommand::Worker(a) => worker(a),
+        ArenaCommand::Pin(a) => super::arena_pin::run(a),
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod arena;
 mod arena_finals;
+mod arena_pin;
 mod bot;
 mod check;
 mod clock_args;

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::{arena, arena_cmd, close, final_rounds, published, ratings, teams};
-use crate::arena_web::{Arena, Server, Who, get, kit, login, multipart, post, submit, wait_for};
+use crate::arena_web::{
+    Arena, Server, Who, get, get_with, kit, login, multipart, post, submit, wait_for,
+};
 
 /// Each version's (mu, sigma, rated matches) computed here from the done ladder matches in the
 /// order they were counted: Weng-Lin from each match's ranks, as the ladder applies it.
@@ -155,6 +157,20 @@ fn freeze_rejudge_final_and_export() {
             "{path}: {page}"
         );
     }
+    // The replay viewer opened alone carries the banner; in the match page's frame, whose
+    // page carries it, it does not.
+    let done = arena.count("SELECT MIN(id) FROM matches WHERE state = 'done'");
+    let replay = format!("{}/matches/{done}/replay", server.url);
+    let alone = get_with(&replay, Who::Nobody, &[("Sec-Fetch-Dest", "document")]);
+    assert_eq!(alone.status, 200);
+    assert!(
+        alone.body.contains("id=\"closing\"") && alone.body.contains("The contest is closed"),
+        "{}",
+        alone.body
+    );
+    let framed = get_with(&replay, Who::Nobody, &[("Sec-Fetch-Dest", "iframe")]);
+    assert_eq!(framed.status, 200);
+    assert!(!framed.body.contains("id=\"closing\""), "{}", framed.body);
     let ladder = arena.count("SELECT COUNT(*) FROM matches");
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(
@@ -311,6 +327,11 @@ fn freeze_rejudge_final_and_export() {
         report.body.contains("Content-Security-Policy"),
         "the report page"
     );
+    // Served as `report` wrote it: the published report is not wrapped in the site's banner.
+    let written =
+        std::fs::read_to_string(arena.dir().join("final").join("report").join("index.html"))
+            .unwrap();
+    assert!(report.body == written, "the report page as written");
     let rounds = final_rounds(&arena.dir());
     assert_eq!(rounds.len(), 24);
     assert!(rounds.iter().all(|r| r.table.is_some()
@@ -327,6 +348,11 @@ fn freeze_rejudge_final_and_export() {
     ] {
         let a = get(&format!("{}{bad}", server.url), Who::Nobody);
         assert_eq!(a.status, 404, "{bad}: {}", a.body);
+        assert!(
+            a.body.contains("The contest is closed"),
+            "{bad}: {}",
+            a.body
+        );
     }
     let board = get(&format!("{}/", server.url), Who::Nobody).body;
     assert!(board.contains("id=\"final-standings\""), "{board}");

@@ -11,12 +11,16 @@
 //!   process left;
 //! - `uploads`: the bad uploads through HTTP, each with its status and message, nothing stored;
 //! - `pinning`: a team chooses which version plays (API and its page's buttons), the
-//!   matchmaker and the final seat it, and the choice is fixed once the contest has closed.
+//!   matchmaker and the final seat it, and the choice is fixed once the contest has closed;
+//! - `organiser`: the organiser pins from the shell (`rollarena arena pin`) while the server
+//!   runs, every refusal with its message and exit code; the organiser's table and the
+//!   leaderboard mark a pinned version; error pages carry the closing-time banner.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod e2e;
+mod organiser;
 mod pinning;
 mod sigkill;
 mod uploads;
@@ -267,7 +271,15 @@ fn answer(response: ureq::http::Response<ureq::Body>) -> Answer {
 }
 
 pub fn get(url: &str, who: Who) -> Answer {
-    let req = agent().get(url);
+    get_with(url, who, &[])
+}
+
+/// GETs with extra headers.
+pub fn get_with(url: &str, who: Who, headers: &[(&str, &str)]) -> Answer {
+    let mut req = agent().get(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
     let req = match who {
         Who::Nobody => req,
         Who::Token(t) => req.header("Authorization", &format!("Bearer {t}")),

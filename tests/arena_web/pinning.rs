@@ -24,7 +24,7 @@ const FORM: &str = "application/x-www-form-urlencoded";
 const HOSTILE: &str = "<script>alert(\"pin\")</script> & 'Bravo'";
 
 /// The first CSRF token of a page (every form of a session carries the same).
-fn csrf_of(page: &str) -> String {
+pub(super) fn csrf_of(page: &str) -> String {
     page.split("name=\"csrf\" value=\"")
         .nth(1)
         .and_then(|r| r.split('"').next())
@@ -33,7 +33,7 @@ fn csrf_of(page: &str) -> String {
 }
 
 /// The versions seated in each match of `kind` in `state` made after match `after`, by match.
-fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
+pub(super) fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
     let ids = arena.ids(&format!(
         "SELECT id FROM matches WHERE state = '{state}' AND kind != 'final' AND id > {after}
          ORDER BY id"
@@ -45,6 +45,24 @@ fn seats(arena: &Arena, state: &str, after: i64) -> Vec<Vec<i64>> {
             ))
         })
         .collect()
+}
+
+/// Pauses (or resumes) the matchmaker through the organiser's form.
+pub(super) fn set_matchmaker(url: &str, session: &str, csrf: &str, paused: bool) {
+    let a = post(
+        &format!("{url}/organiser/matchmaker"),
+        Who::Cookie(session),
+        FORM,
+        format!("csrf={csrf}&paused={paused}").as_bytes(),
+    );
+    assert_eq!(a.status, 303, "{}", a.body);
+}
+
+/// The Python kit submitted with `--wait`: its version, ready.
+pub(super) fn ready_kit(server: &Server, token: &str) -> i64 {
+    let (code, out, err) = submit(server, token, &kit("python"), &["--wait"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    version_id(&out)
 }
 
 #[test]
@@ -59,22 +77,10 @@ fn a_team_chooses_the_version_that_plays_until_the_contest_closes() {
     // The organiser pauses the matchmaker while the versions arrive.
     let organiser = login(&url, &arena.organiser);
     let org_csrf = csrf_of(&get(&format!("{url}/organiser"), Who::Cookie(&organiser)).body);
-    let matchmaker = |paused: bool| {
-        let a = post(
-            &format!("{url}/organiser/matchmaker"),
-            Who::Cookie(&organiser),
-            FORM,
-            format!("csrf={org_csrf}&paused={paused}").as_bytes(),
-        );
-        assert_eq!(a.status, 303, "{}", a.body);
-    };
+    let matchmaker = |paused: bool| set_matchmaker(&url, &organiser, &org_csrf, paused);
     matchmaker(true);
 
-    let ready = |token: &str| {
-        let (code, out, err) = submit(&server, token, &kit("python"), &["--wait"]);
-        assert_eq!(code, 0, "{out}\n{err}");
-        version_id(&out)
-    };
+    let ready = |token: &str| ready_kit(&server, token);
     let (a1, a2) = (ready(&alpha), ready(&alpha));
     let b1 = ready(&bravo);
     let tmp = crate::check::shared_tempdir("rollarena-pin-");
@@ -263,7 +269,8 @@ fn a_team_chooses_the_version_that_plays_until_the_contest_closes() {
     assert_eq!(team("Alpha").json()["pinned_version"], a2);
     let page = get(&page_url("Alpha"), Who::Cookie(&alpha_session)).body;
     assert!(page.contains(&format!("Version #{a2} is pinned")), "{page}");
-    assert!(page.contains("(pinned by the team)"), "{page}");
+    let plays = format!("Plays: version #{a2} <span class=\"badge pinned\">pinned</span>");
+    assert!(page.contains(&plays), "{plays} in {page}");
     assert_eq!(page.matches("Play this version").count(), 2, "{page}");
     assert!(page.contains("Play the latest"), "{page}");
     // Refused on the page, with its message; another team's session and a bad token: 403.

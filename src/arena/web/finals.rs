@@ -58,6 +58,27 @@ pub fn banner(closing: Option<i64>) -> Markup {
     }
 }
 
+/// `document` (a page with its own styles and policy: the replay viewer opened alone) with the
+/// banner of `closing` at the top of its body. The site's stylesheet does not reach such a
+/// page (its policy allows inline styles only), so the banner carries its own style.
+pub fn banner_in_document(document: String, closing: Option<i64>) -> String {
+    let Some(at) = document.find("<body>").map(|i| i + "<body>".len()) else {
+        return document;
+    };
+    if closing.is_none() {
+        return document;
+    }
+    let banner = html! {
+        div style="padding: 6px 16px; background: #fff4d6; border-bottom: 1px solid #e6c66e; \
+                   font: 14px/1.4 system-ui, sans-serif" {
+            (banner(closing))
+        }
+    };
+    let mut out = document;
+    out.insert_str(at, &banner.into_string());
+    out
+}
+
 /// What the organiser's section shows.
 #[derive(Clone, Debug, Serialize)]
 pub struct OrganiserFinals {
@@ -306,4 +327,24 @@ async fn serve_final(site: Site, path: String) -> Result<Response, WebError> {
         }
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_gets_the_banner_at_the_top_of_its_body_only_when_a_closing_time_is_set() {
+        let doc = "<html><head><style>x</style></head><body><header>h</header></body></html>";
+        assert_eq!(banner_in_document(doc.into(), None), doc);
+        let with = banner_in_document(doc.into(), Some(1));
+        assert!(
+            with.contains("<body><div style=") && with.contains("The contest is closed"),
+            "{with}"
+        );
+        assert!(with.ends_with("<header>h</header></body></html>"), "{with}");
+        let later = banner_in_document(doc.into(), Some(crate::arena::db::now_ms() + 3_600_000));
+        assert!(later.contains("Submissions close at"), "{later}");
+        assert_eq!(banner_in_document("no body".into(), Some(1)), "no body");
+    }
 }

@@ -196,6 +196,7 @@
         if (r.builtin) { team.appendChild(document.createTextNode(' ')); team.appendChild(el('span', 'badge', 'built-in')); }
         const version = el('span', '', r.version_label + ' ');
         version.appendChild(el('span', 'muted', '#' + r.version_id));
+        if (r.pinned) { version.appendChild(document.createTextNode(' ')); version.appendChild(el('span', 'badge pinned', 'pinned')); }
         let trend;
         if (r.trend === null || r.trend === undefined) trend = el('span', 'muted', 'new');
         else if (r.trend > 0.005) trend = el('span', 'up', '▲ ' + signed(r.trend));

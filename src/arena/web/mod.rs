@@ -9,11 +9,13 @@
 //! (the rating history as SVG), [`workers`] (the remote workers' API), [`finals`] (the last
 //! day's pages and API), [`live`] (matches in play and pages that update themselves,
 //! over server-sent events, and the site's one script), [`pinning`] (a team's choice of the
-//! version that plays: its page's buttons and its API).
+//! version that plays: its page's buttons and its API), [`error_pages`] (the error pages,
+//! with the closing-time banner every page carries).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
 pub mod auth;
+pub mod error_pages;
 pub mod finals;
 pub mod finals_actions;
 pub mod forms;
@@ -122,7 +124,7 @@ impl IntoResponse for WebError {
         if let WebError::Internal(m) = &self {
             tracing::error!("{m}");
         }
-        (self.status(), pages::error_page(&self)).into_response()
+        error_pages::response(&self)
     }
 }
 
@@ -177,6 +179,10 @@ pub fn router(site: Site) -> Router {
         .route("/api/changes", get(live::changes))
         .route("/live.js", get(live::script))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            site.clone(),
+            error_pages::with_banner,
+        ))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(site)
 }

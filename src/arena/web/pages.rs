@@ -24,19 +24,6 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
     )
 }
 
-/// The page of an error (the layout without a viewer: an error never shows private data).
-pub fn error_page(e: &WebError) -> Markup {
-    templates::layout(
-        &Frame {
-            viewer: &Viewer::Public,
-            csrf: None,
-            closing: None,
-        },
-        e.status().canonical_reason().unwrap_or("Error"),
-        templates::message(e.message()),
-    )
-}
-
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
     let dir = site.arena.dir.clone();
     let lb = blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?;
@@ -137,10 +124,12 @@ pub async fn match_page(
 /// The replay viewer of a finished match, with what the viewer may not see taken out of the
 /// record. The viewer's page carries its own Content-Security-Policy (its script by hash);
 /// the same policy goes in the header, with `frame-ancestors 'self'` so only the match page
-/// frames it.
+/// frames it. Opened alone it carries the closing-time banner; in the match page's frame
+/// (`Sec-Fetch-Dest: iframe`) it does not, since the page around it does.
 pub async fn replay(
     State(site): State<Site>,
     auth: Auth,
+    headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
@@ -153,6 +142,14 @@ pub async fn replay(
     })
     .await?;
     let csp = viewer_policy(&html).unwrap_or_else(|| "default-src 'none'".into());
+    let framed = headers
+        .get("sec-fetch-dest")
+        .is_some_and(|v| v.as_bytes() == b"iframe");
+    let html = if framed {
+        html
+    } else {
+        super::finals::banner_in_document(html, auth.closing)
+    };
     let mut response = axum::response::Html(html).into_response();
     if let Ok(value) = HeaderValue::from_str(&format!("{csp}; frame-ancestors 'self'")) {
         response

@@ -19,7 +19,6 @@ use super::auth::Auth;
 use super::forms::check_csrf;
 use super::templates::{team_href, time};
 use super::{Site, WebError, blocking};
-use crate::arena::admin;
 use crate::arena::pinning::{self, PinError, Pinned};
 use crate::arena::views::{TeamPage, VersionRow, Viewer};
 
@@ -39,7 +38,7 @@ fn pin_for(
     version: Option<i64>,
 ) -> Result<Pinned, WebError> {
     let mut conn = site.conn()?;
-    let team = admin::team_id(&conn, name).map_err(WebError::NotFound)?;
+    let team = pinning::team_named(&conn, name).map_err(web_error)?;
     match viewer {
         _ if viewer.owns(team) => {}
         Viewer::Team { name: own, .. } => {
@@ -55,11 +54,17 @@ fn pin_for(
             )));
         }
     }
-    pinning::pin(&mut conn, team, version).map_err(|e| match e {
+    pinning::pin(&mut conn, team, version).map_err(web_error)
+}
+
+/// A refused pin's status: no such team 404, closed 409, anything else asked amiss 400.
+fn web_error(e: PinError) -> WebError {
+    match e {
+        PinError::NoTeam(m) => WebError::NotFound(m),
         PinError::Closed(m) => WebError::Conflict(m),
         PinError::Refused(m) => WebError::BadRequest(m),
         PinError::Internal(m) => WebError::Internal(m),
-    })
+    }
 }
 
 const API_BODY: &str = "send {\"version\": ID} to pin one of the team's ready versions, or \
@@ -208,7 +213,7 @@ pub fn section(
                                     td.num { (v.matches) }
                                     td {
                                         @if page.pinned_version == Some(v.id) {
-                                            span.badge { "pinned" }
+                                            span.badge.pinned { "pinned" }
                                         } @else {
                                             form.inline method="post" action=(action) {
                                                 input type="hidden" name="csrf" value=(csrf);

@@ -114,7 +114,10 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
                             a href=(team_href(&row.team)) { (row.team) }
                             @if row.builtin { " " span.badge { "built-in" } }
                         }
-                        td { (row.version_label) " " span.muted { "#" (row.version_id) } }
+                        td {
+                            (row.version_label) " " span.muted { "#" (row.version_id) }
+                            @if row.pinned { " " span.badge.pinned { "pinned" } }
+                        }
                         td.num { (format!("{:.2} ± {:.2}", row.mu, row.sigma)) }
                         td.num { b { (format!("{:.2}", row.conservative)) } }
                         td.num { (row.matches) }
@@ -193,7 +196,7 @@ pub fn team(page: &TeamPage, choice: Markup) -> Markup {
             @match page.active_version {
                 Some(id) => {
                     "version #" (id)
-                    @if page.pinned_version == Some(id) { " (pinned by the team)" }
+                    @if page.pinned_version == Some(id) { " " span.badge.pinned { "pinned" } }
                     @else { " (its latest that passed its check)" }
                 },
                 None => { "no version has passed its check yet" },
@@ -499,7 +502,7 @@ pub fn organiser(
                         td { a href=(team_href(&t.name)) { (t.name) } @if t.builtin { " " span.badge { "built-in" } } @if t.disabled { " " span.badge.failed { "disabled" } } }
                         td { (time(t.created_at)) }
                         td.num { (t.versions) }
-                        td { (t.active_version.map(|v| format!("#{v}")).unwrap_or_else(|| "-".into())) }
+                        td.plays { (plays(t.active_version, t.pinned_version)) }
                         td {
                             form.inline method="post" action="/organiser/team" {
                                 input type="hidden" name="csrf" value=(csrf);
@@ -525,6 +528,21 @@ pub fn organiser(
             input type="hidden" name="csrf" value=(csrf);
             label { "Name " input type="text" name="name" required maxlength="64"; }
             button type="submit" { "Add" }
+        }
+    }
+}
+
+/// The version that plays, as the organiser's teams table shows it: "#3 pinned", "#4 latest",
+/// or why none plays.
+pub fn plays(active: Option<i64>, pinned: Option<i64>) -> Markup {
+    html! {
+        @match (active, pinned) {
+            (Some(a), Some(p)) if a == p => { "#" (a) " " span.badge.pinned { "pinned" } },
+            (Some(a), Some(p)) => {
+                "#" (a) " " span.muted { "latest (#" (p) " is pinned but not ready)" }
+            },
+            (Some(a), None) => { "#" (a) " " span.muted { "latest" } },
+            (None, _) => { span.muted { "none ready" } },
         }
     }
 }
