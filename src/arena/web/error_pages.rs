@@ -8,8 +8,8 @@
 //! line at any moment, so it is read, never cached). What axum itself refuses before a
 //! handler runs (an address whose number does not parse, a form that does not decode, a
 //! method the address does not take) arrives as plain text or nothing: on a page's address it
-//! becomes the same page, with the same banner. The API (`/api/...`) keeps its JSON and its
-//! text as they are.
+//! becomes the same page, with the same banner. The API's refusals (`/api/...`) are JSON, made
+//! so by [`super::api_refusals`].
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -18,6 +18,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use maud::Markup;
 
+use super::api_refusals::is_api;
 use super::templates::{self, Frame};
 use super::{Site, WebError, blocking};
 use crate::arena::views::Viewer;
@@ -55,21 +56,22 @@ pub fn response(e: &WebError) -> Response {
 }
 
 /// The largest refusal of axum's read to be shown on a page (they are a line or two).
-const REFUSAL_BYTES: usize = 16 * 1024;
+pub const REFUSAL_BYTES: usize = 16 * 1024;
 
 /// Gives every error page the banner: those of a [`WebError`], and axum's own refusals on a
-/// page's address, made into pages.
+/// page's address, made into pages. The API's addresses are left to
+/// [`super::api_refusals::as_json`].
 pub async fn with_banner(State(site): State<Site>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let response = next.run(request).await;
     let status = response.status();
-    if !(status.is_client_error() || status.is_server_error()) {
+    if !(status.is_client_error() || status.is_server_error()) || is_api(&path) {
         return response;
     }
     let page = match response.extensions().get::<ErrorPage>() {
         Some(page) => page.clone(),
-        None if !path.starts_with("/api/") && is_plain(&response) => {
+        None if is_plain(&response) => {
             let (parts, body) = response.into_parts();
             let text = match axum::body::to_bytes(body, REFUSAL_BYTES).await {
                 Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
@@ -112,7 +114,7 @@ async fn rendered(site: &Site, response: Response, status: StatusCode, message: 
 }
 
 /// Whether a response is one of axum's refusals: plain text, or no body at all.
-fn is_plain(response: &Response) -> bool {
+pub fn is_plain(response: &Response) -> bool {
     match response.headers().get(header::CONTENT_TYPE) {
         None => true,
         Some(kind) => kind.as_bytes().starts_with(b"text/plain"),

@@ -10,10 +10,12 @@
 //! day's pages and API), [`live`] (matches in play and pages that update themselves,
 //! over server-sent events, and the site's one script), [`pinning`] (a team's choice of the
 //! version that plays: its page's buttons and its API), [`error_pages`] (the error pages,
-//! with the closing-time banner every page carries).
+//! with the closing-time banner every page carries), [`api_refusals`] (every refusal under
+//! `/api/` as JSON, axum's own included).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
+pub mod api_refusals;
 pub mod auth;
 pub mod error_pages;
 pub mod finals;
@@ -140,7 +142,7 @@ pub async fn blocking<T: Send + 'static>(
 /// The site's routes.
 pub fn router(site: Site) -> Router {
     let upload_limit = DefaultBodyLimit::max(site.body_limit());
-    Router::new()
+    let routes = Router::new()
         .route("/", get(pages::leaderboard))
         .route("/teams/{name}", get(pages::team))
         .route("/matches", get(pages::matches))
@@ -179,20 +181,30 @@ pub fn router(site: Site) -> Router {
         .route("/api/changes", get(live::changes))
         .route("/live.js", get(live::script))
         .fallback(not_found)
+        .layer(DefaultBodyLimit::max(api_refusals::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             site.clone(),
             error_pages::with_banner,
         ))
         .layer(axum::middleware::map_response(security_headers))
-        .with_state(site)
+        .with_state(site);
+    // Around the whole router, not each route (as `layer` above is): axum sets a 405's
+    // `Allow` header outside a route's layers, and the API's refusal names those methods.
+    Router::new()
+        .fallback_service(routes)
+        .layer(axum::middleware::from_fn(api_refusals::as_json))
 }
 
 async fn not_found(uri: axum::http::Uri) -> Response {
-    let e = WebError::NotFound(format!("nothing is at {}", uri.path()));
-    if uri.path().starts_with("/api/") {
-        api::ApiError(e).into_response()
+    let path = uri.path();
+    if api_refusals::is_api(path) {
+        api::ApiError(WebError::NotFound(format!(
+            "the API has no address {path}: the README's \"The JSON API\" lists them (as GET \
+             /api/leaderboard), protocol/ARENA.md the worker API's"
+        )))
+        .into_response()
     } else {
-        e.into_response()
+        WebError::NotFound(format!("nothing is at {path}")).into_response()
     }
 }
 
