@@ -14,11 +14,16 @@
 //!   matchmaker and the final seat it, and the choice is fixed once the contest has closed;
 //! - `organiser`: the organiser pins from the shell (`rollarena arena pin`) while the server
 //!   runs, every refusal with its message and exit code; the organiser's table and the
-//!   leaderboard mark a pinned version; error pages carry the closing-time banner.
+//!   leaderboard mark a pinned version; error pages carry the closing-time banner;
+//! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
+//!   (a path, query or body that does not decode, a missing content type, a body too large, a
+//!   method the address does not take, an unknown address) included, and `rollarena submit`
+//!   and `rollarena worker` show its message.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
+mod api_errors;
 mod e2e;
 mod organiser;
 mod pinning;
@@ -224,9 +229,15 @@ pub struct Answer {
     pub status: u16,
     pub body: String,
     pub set_cookies: Vec<String>,
+    pub headers: ureq::http::HeaderMap,
 }
 
 impl Answer {
+    /// A header's value, if it has one.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
@@ -257,6 +268,7 @@ fn answer(response: ureq::http::Response<ureq::Body>) -> Answer {
         .iter()
         .map(|v| v.to_str().unwrap().to_string())
         .collect();
+    let headers = response.headers().clone();
     let mut body = String::new();
     response
         .into_body()
@@ -267,6 +279,7 @@ fn answer(response: ureq::http::Response<ureq::Body>) -> Answer {
         status,
         body,
         set_cookies,
+        headers,
     }
 }
 
@@ -311,6 +324,25 @@ pub fn post_with(
         Who::Cookie(c) => req.header("Cookie", c),
     };
     answer(req.send(body).unwrap())
+}
+
+/// Any request: `method` with exactly `headers` (no content type unless given) and `body`.
+pub fn send(method: &str, url: &str, who: Who, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+    let mut req = ureq::http::Request::builder().method(method).uri(url);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    req = match who {
+        Who::Nobody => req,
+        Who::Token(t) => req.header("Authorization", format!("Bearer {t}")),
+        Who::Cookie(c) => req.header("Cookie", c),
+    };
+    let response = if body.is_empty() {
+        agent().run(req.body(()).unwrap())
+    } else {
+        agent().run(req.body(body.to_vec()).unwrap())
+    };
+    answer(response.unwrap())
 }
 
 /// A multipart body: (content type, bytes) of `fields` (name, file name, bytes).
