@@ -1,7 +1,9 @@
 //! The organiser's day: an arena made, two teams (with hostile names) given their tokens, the
 //! Python and C kits submitted with `rollarena submit --wait`, a broken bot submitted through
-//! the web form in Chromium (its check report must show the diagnosis), the ladder playing,
-//! and the leaderboard's page and API agreeing; then a clean stop on SIGTERM.
+//! the web form in Chromium (its check report must show the diagnosis), a team pinning its
+//! version with its page's button while the leaderboard open in another tab redraws with the
+//! "pinned" badge, the ladder playing, and the leaderboard's page and API agreeing; then a
+//! clean stop on SIGTERM.
 
 use std::time::Duration;
 
@@ -49,7 +51,8 @@ fn two_kits_and_a_broken_bot_fill_the_ladder_and_its_pages() {
     );
 
     // The same through the browser's form, as team A.
-    if crate::chromium::ready("the arena's browser test") {
+    let browsed = crate::chromium::ready("the arena's browser test");
+    if browsed {
         let expect = json!({
             "url": server.url,
             "token": token_a,
@@ -58,6 +61,7 @@ fn two_kits_and_a_broken_bot_fill_the_ladder_and_its_pages() {
             "broken": broken,
             "label": "<img src=y onerror=alert(3)> v2",
             "diagnosis": ["no junk on stdout", "Hint:", "Log to stderr instead"],
+            "pin": python,
         });
         crate::chromium::run_script("arena.mjs", &expect, &tmp.path().join("expect.json"));
     }
@@ -93,6 +97,12 @@ fn two_kits_and_a_broken_bot_fill_the_ladder_and_its_pages() {
     let mut want = vec![(TEAM_A, python), (TEAM_B, c)];
     want.sort();
     assert_eq!(seen, want, "{lb}");
+    // Team A pinned its Python version in the browser; nobody pinned team B's.
+    if browsed {
+        for r in rows {
+            assert_eq!(r["pinned"], r["team"] == TEAM_A, "{r}");
+        }
+    }
     for r in rows {
         assert!(r["matches"].as_i64().unwrap() >= 6, "{r}");
         let (mu, sigma) = (r["mu"].as_f64().unwrap(), r["sigma"].as_f64().unwrap());

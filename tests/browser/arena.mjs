@@ -9,6 +9,8 @@
 //     "broken": "/abs/bot.py",                 // submitted through the form
 //     "label": "a hostile label",
 //     "diagnosis": ["words", ...],             // what its check report must say
+//     "pin": 3,                                // a ready version of the team, pinned with its
+//                                              // page's button while the leaderboard is open
 //     "screenshots": { "leaderboard": "/abs/a.png", "team": "/abs/b.png" } }   // optional
 // or, for the docs' pictures only: { "url": ..., "screenshots": {...}, "team": "its name" }.
 //
@@ -85,6 +87,44 @@ await withChromium(async (context) => {
     check(title.endsWith(expect.label), `the label shows as ${JSON.stringify(title)}`);
     await inert('the submission page');
     stamp(`ok: the check report shows the diagnosis (${expect.diagnosis.join('; ')}) and the label as text`);
+  }
+
+  if (expect.pin) {
+    // The leaderboard open in a tab of its own; the team pins a version with its page's button;
+    // the leaderboard redraws (no reload) with the version marked "pinned".
+    const board = await context.newPage();
+    board.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+    board.on('pageerror', (e) => errors.push(String(e)));
+    await board.goto(`${expect.url}/`);
+    await board.evaluate(() => { window.stillHere = true; });
+    const versionCell = () => board.$$eval('#leaderboard tbody tr', (trs, team) => {
+      const tr = trs.find((r) => r.cells[1].querySelector('a').textContent === team);
+      return tr ? { text: tr.cells[2].textContent, pinned: tr.cells[2].querySelector('.badge.pinned') !== null } : null;
+    }, expect.team);
+    const before = await versionCell();
+    check(before && !before.pinned, `before the pin the leaderboard's row of the team is ${JSON.stringify(before)}`);
+
+    await page.goto(`${expect.url}${teamHref(expect.team)}`);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click(`#pin-versions form:has(input[name="version"][value="${expect.pin}"]) button`),
+    ]);
+    const status = await page.textContent('#pin-status');
+    check(status.includes(`Version #${expect.pin} is pinned`), `after the button the team page says ${JSON.stringify(status)}`);
+    const pinnedAt = Date.now();
+
+    let after = before;
+    while (Date.now() < pinnedAt + 20000) {
+      after = await versionCell();
+      if (after && after.pinned) break;
+      await board.waitForTimeout(100);
+    }
+    check(after && after.pinned, `20 s after the pin the leaderboard's row of the team is ${JSON.stringify(after)}`);
+    check(after.text.includes(`#${expect.pin}`), `the pinned badge is on ${JSON.stringify(after.text)}, not version #${expect.pin}`);
+    check(await board.evaluate(() => window.stillHere === true), 'the leaderboard was reloaded');
+    check(await board.$eval('#leaderboard', (t) => t.hasAttribute('data-updated')), 'the leaderboard table was not redrawn');
+    await board.close();
+    stamp(`ok: version #${expect.pin} pinned with the team page's button; the open leaderboard redrew with its badge in ${((Date.now() - pinnedAt) / 1000).toFixed(1)} s, without a reload`);
   }
 
   if (expect.screenshots) {
