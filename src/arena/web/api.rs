@@ -1,6 +1,7 @@
 //! The JSON API: the very values the pages show ([`crate::arena::views`]), and the upload
 //! (`POST /api/submissions`, multipart, `Authorization: Bearer TOKEN`). Errors are
-//! `{"error": "..."}` with the HTTP status; the README documents every route.
+//! `{"error": "..."}` with the HTTP status ([`ApiError`]; what axum refuses before a handler
+//! runs is made so by [`super::api_refusals`]); the README documents every route.
 
 use axum::Json;
 use axum::extract::{FromRequestParts, Multipart, Path, Query, State};

@@ -1,8 +1,10 @@
 //! The worker API's routes (`/api/worker/...`), thin over [`crate::arena::remote::server`]:
 //! each authenticates the worker's bearer token, runs its function on a blocking thread and
-//! answers JSON (`{"error": ...}` with the status on a refusal). A middleware counts the
-//! bytes each endpoint moves (request and response bodies), which the organiser reads at
-//! `/api/worker/traffic` (the benchmark's figures). Also the organiser page's list of workers.
+//! answers JSON (`{"error": ...}` with the status on a refusal; axum's own refusals, such as
+//! a match id that does not parse or a missing `?lease=`, by [`super::api_refusals`]). A
+//! middleware counts the bytes each endpoint moves (request and response bodies), which the
+//! organiser reads at `/api/worker/traffic` (the benchmark's figures). Also the organiser
+//! page's list of workers.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
