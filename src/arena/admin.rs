@@ -140,12 +140,16 @@ fn insert_team(
     Ok((conn.last_insert_rowid(), token))
 }
 
-/// The team with this name.
-pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<i64, String> {
+/// The team with this name (exactly: names are compared as they are written), if any.
+pub fn find_team(conn: &rusqlite::Connection, name: &str) -> Result<Option<i64>, String> {
     conn.query_row("SELECT id FROM teams WHERE name = ?1", [name], |r| r.get(0))
         .optional()
-        .map_err(sql)?
-        .ok_or_else(|| format!("there is no team named {name:?}"))
+        .map_err(sql)
+}
+
+/// The team with this name.
+pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<i64, String> {
+    find_team(conn, name)?.ok_or_else(|| format!("there is no team named {name:?}"))
 }
 
 /// Disables (or enables again) a team: a disabled team's versions leave the ladder.

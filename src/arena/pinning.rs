@@ -71,9 +71,8 @@ fn internal(e: rusqlite::Error) -> PinError {
 
 /// The id of the team named `name` (exactly: names are compared as they are written).
 pub fn team_named(conn: &Connection, name: &str) -> Result<i64, PinError> {
-    conn.query_row("SELECT id FROM teams WHERE name = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(internal)?
+    super::admin::find_team(conn, name)
+        .map_err(PinError::Internal)?
         .ok_or_else(|| {
             PinError::NoTeam(format!(
                 "there is no team named {name:?}: give the name exactly as the team was added \
