@@ -8,11 +8,14 @@
  *   plays the move that turns the most balls weighted by the tactical value of the square;
  * - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
  *   solution, declares it, passes, and shows the moves when asked to `prove`;
- * - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
- *   `legal` list (see choose_any, the place for your strategy).
+ * - "goofspiel": it bids the card that ranks in its hand where the prize ranks among the
+ *   prizes left (goofspiel_choose);
+ * - "rollerball": its base on the track the fewest other bases share, every card it lays
+ *   leading balls to that track, every reward laid as a victory point (rollerball_choose);
+ * - any other game: it answers each `turn` with the first move of its `legal` list.
  *
  * Build: gcc -O2 -o bot bot.c
- * Check: rollarena check ./bot        (add --game robots)
+ * Check: rollarena check ./bot        (add --game GAME: robots, goofspiel, rollerball)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -421,24 +424,201 @@ static void on_prove(const jvalue *msg) {
 }
 
 /* ------------------------------------------------------------------------------------------
- * Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+ * Goofspiel (`hello.game` "goofspiel"): protocol/games/goofspiel.md. Every turn is a sealed bid
+ * for the prize on show, answered with one card of the hand.
  * ------------------------------------------------------------------------------------------ */
 
+/* Bid the card that stands among my cards where the prize stands among the prizes still to be
+ * won: the top card for the top prize, the lowest card for the lowest, so the high cards are
+ * kept for the high prizes. (At the start the hand and the prizes are both 1 to N, so this
+ * bids the prize's own value.) `legal` holds the n cards of the hand. */
+static const char *goofspiel_choose(const jvalue *state, const char **legal, int n) {
+    /* STRATEGY: the place for your Goofspiel play: `state.history` has every bid so far. */
+    double prize = json_num(state, "prize", 0);
+    int prizes = 1, rank = 0; /* rank: 0 for the lowest prize still to be won */
+    const jvalue *left = json_get(state, "prizes_left");
+    for (const jvalue *p = left ? left->child : NULL; p; p = p->next, prizes++)
+        if (p->number < prize) rank++;
+    int wanted = rank * n / prizes; /* the card with `wanted` cards of the hand below it */
+    for (int i = 0; i < n; i++) {
+        int below = 0;
+        for (int j = 0; j < n; j++) below += atoi(legal[j]) < atoi(legal[i]);
+        if (below == wanted) return legal[i];
+    }
+    return legal[0];
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
+ * player's base earns that player a card, which this bot always lays as a victory point (five
+ * win). So the bot puts its base on the track the fewest other bases share, and then every
+ * diversion card it lays leads balls towards that track; the workman stays on its own base,
+ * where no ball can hit it.
+ * ------------------------------------------------------------------------------------------ */
+
+/* A Move card (DM, UM) sends every ball leaving s1 across to s2; a Splitter (SD, SU) sends a
+ * new ball across to s2, the ball goes on. */
+static int is_move_card(const char *code) { return !strcmp(code, "DM") || !strcmp(code, "UM"); }
+static int is_splitter(const char *code) { return !strcmp(code, "SD") || !strcmp(code, "SU"); }
+
+/* The position of `square` in a track's list of squares, or -1. */
+static int index_in(const jvalue *squares, const char *square) {
+    int i = 0;
+    for (const jvalue *s = squares->child; s; s = s->next, i++)
+        if (s->type == J_STRING && !strcmp(s->string, square)) return i;
+    return -1;
+}
+
+/* 1 (outer), 2 or 3 (inner): the track `square` belongs to (`state.tracks` lists them). */
+static int track_of(const jvalue *state, const char *square) {
+    const jvalue *tracks = json_get(state, "tracks");
+    int number = 1;
+    for (const jvalue *t = tracks ? tracks->child : NULL; t; t = t->next, number++)
+        if (index_in(t, square) >= 0) return number;
+    return 0;
+}
+
+/* How many tracks closer to mine (the track of my base) a card on s1-s2 brings the balls it
+ * diverts: positive for a card that leads balls to my base, negative for one that leads them
+ * away. A Splitter never takes a ball away (the ball goes on, a new one crosses). */
+static int card_gain(const jvalue *state, int mine, const char *code, const char *s1,
+                     const char *s2) {
+    int gain = abs(track_of(state, s1) - mine) - abs(track_of(state, s2) - mine);
+    if (is_move_card(code)) return gain;
+    if (is_splitter(code)) return gain > 0 ? gain : 0;
+    return 0; /* a ball changer diverts nothing */
+}
+
+/* Squares a ball on `square` rolls along its track to reach `target` (99: never). */
+static int distance_to(const jvalue *state, const char *square, const char *target) {
+    const jvalue *tracks = json_get(state, "tracks");
+    for (const jvalue *t = tracks ? tracks->child : NULL; t; t = t->next) {
+        int from = index_in(t, square), to = index_in(t, target), length = 0;
+        for (const jvalue *s = t->child; s; s = s->next) length++;
+        if (from >= 0 && to >= 0) return (to - from + length) % length;
+    }
+    return 99;
+}
+
+/* A move's words: "place DM c8 c7" -> "place", "DM", "c8", "c7" (missing ones empty). */
+typedef struct {
+    char w[4][16];
+} Words;
+
+static Words words_of(const char *move) {
+    Words words;
+    memset(&words, 0, sizeof words);
+    sscanf(move, "%15s %15s %15s %15s", words.w[0], words.w[1], words.w[2], words.w[3]);
+    return words;
+}
+
+/* One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
+ * notation" lists each phase's moves). */
+static const char *rollerball_choose(const jvalue *state, const char **legal, int n) {
+    /* STRATEGY: the place for your Rollerball play; each phase below is a simple rule. */
+    const char *phase = json_str(state, "phase");
+    const jvalue *players = json_get(state, "players");
+    const jvalue *me = players ? players->child : NULL;
+    for (int seat = (int)json_num(state, "seat", 0); me && seat > 0; seat--) me = me->next;
+    const char *base = json_str(me, "base");
+    if (!phase) return legal[0];
+    if (!strcmp(phase, "base")) {
+        /* The base track (1 or 2) the fewest other bases stand on, the shorter one (2) on a
+         * tie: a ball on it comes back to my base every 10 turns. */
+        int best = 0, best_crowding = 1000;
+        for (int i = 0; i < n; i++) {
+            int track = track_of(state, words_of(legal[i]).w[1]), crowding = -track;
+            for (const jvalue *p = players->child; p; p = p->next)
+                if (json_str(p, "base") && track_of(state, json_str(p, "base")) == track)
+                    crowding += 10;
+            if (crowding < best_crowding) best = i, best_crowding = crowding;
+        }
+        return legal[best];
+    }
+    int mine = base ? track_of(state, base) : 0;
+    if (!strcmp(phase, "workman") && base) {
+        for (int i = 0; i < n; i++) /* on a base square no ball can hit it */
+            if (!strcmp(words_of(legal[i]).w[1], base)) return legal[i];
+    }
+    if (!strcmp(phase, "ball") && base) {
+        /* As near before my base as the rules allow: it scores in the first turn. */
+        int best = 0;
+        for (int i = 1; i < n; i++)
+            if (distance_to(state, words_of(legal[i]).w[1], base) <
+                distance_to(state, words_of(legal[best]).w[1], base))
+                best = i;
+        return legal[best];
+    }
+    if (!strcmp(phase, "reward")) {
+        /* Always a victory point: from the deck (`vp`), else a card off the board, the one
+         * that leads balls away from my base first. */
+        int best = -1, best_gain = 1000;
+        for (int i = 0; i < n; i++) {
+            if (!strcmp(legal[i], "vp")) return legal[i];
+            Words take = words_of(legal[i]);
+            if (strcmp(take.w[0], "take") || strcmp(take.w[2], "vp")) continue;
+            const jvalue *cards = json_get(state, "cards");
+            for (const jvalue *c = cards ? cards->child : NULL; c; c = c->next) {
+                const jvalue *at = json_get(c, "at");
+                if (index_in(at, take.w[1]) < 0) continue;
+                int gain = card_gain(state, mine, json_str(c, "card"), at->child->string,
+                                     at->child->next->string);
+                if (gain < best_gain) best = i, best_gain = gain;
+            }
+        }
+        return best >= 0 ? legal[best] : legal[0];
+    }
+    if (!strcmp(phase, "card") || !strcmp(phase, "use")) {
+        /* The card that brings balls nearest my track (`pass` or `none` if none brings any). */
+        int best = 0, best_gain = 0;
+        for (int i = 0; i < n; i++) {
+            Words m = words_of(legal[i]);
+            if (strcmp(m.w[0], "place") && strcmp(m.w[0], "build")) continue;
+            int gain = card_gain(state, mine, m.w[1], m.w[2], m.w[3]);
+            if (gain > best_gain) best = i, best_gain = gain;
+        }
+        return legal[best];
+    }
+    if (!strcmp(phase, "discard")) {
+        /* A card that diverts nothing first (ball changers, Replacers), then any. */
+        for (int i = 0; i < n; i++) {
+            Words m = words_of(legal[i]);
+            if (!is_move_card(m.w[1]) && !is_splitter(m.w[1])) return legal[i];
+        }
+    }
+    /* "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first. */
+    return legal[0];
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Any game whose every decision is a `turn` with a `legal` list (Goofspiel, Rollerball, ...).
+ * ------------------------------------------------------------------------------------------ */
+
+typedef const char *(*Strategy)(const jvalue *state, const char **legal, int n);
+
 static struct {
-    jvalue *turn;    /* the last turn, kept to answer a refusal */
-    int tried[256];  /* the legal moves already sent for it */
+    Strategy strategy; /* the game's, or NULL: the first legal move */
+    jvalue *turn;      /* the last turn, kept to answer a refusal */
+    int tried[256];    /* the legal moves already sent for it */
 } any;
 
-/* STRATEGY: the place for your own play. `state` is the game's state (its "phase" names the
- * decision), `legal` every move the rules accept now. Returns the one to send: this takes the
- * first not tried yet. */
+/* The game's strategy above, given the legal moves not tried yet (after a refusal, another
+ * move is sent); in a game the kit does not know, the first of them. */
 static jvalue *choose_any(const jvalue *state, const jvalue *legal) {
-    (void)state;
-    int i = 0;
-    for (jvalue *m = legal ? legal->child : NULL; m; m = m->next, i++)
-        if (i >= 256 || !any.tried[i]) {
-            if (i < 256) any.tried[i] = 1;
-            return m;
+    const char *untried[256];
+    jvalue *values[256];
+    int n = 0, index[256], i = 0;
+    for (jvalue *m = legal ? legal->child : NULL; m && i < 256; m = m->next, i++)
+        if (!any.tried[i] && m->type == J_STRING) {
+            untried[n] = m->string, values[n] = m, index[n] = i;
+            n++;
+        }
+    if (n == 0) return NULL;
+    const char *move = any.strategy ? any.strategy(state, untried, n) : untried[0];
+    for (int k = 0; k < n; k++)
+        if (untried[k] == move) {
+            any.tried[index[k]] = 1;
+            return values[k];
         }
     return NULL;
 }
@@ -466,6 +646,10 @@ static void on_hello(const jvalue *msg) {
     const jvalue *options = json_get(msg, "options");
     const char *name = json_str(msg, "game");
     game = name && !strcmp(name, "rolit") ? ROLIT : name && !strcmp(name, "robots") ? ROBOTS : ANY;
+    any.strategy = !name                         ? NULL
+                   : !strcmp(name, "goofspiel")  ? goofspiel_choose
+                   : !strcmp(name, "rollerball") ? rollerball_choose
+                                                 : NULL;
     rr.solo = json_num(options, "players", 0) == 1;
     logf_("hello: %s, seat %.0f, %.0f players", name ? name : "?", json_num(msg, "seat", -1),
           json_num(options, "players", 0));

@@ -7,11 +7,14 @@
 //   plays the move that turns the most balls weighted by the tactical value of the square;
 // - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
 //   solution, declares it, passes, and shows the moves when asked to `prove`;
-// - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
-//   `legal` list (see AnyGamePlayer::choose, the place for your strategy).
+// - "goofspiel": it bids the card that ranks in its hand where the prize ranks among the prizes
+//   left (goofspiel_choose);
+// - "rollerball": its base on the track the fewest other bases share, every card it lays
+//   leading balls to that track, every reward laid as a victory point (rollerball_choose);
+// - any other game: it answers each `turn` with the first move of its `legal` list.
 //
 // Build: g++ -O2 -std=c++17 -o bot bot.cpp
-// Check: rollarena check ./bot        (add --game robots)
+// Check: rollarena check ./bot        (add --game GAME: robots, goofspiel, rollerball)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -19,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -381,14 +385,177 @@ private:
 };
 
 // -------------------------------------------------------------------------------------------
-// Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+// Goofspiel (`hello.game` "goofspiel"): protocol/games/goofspiel.md. Every turn is a sealed
+// bid for the prize on show, answered with one card of the hand.
+// -------------------------------------------------------------------------------------------
+
+using Moves = std::vector<std::string>;
+
+// Bid the card that stands among my cards where the prize stands among the prizes still to be
+// won: the top card for the top prize, the lowest card for the lowest, so the high cards are
+// kept for the high prizes. (At the start the hand and the prizes are both 1 to N, so this
+// bids the prize's own value.)
+std::string goofspiel_choose(const json::Value& state, const Moves& legal) {
+    // STRATEGY: the place for your Goofspiel play: `state.history` has every bid so far.
+    std::vector<double> prizes{state["prize"].num()};
+    for (const json::Value& p : state["prizes_left"].items()) prizes.push_back(p.num());
+    std::sort(prizes.begin(), prizes.end());
+    Moves hand = legal;
+    std::sort(hand.begin(), hand.end(),
+              [](const std::string& a, const std::string& b) { return std::stoi(a) < std::stoi(b); });
+    // 0 for the lowest prize still to be won
+    size_t rank = static_cast<size_t>(
+        std::find(prizes.begin(), prizes.end(), state["prize"].num()) - prizes.begin());
+    return hand[rank * hand.size() / prizes.size()];
+}
+
+// -------------------------------------------------------------------------------------------
+// Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
+// player's base earns that player a card, which this bot always lays as a victory point (five
+// win). So the bot puts its base on the track the fewest other bases share, and then every
+// diversion card it lays leads balls towards that track; the workman stays on its own base,
+// where no ball can hit it.
+// -------------------------------------------------------------------------------------------
+
+const Moves MOVES{"DM", "UM"};      // a Move card sends every ball leaving s1 across to s2
+const Moves SPLITTERS{"SD", "SU"};  // a Splitter sends a new ball across to s2, the ball goes on
+
+bool contains(const Moves& list, const std::string& word) {
+    return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// The words of a move: "place DM c8 c7" -> {"place", "DM", "c8", "c7", ""} (at least five).
+Moves words_of(const std::string& move) {
+    Moves words;
+    std::istringstream in(move);
+    for (std::string word; in >> word;) words.push_back(word);
+    words.resize(std::max<size_t>(words.size(), 5));
+    return words;
+}
+
+// The position of `square` in a track's list of squares, or -1.
+int index_in(const json::Value& squares, const std::string& square) {
+    const auto& items = squares.items();
+    for (size_t i = 0; i < items.size(); i++)
+        if (items[i].str() == square) return static_cast<int>(i);
+    return -1;
+}
+
+// 1 (outer), 2 or 3 (inner): the track `square` belongs to (`state.tracks` lists them).
+int track_of(const json::Value& state, const std::string& square) {
+    const auto& tracks = state["tracks"].items();
+    for (size_t t = 0; t < tracks.size(); t++)
+        if (index_in(tracks[t], square) >= 0) return static_cast<int>(t) + 1;
+    return 0;
+}
+
+// How many tracks closer to mine (the track of my base) a card on s1-s2 brings the balls it
+// diverts: positive for a card that leads balls to my base, negative for one that leads them
+// away. A Splitter never takes a ball away (the ball goes on, a new one crosses).
+int card_gain(const json::Value& state, int mine, const std::string& code, const std::string& s1,
+              const std::string& s2) {
+    int gain = std::abs(track_of(state, s1) - mine) - std::abs(track_of(state, s2) - mine);
+    if (contains(MOVES, code)) return gain;
+    if (contains(SPLITTERS, code)) return std::max(gain, 0);
+    return 0;  // a ball changer diverts nothing
+}
+
+// Squares a ball on `square` rolls along its track to reach `target` (99: never).
+int distance_to(const json::Value& state, const std::string& square, const std::string& target) {
+    for (const json::Value& squares : state["tracks"].items()) {
+        int from = index_in(squares, square), to = index_in(squares, target);
+        int length = static_cast<int>(squares.items().size());
+        if (from >= 0 && to >= 0) return (to - from + length) % length;
+    }
+    return 99;
+}
+
+// The first of `moves` with the lowest `key` (`moves` in the order of `legal`).
+template <typename Key>
+std::string first_lowest(const Moves& moves, Key key) {
+    std::string best = moves[0];
+    for (const std::string& move : moves)
+        if (key(move) < key(best)) best = move;
+    return best;
+}
+
+// One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
+// notation" lists each phase's moves).
+std::string rollerball_choose(const json::Value& state, const Moves& legal) {
+    // STRATEGY: the place for your Rollerball play; each phase below is a simple rule.
+    const std::string& phase = state["phase"].str();
+    const auto& players = state["players"].items();
+    const json::Value& me = players.at(static_cast<size_t>(state["seat"].num()));
+    const std::string& base = me["base"].str();  // "" before it is placed
+    auto square = [](const std::string& move) { return words_of(move)[1]; };
+    if (phase == "base") {
+        // The base track (1 or 2) the fewest other bases stand on, the shorter one (2) on a
+        // tie: a ball on it comes back to my base every 10 turns.
+        return first_lowest(legal, [&](const std::string& m) {
+            int track = track_of(state, square(m)), crowding = -track;
+            for (const json::Value& p : players)
+                if (!p["base"].str().empty() && track_of(state, p["base"].str()) == track)
+                    crowding += 10;
+            return crowding;
+        });
+    }
+    int mine = base.empty() ? 0 : track_of(state, base);
+    if (phase == "workman") return "workman " + base;  // on a base square no ball can hit it
+    if (phase == "ball") {
+        // As near before my base as the rules allow: it scores in the first turn.
+        return first_lowest(legal,
+                            [&](const std::string& m) { return distance_to(state, square(m), base); });
+    }
+    if (phase == "reward") {
+        // Always a victory point: from the deck (`vp`), else a card off the board, the one
+        // that leads balls away from my base first.
+        if (contains(legal, "vp")) return "vp";
+        Moves takes;
+        for (const std::string& m : legal)
+            if (words_of(m)[0] == "take" && words_of(m)[2] == "vp") takes.push_back(m);
+        if (takes.empty()) return legal[0];
+        return first_lowest(takes, [&](const std::string& m) {
+            for (const json::Value& card : state["cards"].items()) {
+                const auto& at = card["at"].items();
+                if (index_in(card["at"], square(m)) >= 0)
+                    return card_gain(state, mine, card["card"].str(), at[0].str(), at[1].str());
+            }
+            return 0;
+        });
+    }
+    if (phase == "card" || phase == "use") {
+        // The card that brings balls nearest my track (`pass` or `none` if none brings any).
+        std::string best = legal[0];
+        int best_gain = 0;
+        for (const std::string& move : legal) {
+            Moves w = words_of(move);
+            if (w[0] != "place" && w[0] != "build") continue;
+            int gain = card_gain(state, mine, w[1], w[2], w[3]);
+            if (gain > best_gain) best = move, best_gain = gain;
+        }
+        return best;
+    }
+    if (phase == "discard") {
+        // A card that diverts nothing first (ball changers, Replacers), then any.
+        for (const std::string& m : legal)
+            if (!contains(MOVES, square(m)) && !contains(SPLITTERS, square(m))) return m;
+    }
+    // "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+    return legal[0];
+}
+
+// -------------------------------------------------------------------------------------------
+// Any game whose every decision is a `turn` with a `legal` list (Goofspiel, Rollerball, ...).
 // -------------------------------------------------------------------------------------------
 
 class AnyGamePlayer {
 public:
+    explicit AnyGamePlayer(const std::string& game = "") : game_(game) {}
+
     void turn(const json::Value& msg) {
         turn_ = msg;
-        untried_ = msg["legal"].items();
+        untried_.clear();
+        for (const json::Value& m : msg["legal"].items()) untried_.push_back(m.str());
         answer();
     }
 
@@ -398,16 +565,16 @@ public:
     }
 
 private:
+    std::string game_;
     json::Value turn_;
-    std::vector<json::Value> untried_;
+    Moves untried_;
 
-    // STRATEGY: the place for your own play. `state` is the game's state (its "phase" names
-    // the decision), `legal` every move the rules accept now (not tried yet). This takes the
-    // first; returns its index.
-    size_t choose(const json::Value& state, const std::vector<json::Value>& legal) {
-        (void)state;
-        (void)legal;
-        return 0;
+    // The game's strategy above, given the legal moves not tried yet; in a game the kit does
+    // not know, the first of them.
+    std::string choose(const json::Value& state, const Moves& legal) {
+        if (game_ == "goofspiel") return goofspiel_choose(state, legal);
+        if (game_ == "rollerball") return rollerball_choose(state, legal);
+        return legal[0];
     }
 
     void answer() {
@@ -415,10 +582,9 @@ private:
             log("no legal move left to send");
             return;
         }
-        size_t i = choose(turn_["state"], untried_);
-        std::string move = untried_[i].dump();
-        untried_.erase(untried_.begin() + static_cast<long>(i));  // refused: another next
-        send("{\"type\":\"move\",\"move\":" + move + ",\"turn_id\":" +
+        std::string move = choose(turn_["state"], untried_);
+        untried_.erase(std::find(untried_.begin(), untried_.end(), move));  // refused: another next
+        send("{\"type\":\"move\",\"move\":" + json::Value::quote(move) + ",\"turn_id\":" +
              std::to_string(static_cast<long long>(turn_["turn_id"].num())) + "}");
     }
 };
@@ -449,6 +615,7 @@ int main() {
             const json::Value& o = msg["options"];
             log("hello: ", game, ", seat ", msg["seat"].num(), ", ", o["players"].num(), " players");
             if (game == "robots") robots = RobotsPlayer(o);
+            any = AnyGamePlayer(game);
             send(std::string("{\"type\":\"ready\",\"name\":\"") + NAME + "\",\"version\":\"" +
                  VERSION + "\",\"author\":\"rollarena starter kit\"}");
         } else if (game == "robots") {

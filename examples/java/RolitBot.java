@@ -4,10 +4,13 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * A bot for every rollarena game: the Java starter kit (the class keeps its first game's name).
@@ -23,8 +26,12 @@ import java.util.Set;
  *   <li>"robots" (Rock'n'Roll Robot): at {@code start} it searches breadth-first for a shortest
  *       solution, declares it, passes, and shows the moves when asked to {@code prove}
  *       (RobotsPlayer);
- *   <li>any other game (Goofspiel, Rollerball, ...): it answers each {@code turn} with a move
- *       from its {@code legal} list (AnyGamePlayer.choose is the place for your strategy).
+ *   <li>"goofspiel": it bids the card that ranks in its hand where the prize ranks among the
+ *       prizes left (goofspielChoose);
+ *   <li>"rollerball": its base on the track the fewest other bases share, every card it lays
+ *       leading balls to that track, every reward laid as a victory point (rollerballChoose);
+ *   <li>any other game: it answers each {@code turn} with the first move of its {@code legal}
+ *       list.
  * </ul>
  *
  * <p>Build: {@code javac -d out RolitBot.java Json.java}; run: {@code java -cp out RolitBot};
@@ -411,26 +418,190 @@ public final class RolitBot {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Any other game (Goofspiel, Rollerball, ...): every decision is a turn with a legal list.
+    // Goofspiel (hello.game "goofspiel"): protocol/games/goofspiel.md. Every turn is a sealed
+    // bid for the prize on show, answered with one card of the hand.
+    // ---------------------------------------------------------------------------------------
+
+    /**
+     * Bid the card that stands among my cards where the prize stands among the prizes still to
+     * be won: the top card for the top prize, the lowest card for the lowest, so the high cards
+     * are kept for the high prizes. (At the start the hand and the prizes are both 1 to N, so
+     * this bids the prize's own value.)
+     */
+    static String goofspielChoose(Map<String, Object> state, List<String> legal) {
+        // STRATEGY: the place for your Goofspiel play: state.history has every bid so far.
+        double prize = Json.num(state, "prize", 0);
+        List<Double> prizes = new ArrayList<>(List.of(prize));
+        for (Object p : Json.list(state, "prizes_left")) prizes.add((Double) p);
+        Collections.sort(prizes);
+        List<String> hand = new ArrayList<>(legal);
+        hand.sort(Comparator.comparingInt(Integer::parseInt));
+        int rank = prizes.indexOf(prize); // 0 for the lowest prize still to be won
+        return hand.get(rank * hand.size() / prizes.size());
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Rollerball (hello.game "rollerball"): protocol/games/rollerball.md. A ball that enters a
+    // player's base earns that player a card, which this bot always lays as a victory point
+    // (five win). So the bot puts its base on the track the fewest other bases share, and then
+    // every diversion card it lays leads balls towards that track; the workman stays on its
+    // own base, where no ball can hit it.
+    // ---------------------------------------------------------------------------------------
+
+    /** A Move card sends every ball leaving s1 across to s2. */
+    static final List<String> MOVES = List.of("DM", "UM");
+    /** A Splitter sends a new ball across to s2, the ball goes on. */
+    static final List<String> SPLITTERS = List.of("SD", "SU");
+
+    /** 1 (outer), 2 or 3 (inner): the track {@code square} belongs to (state.tracks lists them). */
+    static int trackOf(Map<String, Object> state, String square) {
+        List<Object> tracks = Json.list(state, "tracks");
+        for (int t = 0; t < tracks.size(); t++) {
+            if (((List<?>) tracks.get(t)).contains(square)) return t + 1;
+        }
+        return 0;
+    }
+
+    /**
+     * How many tracks closer to mine (the track of my base) a card on s1-s2 brings the balls
+     * it diverts: positive for a card that leads balls to my base, negative for one that leads
+     * them away. A Splitter never takes a ball away (the ball goes on, a new one crosses).
+     */
+    static int cardGain(Map<String, Object> state, int mine, String code, String s1, String s2) {
+        int gain = Math.abs(trackOf(state, s1) - mine) - Math.abs(trackOf(state, s2) - mine);
+        if (MOVES.contains(code)) return gain;
+        if (SPLITTERS.contains(code)) return Math.max(gain, 0);
+        return 0; // a ball changer diverts nothing
+    }
+
+    /** Squares a ball on {@code square} rolls along its track to reach {@code target} (99: never). */
+    static int distanceTo(Map<String, Object> state, String square, String target) {
+        for (Object track : Json.list(state, "tracks")) {
+            List<?> squares = (List<?>) track;
+            if (squares.contains(square) && squares.contains(target)) {
+                return (squares.indexOf(target) - squares.indexOf(square) + squares.size()) % squares.size();
+            }
+        }
+        return 99;
+    }
+
+    /** The first of {@code moves} with the lowest {@code key} (moves in the order of legal). */
+    static String firstLowest(List<String> moves, ToIntFunction<String> key) {
+        String best = moves.get(0);
+        for (String move : moves) {
+            if (key.applyAsInt(move) < key.applyAsInt(best)) best = move;
+        }
+        return best;
+    }
+
+    /** The square (or the card) a move names after its first word: "base a1" gives "a1". */
+    static String square(String move) {
+        String[] words = move.split(" ");
+        return words.length > 1 ? words[1] : "";
+    }
+
+    /**
+     * One decision of Rollerball: state.phase names it (the rules' section "Decisions and
+     * notation" lists each phase's moves).
+     */
+    static String rollerballChoose(Map<String, Object> state, List<String> legal) {
+        // STRATEGY: the place for your Rollerball play; each phase below is a simple rule.
+        String phase = Json.str(state, "phase", "");
+        List<Object> players = Json.list(state, "players");
+        Object me = players.get((int) Json.num(state, "seat", 0));
+        String base = Json.str(me, "base", null); // null before it is placed
+        if (phase.equals("base")) {
+            // The base track (1 or 2) the fewest other bases stand on, the shorter one (2) on a
+            // tie: a ball on it comes back to my base every 10 turns.
+            return firstLowest(legal, m -> {
+                int track = trackOf(state, square(m));
+                int crowding = -track;
+                for (Object p : players) {
+                    String other = Json.str(p, "base", null);
+                    if (other != null && trackOf(state, other) == track) crowding += 10;
+                }
+                return crowding;
+            });
+        }
+        int mine = base == null ? 0 : trackOf(state, base);
+        if (phase.equals("workman")) return "workman " + base; // on a base square no ball can hit it
+        if (phase.equals("ball")) {
+            // As near before my base as the rules allow: it scores in the first turn.
+            return firstLowest(legal, m -> distanceTo(state, square(m), base));
+        }
+        if (phase.equals("reward")) {
+            // Always a victory point: from the deck (vp), else a card off the board, the one
+            // that leads balls away from my base first.
+            if (legal.contains("vp")) return "vp";
+            List<String> takes = new ArrayList<>();
+            for (String m : legal) {
+                if (m.endsWith(" vp")) takes.add(m);
+            }
+            if (takes.isEmpty()) return legal.get(0);
+            return firstLowest(takes, m -> {
+                for (Object card : Json.list(state, "cards")) {
+                    List<Object> at = Json.list(card, "at");
+                    if (at.contains(square(m))) {
+                        String code = Json.str(card, "card", "");
+                        return cardGain(state, mine, code, (String) at.get(0), (String) at.get(1));
+                    }
+                }
+                return 0;
+            });
+        }
+        if (phase.equals("card") || phase.equals("use")) {
+            // The card that brings balls nearest my track (pass or none if none brings any).
+            String best = legal.get(0);
+            int bestGain = 0;
+            for (String move : legal) {
+                String[] words = move.split(" ");
+                if (!words[0].equals("place") && !words[0].equals("build")) continue;
+                int gain = cardGain(state, mine, words[1], words[2], words[3]);
+                if (gain > bestGain) {
+                    best = move;
+                    bestGain = gain;
+                }
+            }
+            return best;
+        }
+        if (phase.equals("discard")) {
+            // A card that diverts nothing first (ball changers, Replacers), then any.
+            for (String m : legal) {
+                if (!MOVES.contains(square(m)) && !SPLITTERS.contains(square(m))) return m;
+            }
+        }
+        // "bid": nothing; "move" and "extra": stay (at home, safe); anything else: the first.
+        return legal.get(0);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Any game whose every decision is a turn with a legal list (Goofspiel, Rollerball, ...).
     // ---------------------------------------------------------------------------------------
 
     static final class AnyGamePlayer {
+        final String game;
         Object turn;
-        List<Object> untried = new ArrayList<>();
+        List<String> untried = new ArrayList<>();
+
+        AnyGamePlayer(String game) {
+            this.game = game;
+        }
 
         /**
-         * STRATEGY: the place for your own play. {@code state} is the game's state (its
-         * "phase" names the decision), {@code legal} every move the rules accept now (not tried
-         * yet). Returns the index of the one to send: this takes the first.
+         * The game's strategy above, given the legal moves not tried yet; in a game the kit does
+         * not know, the first of them.
          */
-        int choose(Map<String, Object> state, List<Object> legal) {
-            return 0;
+        String choose(Map<String, Object> state, List<String> legal) {
+            if (game.equals("goofspiel")) return goofspielChoose(state, legal);
+            if (game.equals("rollerball")) return rollerballChoose(state, legal);
+            return legal.get(0);
         }
 
         void turn(Object msg) {
             turn = msg;
+            untried = new ArrayList<>();
             List<Object> legal = Json.list(msg, "legal");
-            untried = legal == null ? new ArrayList<>() : new ArrayList<>(legal);
+            for (Object m : legal == null ? List.of() : legal) untried.add(String.valueOf(m));
             answer();
         }
 
@@ -444,7 +615,8 @@ public final class RolitBot {
                 log("no legal move left to send");
                 return;
             }
-            Object move = untried.remove(choose(Json.obj(turn, "state"), untried)); // refused: another
+            String move = choose(Json.obj(turn, "state"), untried);
+            untried.remove(move); // if it is refused, the next answer is another one
             send("{\"type\":\"move\",\"move\":" + Json.write(move) + ",\"turn_id\":"
                     + (long) Json.num(turn, "turn_id", 0) + "}");
         }
@@ -453,7 +625,7 @@ public final class RolitBot {
     public static void main(String[] args) throws IOException {
         RolitBot bot = new RolitBot();
         RobotsPlayer robots = new RobotsPlayer(false);
-        AnyGamePlayer any = new AnyGamePlayer();
+        AnyGamePlayer any = new AnyGamePlayer("");
         String game = "";
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -472,6 +644,7 @@ public final class RolitBot {
             if (type.equals("hello")) {
                 game = Json.str(msg, "game", "");
                 robots = new RobotsPlayer(Json.obj(msg, "options"));
+                any = new AnyGamePlayer(game);
                 hello(msg);
                 if (game.equals("robots")) {
                     log("robots: searching at most " + robots.thinkMs + " ms a token (hourglass "

@@ -8,11 +8,15 @@
 //   plays the move that turns the most balls weighted by the tactical value of the square;
 // - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest
 //   solution, declares it, passes, and shows the moves when asked to `prove`;
-// - any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
-//   `legal` list (see AnyGamePlayer.choose, the place for your strategy).
+// - "goofspiel": it bids the card that ranks in its hand where the prize ranks among the prizes
+//   left (goofspielChoose);
+// - "rollerball": its base on the track the fewest other bases share, every card it lays
+//   leading balls to that track, every reward laid as a victory point (rollerballChoose);
+// - any other game: it answers each `turn` with the first move of its `legal` list.
 //
 // Run it:   /usr/bin/node bot.js
-// Check it: rollarena check "/usr/bin/node examples/javascript/bot.js"   (add --game robots)
+// Check it: rollarena check "/usr/bin/node examples/javascript/bot.js"
+//           (add --game GAME: robots, goofspiel, rollerball)
 "use strict";
 
 const readline = require("readline");
@@ -313,18 +317,136 @@ class RobotsPlayer {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+// Goofspiel (`hello.game` "goofspiel"): protocol/games/goofspiel.md. Every turn is a sealed bid
+// for the prize on show, answered with one card of the hand.
 // ---------------------------------------------------------------------------------------------
 
+// Bid the card that stands among my cards where the prize stands among the prizes still to be
+// won: the top card for the top prize, the lowest card for the lowest, so the high cards are
+// kept for the high prizes. (At the start the hand and the prizes are both 1 to N, so this
+// bids the prize's own value.)
+function goofspielChoose(state, legal) {
+  // STRATEGY: the place for your Goofspiel play: `state.history` has every bid so far.
+  const prizes = state.prizes_left.concat([state.prize]).sort((a, b) => a - b);
+  const hand = legal.slice().sort((a, b) => Number(a) - Number(b));
+  const rank = prizes.indexOf(state.prize); // 0 for the lowest prize still to be won
+  return hand[Math.floor((rank * hand.length) / prizes.length)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
+// player's base earns that player a card, which this bot always lays as a victory point (five
+// win). So the bot puts its base on the track the fewest other bases share, and then every
+// diversion card it lays leads balls towards that track; the workman stays on its own base,
+// where no ball can hit it.
+// ---------------------------------------------------------------------------------------------
+
+const MOVES = ["DM", "UM"]; // a Move card sends every ball leaving s1 across to s2
+const SPLITTERS = ["SD", "SU"]; // a Splitter sends a new ball across to s2, the ball goes on
+
+// 1 (outer), 2 or 3 (inner): the track `square` belongs to (`state.tracks` lists them).
+function trackOf(state, square) {
+  const i = state.tracks.findIndex((squares) => squares.includes(square));
+  return i + 1;
+}
+
+// How many tracks closer to mine (the track of my base) a card on s1-s2 brings the balls it
+// diverts: positive for a card that leads balls to my base, negative for one that leads them
+// away. A Splitter never takes a ball away (the ball goes on, a new one crosses).
+function cardGain(state, mine, code, s1, s2) {
+  const gain = Math.abs(trackOf(state, s1) - mine) - Math.abs(trackOf(state, s2) - mine);
+  if (MOVES.includes(code)) return gain;
+  if (SPLITTERS.includes(code)) return Math.max(gain, 0);
+  return 0; // a ball changer diverts nothing
+}
+
+// Squares a ball on `square` rolls along its track to reach `target` (99: never).
+function distanceTo(state, square, target) {
+  for (const squares of state.tracks) {
+    if (squares.includes(square) && squares.includes(target)) {
+      return (squares.indexOf(target) - squares.indexOf(square) + squares.length) % squares.length;
+    }
+  }
+  return 99;
+}
+
+// The first of `moves` with the lowest `key` (`moves` in the order of `legal`).
+function firstLowest(moves, key) {
+  let best = moves[0];
+  for (const move of moves) if (key(move) < key(best)) best = move;
+  return best;
+}
+
+// One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
+// notation" lists each phase's moves).
+function rollerballChoose(state, legal) {
+  // STRATEGY: the place for your Rollerball play; each phase below is a simple rule.
+  const phase = state.phase;
+  const me = state.players[state.seat];
+  const square = (move) => move.split(" ")[1];
+  if (phase === "base") {
+    // The base track (1 or 2) the fewest other bases stand on, the shorter one (2) on a tie: a
+    // ball on it comes back to my base every 10 turns.
+    const taken = state.players.filter((p) => p.base).map((p) => trackOf(state, p.base));
+    return firstLowest(legal, (m) => {
+      const track = trackOf(state, square(m));
+      return 10 * taken.filter((t) => t === track).length - track;
+    });
+  }
+  const mine = me.base ? trackOf(state, me.base) : 0;
+  if (phase === "workman") return `workman ${me.base}`; // on a base square no ball can hit it
+  if (phase === "ball") {
+    // As near before my base as the rules allow: it scores in the first turn.
+    return firstLowest(legal, (m) => distanceTo(state, square(m), me.base));
+  }
+  if (phase === "reward") {
+    // Always a victory point: from the deck (`vp`), else a card off the board, the one that
+    // leads balls away from my base first.
+    if (legal.includes("vp")) return "vp";
+    const takes = legal.filter((m) => m.endsWith(" vp"));
+    if (takes.length === 0) return legal[0];
+    return firstLowest(takes, (m) => {
+      const card = state.cards.find((c) => c.at.includes(square(m)));
+      return cardGain(state, mine, card.card, card.at[0], card.at[1]);
+    });
+  }
+  if (phase === "card" || phase === "use") {
+    // The card that brings balls nearest my track (`pass` or `none` if none brings any).
+    let best = legal[0];
+    let bestGain = 0;
+    for (const move of legal) {
+      const words = move.split(" ");
+      if (words[0] !== "place" && words[0] !== "build") continue;
+      const gain = cardGain(state, mine, words[1], words[2], words[3]);
+      if (gain > bestGain) [best, bestGain] = [move, gain];
+    }
+    return best;
+  }
+  if (phase === "discard") {
+    // A card that diverts nothing first (ball changers, Replacers), then any.
+    const diverts = (m) => MOVES.includes(square(m)) || SPLITTERS.includes(square(m));
+    const useless = legal.filter((m) => !diverts(m));
+    return useless.length > 0 ? useless[0] : legal[0];
+  }
+  // "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+  return legal[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Any game whose every decision is a `turn` with a `legal` list (Goofspiel, Rollerball, ...).
+// ---------------------------------------------------------------------------------------------
+
+const STRATEGIES = { goofspiel: goofspielChoose, rollerball: rollerballChoose };
+
 class AnyGamePlayer {
-  constructor() {
+  constructor(game) {
     this.last = null;
+    this.strategy = STRATEGIES[game];
   }
 
-  // STRATEGY: the place for your own play. `state` is the game's state (its `phase` names the
-  // decision), `legal` every move the rules accept now. This takes the first.
+  // The game's strategy above; in a game the kit does not know, the first legal move.
   choose(state, legal) {
-    return legal[0];
+    return this.strategy ? this.strategy(state, legal) : legal[0];
   }
 
   turn(msg) {
@@ -378,7 +500,7 @@ input.on("line", (line) => {
   if (msg.type === "hello") {
     log(`hello: ${msg.game}, seat ${msg.seat}, options ${JSON.stringify(msg.options)}`);
     incrementMs = msg.increment_ms ?? 0;
-    bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(msg.options || {}) : new AnyGamePlayer();
+    bot = msg.game === "rolit" ? rolit : msg.game === "robots" ? new RobotsPlayer(msg.options || {}) : new AnyGamePlayer(msg.game);
     send({ type: "ready", name: NAME, version: VERSION, author: "rollarena starter kit" });
   } else if (typeof bot[msg.type] === "function") {
     bot[msg.type](msg);

@@ -9,11 +9,15 @@ flushed at once, and logs to stderr (stdout belongs to the arbiter). It plays th
   plays the move that turns the most balls weighted by the tactical value of the square;
 - "robots" (Rock'n'Roll Robot): at `start` it searches breadth-first for a shortest solution,
   declares it, passes, and shows the moves when asked to `prove`;
-- any other game (Goofspiel, Rollerball, ...): it answers each `turn` with a move from its
-  `legal` list (see AnyGamePlayer.choose, the place for your strategy).
+- "goofspiel": it bids the card that ranks in its hand where the prize ranks among the prizes
+  left (goofspiel_choose);
+- "rollerball": its base on the track the fewest other bases share, every card it lays leading
+  balls to that track, every reward laid as a victory point (rollerball_choose);
+- any other game: it answers each `turn` with the first move of its `legal` list.
 
 Run it:   /usr/bin/python3 bot.py
-Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"   (add --game robots)
+Check it: rollarena check "/usr/bin/python3 examples/python/bot.py"
+          (add --game GAME: robots, goofspiel, rollerball)
 """
 
 import json
@@ -365,17 +369,132 @@ class RobotsPlayer:
 
 
 # ---------------------------------------------------------------------------------------------
-# Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+# Goofspiel (`hello.game` "goofspiel"): protocol/games/goofspiel.md. Every turn is a sealed bid
+# for the prize on show, answered with one card of the hand.
 # ---------------------------------------------------------------------------------------------
 
+def goofspiel_choose(state, legal):
+    """Bid the card that stands among my cards where the prize stands among the prizes still
+    to be won: the top card for the top prize, the lowest card for the lowest, so the high
+    cards are kept for the high prizes. (At the start the hand and the prizes are both 1 to N,
+    so this bids the prize's own value.)"""
+    # STRATEGY: the place for your Goofspiel play: `state.history` has every bid so far.
+    prizes = sorted(state["prizes_left"] + [state["prize"]])
+    hand = sorted(legal, key=int)
+    rank = prizes.index(state["prize"])  # 0 for the lowest prize still to be won
+    return hand[rank * len(hand) // len(prizes)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
+# player's base earns that player a card, which this bot always lays as a victory point (five
+# win). So the bot puts its base on the track the fewest other bases share, and then every
+# diversion card it lays leads balls towards that track; the workman stays on its own base,
+# where no ball can hit it.
+# ---------------------------------------------------------------------------------------------
+
+MOVES = ("DM", "UM")  # a Move card sends every ball leaving s1 across to s2
+SPLITTERS = ("SD", "SU")  # a Splitter sends a new ball across to s2, the ball goes on
+
+
+def track_of(state, square):
+    """1 (outer), 2 or 3 (inner): the track `square` belongs to (`state.tracks` lists them)."""
+    for number, squares in enumerate(state["tracks"], start=1):
+        if square in squares:
+            return number
+    return 0
+
+
+def card_gain(state, mine, code, s1, s2):
+    """How many tracks closer to mine (the track of my base) a card on s1-s2 brings the balls
+    it diverts: positive for a card that leads balls to my base, negative for one that leads
+    them away. A Splitter never takes a ball away (the ball goes on, a new one crosses)."""
+    gain = abs(track_of(state, s1) - mine) - abs(track_of(state, s2) - mine)
+    if code in MOVES:
+        return gain
+    if code in SPLITTERS:
+        return max(gain, 0)
+    return 0  # a ball changer diverts nothing
+
+
+def distance_to(state, square, target):
+    """Squares a ball on `square` rolls along its track to reach `target` (99: never)."""
+    for squares in state["tracks"]:
+        if square in squares and target in squares:
+            return (squares.index(target) - squares.index(square)) % len(squares)
+    return 99
+
+
+def rollerball_choose(state, legal):
+    """One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
+    notation" lists each phase's moves)."""
+    # STRATEGY: the place for your Rollerball play; each phase below is a simple rule.
+    phase = state["phase"]
+    me = state["players"][state["seat"]]
+    if phase == "base":
+        # The base track (1 or 2) the fewest other bases stand on, the shorter one (2) on a tie:
+        # a ball on it comes back to my base every 10 turns.
+        taken = [track_of(state, p["base"]) for p in state["players"] if p["base"]]
+
+        def crowding(move):
+            track = track_of(state, move.split()[1])
+            return 10 * taken.count(track) - track
+
+        return min(legal, key=crowding)
+    mine = track_of(state, me["base"]) if me["base"] else 0
+    if phase == "workman":
+        return "workman " + me["base"]  # on a base square no ball can hit it
+    if phase == "ball":
+        # As near before my base as the rules allow: it scores in the first turn.
+        return min(legal, key=lambda m: distance_to(state, m.split()[1], me["base"]))
+    if phase == "reward":
+        # Always a victory point: from the deck (`vp`), else a card off the board, the one that
+        # leads balls away from my base first.
+        if "vp" in legal:
+            return "vp"
+        takes = [m for m in legal if m.endswith(" vp")]
+        if not takes:
+            return legal[0]
+
+        def harm(move):
+            square = move.split()[1]
+            card = next(c for c in state["cards"] if square in c["at"])
+            return card_gain(state, mine, card["card"], *card["at"])
+
+        return min(takes, key=harm)
+    if phase in ("card", "use"):
+        # The card that brings balls nearest my track (`pass` or `none` if none brings any).
+        best, best_gain = legal[0], 0
+        for move in legal:
+            words = move.split()
+            if words[0] in ("place", "build") and card_gain(state, mine, *words[1:]) > best_gain:
+                best, best_gain = move, card_gain(state, mine, *words[1:])
+        return best
+    if phase == "discard":
+        # A card that diverts nothing first (ball changers, Replacers), then any.
+        useless = [m for m in legal if m.split()[1] not in MOVES + SPLITTERS]
+        return (useless or legal)[0]
+    # "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+    return legal[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Any game whose every decision is a `turn` with a `legal` list (Goofspiel, Rollerball, ...).
+# ---------------------------------------------------------------------------------------------
+
+STRATEGIES = {"goofspiel": goofspiel_choose, "rollerball": rollerball_choose}
+
+
 class AnyGamePlayer:
-    def __init__(self):
+    def __init__(self, game):
         self.turn = None
+        self.strategy = STRATEGIES.get(game)
 
     def choose(self, state, legal):
-        # STRATEGY: the place for your own play. `state` is the game's state (its `phase`
-        # names the decision), `legal` every move the rules accept now. This takes the first.
-        return legal[0]
+        """The game's strategy above; in a game the kit does not know, the first legal move."""
+        if self.strategy is None:
+            return legal[0]
+        return self.strategy(state, legal)
 
     def on_turn(self, msg):
         legal = msg.get("legal") or []
@@ -411,7 +530,7 @@ def handlers_for(msg):
         bot = RobotsPlayer(msg.get("options") or {})
         return {"start": bot.on_start, "prove": bot.on_prove, "declared": bot.on_declared,
                 "verified": bot.on_verified}
-    bot = AnyGamePlayer()
+    bot = AnyGamePlayer(game)
     return {"turn": bot.on_turn, "illegal": bot.on_illegal}
 
 

@@ -4,9 +4,16 @@
 //! played in matches against the built-in bots: Rolit 8x8 with four players and the legal
 //! moves hidden (so the kit's own rules engine chooses every move), Rolit 6x6 with two, and
 //! two tokens of Rock'n'Roll Robot against `solver --strength 2` (the kit's own search must
-//! win a token, its declarations, passes and demonstrations must all be accepted), two rounds
-//! of Goofspiel and a Rollerball game of three (the kit's choices from `legal`). The records
-//! are read back: the kit's seat must have no refused attempt, no forfeit and no fault.
+//! win a token, its declarations, passes and demonstrations must all be accepted), and a
+//! Rollerball game of three. The records are read back: the kit's seat must have no refused
+//! attempt, no forfeit and no fault.
+//!
+//! Every kit plays a real strategy in every game, so each also plays `rollarena bot random`
+//! in each game over a fixed seed and must win more rounds outright than it does; and a
+//! Rollerball match of the kit against itself must decide every round (no round shared at the
+//! turn limit). The kits are deterministic and `random` is seeded, so these matches play the
+//! same way every time (only the order in which sealed bids arrive may differ); the six kits
+//! play the same rules, so they play the same moves and share the seeds.
 //!
 //! Kits are built in a world-readable temporary directory and interpreters are named by their
 //! system paths, since bots run as the unprivileged bot user when the tests run as root. A
@@ -163,6 +170,8 @@ fn build(kit: &str, dir: &Path) -> Option<String> {
                     "src/main.rs",
                     "src/robots.rs",
                     "src/any_game.rs",
+                    "src/goofspiel.rs",
+                    "src/rollerball.rs",
                 ],
                 dir,
             );
@@ -243,6 +252,103 @@ fn clean(kit: &str, match_name: &str, rounds: &[RoundRecord], expected_rounds: u
                 m.refused
             );
         }
+    }
+}
+
+/// Rounds `seat` won alone.
+fn won(rounds: &[RoundRecord], seat: usize) -> usize {
+    rounds
+        .iter()
+        .filter(|r| r.result.winners() == [seat])
+        .count()
+}
+
+/// The kit (seat 0) won more rounds of `game` outright than `random` (seat 1).
+fn beats_random(kit: &str, game: &str, rounds: &[RoundRecord]) {
+    let (mine, random) = (won(rounds, 0), won(rounds, 1));
+    let points: Vec<_> = rounds.iter().map(|r| r.result.points.clone()).collect();
+    assert!(
+        mine > random,
+        "{kit}: won {mine} rounds of {game} against random's {random} (points per round, the \
+         kit first: {points:?}); its strategy for {game} plays no better than chance"
+    );
+}
+
+/// Plays the kit against `rollarena bot random` in every game, then a Rollerball match
+/// against itself, and checks that it wins and that its own rounds are decided.
+fn plays_every_game(kit: &str, command: &str, dir: &Path) {
+    let random = "rollarena bot random";
+    // Two rounds of Rolit 8x8 (each kit colour once).
+    let rolit = play(kit, command, dir, "rolit-random", &[random]);
+    clean(kit, "rolit-random", &rolit, 2);
+    beats_random(kit, "rolit", &rolit);
+    // One token of Rock'n'Roll Robot: `random` never passes, so the token lasts the hourglass
+    // from the kit's declaration; a short one keeps it short (the kit searches half of it).
+    let robots = play(
+        kit,
+        command,
+        dir,
+        "robots-random",
+        &[
+            random,
+            "--game",
+            "robots",
+            "--rounds",
+            "1",
+            "--hourglass",
+            "3s",
+            "--seed",
+            "24",
+        ],
+    );
+    clean(kit, "robots-random", &robots, 1);
+    beats_random(kit, "robots", &robots);
+    // Four rounds of Goofspiel (13 cards).
+    let goofspiel = play(
+        kit,
+        command,
+        dir,
+        "goofspiel-random",
+        &[random, "--game", "goofspiel", "--rounds", "4"],
+    );
+    clean(kit, "goofspiel-random", &goofspiel, 4);
+    beats_random(kit, "goofspiel", &goofspiel);
+    // Six rounds of Rollerball: with seed 2 the kit wins them all, most in 100 decisions.
+    let rollerball = play(
+        kit,
+        command,
+        dir,
+        "rollerball-random",
+        &[
+            random,
+            "--game",
+            "rollerball",
+            "--rounds",
+            "6",
+            "--seed",
+            "2",
+        ],
+    );
+    clean(kit, "rollerball-random", &rollerball, 6);
+    beats_random(kit, "rollerball", &rollerball);
+    // The kit against itself: somebody scores five points, no round runs out 0-0.
+    let mirror = play(
+        kit,
+        command,
+        dir,
+        "rollerball-mirror",
+        &[command, "--game", "rollerball", "--rounds", "2"],
+    );
+    clean(kit, "rollerball-mirror", &mirror, 2);
+    for r in &mirror {
+        assert!(
+            r.result.winners().len() == 1 && r.result.points.contains(&5),
+            "{kit}: round {} of the kit against itself at Rollerball was not decided by five \
+             points (points {:?}, {} decisions)",
+            r.round,
+            r.result.points,
+            r.moves.len()
+        );
     }
 }
 
@@ -344,21 +450,7 @@ fn kit(kit: &str) {
     );
     let won = robots.iter().filter(|r| r.result.points[0] == 1).count();
     assert!(won >= 1, "{kit}: won no token against solver --strength 2");
-    // The games whose requests list their moves: the kit plays them cleanly to the end.
-    let goofspiel = play(
-        kit,
-        &command,
-        dir.path(),
-        "goofspiel",
-        &[
-            "rollarena bot random",
-            "--game",
-            "goofspiel",
-            "--rounds",
-            "2",
-        ],
-    );
-    clean(kit, "goofspiel", &goofspiel, 2);
+    // Rollerball with three seats: the kit plays cleanly among more than two.
     let rollerball = play(
         kit,
         &command,
@@ -376,6 +468,7 @@ fn kit(kit: &str) {
         ],
     );
     clean(kit, "rollerball", &rollerball, 1);
+    plays_every_game(kit, &command, dir.path());
 }
 
 #[test]

@@ -1,21 +1,36 @@
-//! Any other game (Goofspiel, Rollerball, ...): every decision is a `turn` with a `legal` list.
+//! Any game whose every decision is a `turn` with a `legal` list (Goofspiel, Rollerball, ...):
+//! the game's strategy (`goofspiel.rs`, `rollerball.rs`) chooses among the moves not tried yet.
 
 use serde_json::{json, Value};
+
+use crate::{goofspiel, rollerball};
 
 /// Plays any game that lists the legal moves.
 #[derive(Default)]
 pub struct AnyGamePlayer {
+    game: String,
     turn_id: Value,
     state: Value,
-    untried: Vec<Value>,
+    untried: Vec<String>,
 }
 
 impl AnyGamePlayer {
-    /// STRATEGY: the place for your own play. `state` is the game's state (its `phase` names
-    /// the decision), `legal` every move the rules accept now (not tried yet). Returns the
-    /// index of the one to send: this takes the first.
-    fn choose(&self, _state: &Value, _legal: &[Value]) -> usize {
-        0
+    /// A player of the game `hello.game` names.
+    pub fn new(game: &str) -> AnyGamePlayer {
+        AnyGamePlayer {
+            game: game.to_string(),
+            ..AnyGamePlayer::default()
+        }
+    }
+
+    /// The game's strategy, given the legal moves not tried yet; in a game the kit does not
+    /// know, the first of them.
+    fn choose(&self, state: &Value, legal: &[String]) -> String {
+        match self.game.as_str() {
+            "goofspiel" => goofspiel::choose(state, legal),
+            "rollerball" => rollerball::choose(state, legal),
+            _ => legal[0].clone(),
+        }
     }
 
     /// Handles one message; returns the answer to send, if any.
@@ -24,7 +39,11 @@ impl AnyGamePlayer {
             "turn" => {
                 self.turn_id = msg["turn_id"].clone();
                 self.state = msg["state"].clone();
-                self.untried = msg["legal"].as_array().cloned().unwrap_or_default();
+                let legal = msg["legal"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+                self.untried = legal
+                    .iter()
+                    .filter_map(|m| m.as_str().map(String::from))
+                    .collect();
             }
             "illegal" => eprintln!("refused: {}", msg["reason"]),
             _ => return None,
@@ -33,8 +52,8 @@ impl AnyGamePlayer {
             eprintln!("no legal move left to send");
             return None;
         }
-        let i = self.choose(&self.state, &self.untried);
-        let mv = self.untried.remove(i); // if it is refused, the next answer is another one
+        let mv = self.choose(&self.state, &self.untried);
+        self.untried.retain(|m| *m != mv); // if it is refused, the next answer is another one
         Some(json!({"type": "move", "move": mv, "turn_id": self.turn_id}))
     }
 }

@@ -8,14 +8,20 @@
 //!   the square;
 //! - "robots" (Rock'n'Roll Robot, `robots.rs`): at `start` it searches breadth-first for a
 //!   shortest solution, declares it, passes, and shows the moves when asked to `prove`;
-//! - any other game (Goofspiel, Rollerball, ..., `any_game.rs`): it answers each `turn` with a
-//!   move from its `legal` list (`AnyGamePlayer::choose` is the place for your strategy).
+//! - "goofspiel" (`goofspiel.rs`): it bids the card that ranks in its hand where the prize
+//!   ranks among the prizes left;
+//! - "rollerball" (`rollerball.rs`): its base on the track the fewest other bases share, every
+//!   card it lays leading balls to that track, every reward laid as a victory point;
+//! - any other game (`any_game.rs`, which hands the two above their `turn`s): it answers each
+//!   `turn` with the first move of its `legal` list.
 //!
 //! Build: `cargo build --release`; check: `rollarena check target/release/starter-rust`
-//! (add `--game robots`).
+//! (or `--game robots`, `goofspiel`, `rollerball`).
 
 mod any_game;
+mod goofspiel;
 mod robots;
+mod rollerball;
 
 use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
@@ -272,7 +278,7 @@ impl Player {
             *self = match msg["game"].as_str() {
                 Some("rolit") => Player::Rolit(Bot::default()),
                 Some("robots") => Player::Robots(RobotsPlayer::new(&msg["options"])),
-                _ => Player::Any(AnyGamePlayer::default()),
+                game => Player::Any(AnyGamePlayer::new(game.unwrap_or(""))),
             };
             return vec![json!({
                 "type": "ready",
