@@ -452,8 +452,9 @@ static const char *goofspiel_choose(const jvalue *state, const char **legal, int
  * Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
  * player's base earns that player a card, which this bot always lays as a victory point (five
  * win). So the bot puts its base on the track the fewest other bases share, and then every
- * diversion card it lays leads balls towards that track; the workman stays on its own base,
- * where no ball can hit it.
+ * diversion card it lays leads balls towards that track; the workman waits on its own base,
+ * where no ball can hit it, and walks out to build such a card while a ball rolls on another
+ * track.
  * ------------------------------------------------------------------------------------------ */
 
 /* A Move card (DM, UM) sends every ball leaving s1 across to s2; a Splitter (SD, SU) sends a
@@ -510,6 +511,62 @@ static Words words_of(const char *move) {
     memset(&words, 0, sizeof words);
     sscanf(move, "%15s %15s %15s %15s", words.w[0], words.w[1], words.w[2], words.w[3]);
     return words;
+}
+
+/* Whether `square` is a corner (no card ever covers one). */
+static int is_corner(const char *square) {
+    static const char *const CORNERS[] = {"a1", "h1", "b2", "g2", "c3", "f3",
+                                          "c6", "f6", "b7", "g7", "a8", "h8"};
+    for (int i = 0; i < 12; i++)
+        if (!strcmp(square, CORNERS[i])) return 1;
+    return 0;
+}
+
+/* Whether a build may not use `square`: a corner, or a square holding a ball, a card, a base
+ * or another player's workman. */
+static int blocked(const jvalue *state, const char *square) {
+    if (is_corner(square)) return 1;
+    const jvalue *balls = json_get(state, "balls"), *cards = json_get(state, "cards");
+    for (const jvalue *b = balls ? balls->child : NULL; b; b = b->next)
+        if (json_str(b, "at") && !strcmp(json_str(b, "at"), square)) return 1;
+    for (const jvalue *c = cards ? cards->child : NULL; c; c = c->next)
+        if (index_in(json_get(c, "at"), square) >= 0) return 1;
+    const jvalue *players = json_get(state, "players");
+    int seat = 0, mine = (int)json_num(state, "seat", 0);
+    for (const jvalue *p = players ? players->child : NULL; p; p = p->next, seat++) {
+        const char *base = json_str(p, "base"), *workman = json_str(p, "workman");
+        if (base && !strcmp(base, square)) return 1;
+        if (seat != mine && workman && !strcmp(workman, square)) return 1;
+    }
+    return 0;
+}
+
+/* The most a Move or Splitter card of my hand would gain (card_gain) built on a slot that
+ * includes `square`, 0 if none: a slot of a track changer is two orthogonally adjacent squares
+ * of adjacent tracks, neither a corner, and a build needs both free of balls, cards, bases and
+ * the other players' workmen. */
+static int build_gain(const jvalue *state, int mine, const char *square) {
+    static const int STEPS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    int best = 0;
+    for (int i = 0; i < 4; i++) {
+        int file = square[0] + STEPS[i][0], rank = atoi(square + 1) + STEPS[i][1];
+        if (file < 'a' || file > 'h' || rank < 1 || rank > 8) continue;
+        char other[4];
+        snprintf(other, sizeof other, "%c%d", file, rank);
+        int swap = track_of(state, other) < track_of(state, square);
+        const char *outer = swap ? other : square, *inner = swap ? square : other;
+        if (blocked(state, square) || blocked(state, other)) continue;
+        if (track_of(state, inner) != track_of(state, outer) + 1) continue; /* or the logo */
+        const jvalue *hand = json_get(state, "hand");
+        for (const jvalue *c = hand ? hand->child : NULL; c; c = c->next) {
+            const char *code = c->string;
+            /* DM and SD lie from the outer square to the inner one, UM and SU the other way. */
+            int down = !strcmp(code, "DM") || !strcmp(code, "SD");
+            int gain = card_gain(state, mine, code, down ? outer : inner, down ? inner : outer);
+            if (gain > best) best = gain;
+        }
+    }
+    return best;
 }
 
 /* One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
@@ -586,7 +643,33 @@ static const char *rollerball_choose(const jvalue *state, const char **legal, in
             if (!is_move_card(m.w[1]) && !is_splitter(m.w[1])) return legal[i];
         }
     }
-    /* "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first. */
+    if (!strcmp(phase, "move") && base) {
+        /* Away from home, back home. At home, stay while every ball rolls on my track; else
+         * walk to the square from which a card of my hand would bring balls nearest (the `use`
+         * decision then builds it), or stay if none would. */
+        const char *workman = json_str(me, "workman");
+        if (!workman || strcmp(workman, base)) {
+            for (int i = 0; i < n; i++) {
+                Words m = words_of(legal[i]);
+                if (!strcmp(m.w[0], "move") && !strcmp(m.w[1], base)) return legal[i];
+            }
+            return legal[0];
+        }
+        int all_mine = 1;
+        const jvalue *balls = json_get(state, "balls");
+        for (const jvalue *b = balls ? balls->child : NULL; b; b = b->next)
+            if (track_of(state, json_str(b, "at")) != mine) all_mine = 0;
+        if (all_mine) return legal[0];
+        int best = 0, best_gain = 0;
+        for (int i = 0; i < n; i++) {
+            Words m = words_of(legal[i]);
+            if (strcmp(m.w[0], "move")) continue;
+            int gain = build_gain(state, mine, m.w[1]);
+            if (gain > best_gain) best = i, best_gain = gain;
+        }
+        return legal[best];
+    }
+    /* "bid": nothing; "extra" (5 and 6 players): `stay`; anything else: the first. */
     return legal[0];
 }
 

@@ -413,8 +413,9 @@ std::string goofspiel_choose(const json::Value& state, const Moves& legal) {
 // Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
 // player's base earns that player a card, which this bot always lays as a victory point (five
 // win). So the bot puts its base on the track the fewest other bases share, and then every
-// diversion card it lays leads balls towards that track; the workman stays on its own base,
-// where no ball can hit it.
+// diversion card it lays leads balls towards that track; the workman waits on its own base,
+// where no ball can hit it, and walks out to build such a card while a ball rolls on another
+// track.
 // -------------------------------------------------------------------------------------------
 
 const Moves MOVES{"DM", "UM"};      // a Move card sends every ball leaving s1 across to s2
@@ -479,6 +480,53 @@ std::string first_lowest(const Moves& moves, Key key) {
     return best;
 }
 
+const Moves CORNERS{"a1", "h1", "b2", "g2", "c3", "f3",
+                    "c6", "f6", "b7", "g7", "a8", "h8"};  // no card ever covers a corner
+
+// The squares orthogonally next to `square`.
+Moves neighbours(const std::string& square) {
+    Moves out;
+    int file = square[0], rank = std::stoi(square.substr(1));
+    for (auto [df, dr] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}})
+        if (file + df >= 'a' && file + df <= 'h' && rank + dr >= 1 && rank + dr <= 8)
+            out.push_back(std::string(1, static_cast<char>(file + df)) + std::to_string(rank + dr));
+    return out;
+}
+
+// The most a Move or Splitter card of my hand would gain (card_gain) built on a slot that
+// includes `square`, 0 if none: a slot of a track changer is two orthogonally adjacent squares
+// of adjacent tracks, neither a corner, and a build needs both free of balls, cards, bases and
+// the other players' workmen.
+int build_gain(const json::Value& state, int mine, const std::string& square) {
+    const auto& players = state["players"].items();
+    size_t seat = static_cast<size_t>(state["seat"].num());
+    std::set<std::string> blocked(CORNERS.begin(), CORNERS.end());
+    for (const json::Value& ball : state["balls"].items()) blocked.insert(ball["at"].str());
+    for (const json::Value& card : state["cards"].items())
+        for (const json::Value& sq : card["at"].items()) blocked.insert(sq.str());
+    for (size_t p = 0; p < players.size(); p++) {
+        blocked.insert(players[p]["base"].str());
+        if (p != seat) blocked.insert(players[p]["workman"].str());
+    }
+    int best = 0;
+    for (const std::string& other : neighbours(square)) {
+        bool swap = track_of(state, other) < track_of(state, square);
+        const std::string& outer = swap ? other : square;
+        const std::string& inner = swap ? square : other;
+        if (blocked.count(square) || blocked.count(other)) continue;
+        if (track_of(state, inner) != track_of(state, outer) + 1) continue;  // or the logo
+        for (const json::Value& card : state["hand"].items()) {
+            const std::string& code = card.str();
+            // DM and SD lie from the outer square to the inner one, UM and SU the other way.
+            bool down = code == "DM" || code == "SD";
+            const std::string& s1 = down ? outer : inner;
+            const std::string& s2 = down ? inner : outer;
+            best = std::max(best, card_gain(state, mine, code, s1, s2));
+        }
+    }
+    return best;
+}
+
 // One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
 // notation" lists each phase's moves).
 std::string rollerball_choose(const json::Value& state, const Moves& legal) {
@@ -503,8 +551,8 @@ std::string rollerball_choose(const json::Value& state, const Moves& legal) {
     if (phase == "workman") return "workman " + base;  // on a base square no ball can hit it
     if (phase == "ball") {
         // As near before my base as the rules allow: it scores in the first turn.
-        return first_lowest(legal,
-                            [&](const std::string& m) { return distance_to(state, square(m), base); });
+        auto distance = [&](const std::string& m) { return distance_to(state, square(m), base); };
+        return first_lowest(legal, distance);
     }
     if (phase == "reward") {
         // Always a victory point: from the deck (`vp`), else a card off the board, the one
@@ -540,7 +588,27 @@ std::string rollerball_choose(const json::Value& state, const Moves& legal) {
         for (const std::string& m : legal)
             if (!contains(MOVES, square(m)) && !contains(SPLITTERS, square(m))) return m;
     }
-    // "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+    if (phase == "move") {
+        // Away from home, back home. At home, stay while every ball rolls on my track; else
+        // walk to the square from which a card of my hand would bring balls nearest (the `use`
+        // decision then builds it), or stay if none would.
+        if (me["workman"].str() != base) {
+            std::string home = "move " + base;
+            return contains(legal, home) ? home : legal[0];
+        }
+        const auto& balls = state["balls"].items();
+        auto on_mine = [&](const json::Value& b) { return track_of(state, b["at"].str()) == mine; };
+        if (std::all_of(balls.begin(), balls.end(), on_mine)) return legal[0];
+        std::string best = legal[0];
+        int best_gain = 0;
+        for (const std::string& move : legal) {
+            Moves w = words_of(move);
+            if (w[0] == "move" && build_gain(state, mine, w[1]) > best_gain)
+                best = move, best_gain = build_gain(state, mine, w[1]);
+        }
+        return best;
+    }
+    // "bid": nothing; "extra" (5 and 6 players): `stay`; anything else: the first.
     return legal[0];
 }
 

@@ -442,10 +442,11 @@ public final class RolitBot {
 
     // ---------------------------------------------------------------------------------------
     // Rollerball (hello.game "rollerball"): protocol/games/rollerball.md. A ball that enters a
-    // player's base earns that player a card, which this bot always lays as a victory point
-    // (five win). So the bot puts its base on the track the fewest other bases share, and then
-    // every diversion card it lays leads balls towards that track; the workman stays on its
-    // own base, where no ball can hit it.
+    // player's base earns that player a card, which this bot always lays as a victory point (five
+    // win). So the bot puts its base on the track the fewest other bases share, and then every
+    // diversion card it lays leads balls towards that track; the workman waits on its own base,
+    // where no ball can hit it, and walks out to build such a card while a ball rolls on another
+    // track.
     // ---------------------------------------------------------------------------------------
 
     /** A Move card sends every ball leaving s1 across to s2. */
@@ -498,6 +499,54 @@ public final class RolitBot {
     static String square(String move) {
         String[] words = move.split(" ");
         return words.length > 1 ? words[1] : "";
+    }
+
+    /** No card ever covers a corner. */
+    static final List<String> CORNERS =
+            List.of("a1", "h1", "b2", "g2", "c3", "f3", "c6", "f6", "b7", "g7", "a8", "h8");
+
+    /** The squares orthogonally next to {@code square}. */
+    static List<String> neighbours(String square) {
+        List<String> out = new ArrayList<>();
+        int file = square.charAt(0), rank = Integer.parseInt(square.substring(1));
+        for (int[] step : new int[][] {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+            int f = file + step[0], r = rank + step[1];
+            if (f >= 'a' && f <= 'h' && r >= 1 && r <= 8) out.add((char) f + Integer.toString(r));
+        }
+        return out;
+    }
+
+    /**
+     * The most a Move or Splitter card of my hand would gain (cardGain) built on a slot that
+     * includes {@code square}, 0 if none: a slot of a track changer is two orthogonally adjacent
+     * squares of adjacent tracks, neither a corner, and a build needs both free of balls, cards,
+     * bases and the other players' workmen.
+     */
+    static int buildGain(Map<String, Object> state, int mine, String square) {
+        List<Object> players = Json.list(state, "players");
+        Object me = players.get((int) Json.num(state, "seat", 0));
+        Set<Object> blocked = new HashSet<>(CORNERS);
+        for (Object ball : Json.list(state, "balls")) blocked.add(Json.get(ball, "at"));
+        for (Object card : Json.list(state, "cards")) blocked.addAll(Json.list(card, "at"));
+        for (Object p : players) {
+            blocked.add(Json.get(p, "base"));
+            if (p != me) blocked.add(Json.get(p, "workman"));
+        }
+        int best = 0;
+        for (String other : neighbours(square)) {
+            boolean swap = trackOf(state, other) < trackOf(state, square);
+            String outer = swap ? other : square, inner = swap ? square : other;
+            if (blocked.contains(square) || blocked.contains(other)) continue;
+            if (trackOf(state, inner) != trackOf(state, outer) + 1) continue; // or the logo
+            for (Object card : Json.list(state, "hand")) {
+                String code = (String) card;
+                // DM and SD lie from the outer square to the inner one, UM and SU the other way.
+                boolean down = code.equals("DM") || code.equals("SD");
+                String s1 = down ? outer : inner, s2 = down ? inner : outer;
+                best = Math.max(best, cardGain(state, mine, code, s1, s2));
+            }
+        }
+        return best;
     }
 
     /**
@@ -570,7 +619,31 @@ public final class RolitBot {
                 if (!MOVES.contains(square(m)) && !SPLITTERS.contains(square(m))) return m;
             }
         }
-        // "bid": nothing; "move" and "extra": stay (at home, safe); anything else: the first.
+        if (phase.equals("move")) {
+            // Away from home, back home. At home, stay while every ball rolls on my track; else
+            // walk to the square from which a card of my hand would bring balls nearest (the use
+            // decision then builds it), or stay if none would.
+            if (!Json.str(me, "workman", "").equals(base)) {
+                String home = "move " + base;
+                return legal.contains(home) ? home : legal.get(0);
+            }
+            boolean allMine = true;
+            for (Object ball : Json.list(state, "balls")) {
+                if (trackOf(state, Json.str(ball, "at", "")) != mine) allMine = false;
+            }
+            if (allMine) return legal.get(0);
+            String best = legal.get(0);
+            int bestGain = 0;
+            for (String move : legal) {
+                String[] words = move.split(" ");
+                if (words[0].equals("move") && buildGain(state, mine, words[1]) > bestGain) {
+                    best = move;
+                    bestGain = buildGain(state, mine, words[1]);
+                }
+            }
+            return best;
+        }
+        // "bid": nothing; "extra" (5 and 6 players): stay; anything else: the first.
         return legal.get(0);
     }
 

@@ -337,8 +337,9 @@ function goofspielChoose(state, legal) {
 // Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
 // player's base earns that player a card, which this bot always lays as a victory point (five
 // win). So the bot puts its base on the track the fewest other bases share, and then every
-// diversion card it lays leads balls towards that track; the workman stays on its own base,
-// where no ball can hit it.
+// diversion card it lays leads balls towards that track; the workman waits on its own base,
+// where no ball can hit it, and walks out to build such a card while a ball rolls on another
+// track.
 // ---------------------------------------------------------------------------------------------
 
 const MOVES = ["DM", "UM"]; // a Move card sends every ball leaving s1 across to s2
@@ -374,6 +375,45 @@ function distanceTo(state, square, target) {
 function firstLowest(moves, key) {
   let best = moves[0];
   for (const move of moves) if (key(move) < key(best)) best = move;
+  return best;
+}
+
+const CORNERS = "a1 h1 b2 g2 c3 f3 c6 f6 b7 g7 a8 h8".split(" "); // no card ever covers a corner
+
+// The squares orthogonally next to `square`.
+function neighbours(square) {
+  const file = square.charCodeAt(0);
+  const rank = Number(square.slice(1));
+  const steps = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+  return steps
+    .filter(([df, dr]) => file + df >= 97 && file + df <= 104 && rank + dr >= 1 && rank + dr <= 8)
+    .map(([df, dr]) => String.fromCharCode(file + df) + (rank + dr));
+}
+
+// The most a Move or Splitter card of my hand would gain (`cardGain`) built on a slot that
+// includes `square`, 0 if none: a slot of a track changer is two orthogonally adjacent squares
+// of adjacent tracks, neither a corner, and a build needs both free of balls, cards, bases and
+// the other players' workmen.
+function buildGain(state, mine, square) {
+  const me = state.players[state.seat];
+  const blocked = new Set(CORNERS);
+  for (const ball of state.balls) blocked.add(ball.at);
+  for (const card of state.cards) card.at.forEach((sq) => blocked.add(sq));
+  for (const p of state.players) {
+    blocked.add(p.base);
+    if (p !== me) blocked.add(p.workman);
+  }
+  let best = 0;
+  for (const other of neighbours(square)) {
+    const [outer, inner] = [square, other].sort((a, b) => trackOf(state, a) - trackOf(state, b));
+    if (blocked.has(square) || blocked.has(other)) continue;
+    if (trackOf(state, inner) !== trackOf(state, outer) + 1) continue; // same track, or the logo
+    for (const code of state.hand) {
+      // DM and SD lie from the outer square to the inner one, UM and SU the other way.
+      const [s1, s2] = code === "DM" || code === "SD" ? [outer, inner] : [inner, outer];
+      best = Math.max(best, cardGain(state, mine, code, s1, s2));
+    }
+  }
   return best;
 }
 
@@ -428,7 +468,26 @@ function rollerballChoose(state, legal) {
     const useless = legal.filter((m) => !diverts(m));
     return useless.length > 0 ? useless[0] : legal[0];
   }
-  // "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+  if (phase === "move") {
+    // Away from home, back home. At home, stay while every ball rolls on my track; else walk
+    // to the square from which a card of my hand would bring balls nearest (the `use` decision
+    // then builds it), or stay if none would.
+    if (me.workman !== me.base) {
+      const home = `move ${me.base}`;
+      return legal.includes(home) ? home : legal[0];
+    }
+    if (state.balls.every((ball) => trackOf(state, ball.at) === mine)) return legal[0];
+    let best = legal[0];
+    let bestGain = 0;
+    for (const move of legal) {
+      const words = move.split(" ");
+      if (words[0] === "move" && buildGain(state, mine, words[1]) > bestGain) {
+        [best, bestGain] = [move, buildGain(state, mine, words[1])];
+      }
+    }
+    return best;
+  }
+  // "bid": nothing; "extra" (5 and 6 players): `stay`; anything else: the first.
   return legal[0];
 }
 

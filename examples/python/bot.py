@@ -389,8 +389,9 @@ def goofspiel_choose(state, legal):
 # Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
 # player's base earns that player a card, which this bot always lays as a victory point (five
 # win). So the bot puts its base on the track the fewest other bases share, and then every
-# diversion card it lays leads balls towards that track; the workman stays on its own base,
-# where no ball can hit it.
+# diversion card it lays leads balls towards that track; the workman waits on its own base,
+# where no ball can hit it, and walks out to build such a card while a ball rolls on another
+# track.
 # ---------------------------------------------------------------------------------------------
 
 MOVES = ("DM", "UM")  # a Move card sends every ball leaving s1 across to s2
@@ -423,6 +424,41 @@ def distance_to(state, square, target):
         if square in squares and target in squares:
             return (squares.index(target) - squares.index(square)) % len(squares)
     return 99
+
+
+CORNERS = "a1 h1 b2 g2 c3 f3 c6 f6 b7 g7 a8 h8".split()  # no card ever covers a corner
+
+
+def neighbours(square):
+    """The squares orthogonally next to `square`."""
+    file, rank = ord(square[0]), int(square[1:])
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    return [chr(file + df) + str(rank + dr) for df, dr in steps
+            if ord("a") <= file + df <= ord("h") and 1 <= rank + dr <= 8]
+
+
+def build_gain(state, mine, square):
+    """The most a Move or Splitter card of my hand would gain (`card_gain`) built on a slot
+    that includes `square`, 0 if none: a slot of a track changer is two orthogonally adjacent
+    squares of adjacent tracks, neither a corner, and a build needs both free of balls, cards,
+    bases and the other players' workmen."""
+    me = state["players"][state["seat"]]
+    blocked = set(CORNERS) | {ball["at"] for ball in state["balls"]}
+    blocked |= {sq for card in state["cards"] for sq in card["at"]}
+    blocked |= {p["base"] for p in state["players"]}
+    blocked |= {p["workman"] for p in state["players"] if p is not me}
+    best = 0
+    for other in neighbours(square):
+        outer, inner = sorted([square, other], key=lambda sq: track_of(state, sq))
+        if square in blocked or other in blocked:
+            continue
+        if track_of(state, inner) != track_of(state, outer) + 1:
+            continue  # the same track, or the logo
+        for code in state["hand"]:
+            # DM and SD lie from the outer square to the inner one, UM and SU the other way.
+            s1, s2 = (outer, inner) if code in ("DM", "SD") else (inner, outer)
+            best = max(best, card_gain(state, mine, code, s1, s2))
+    return best
 
 
 def rollerball_choose(state, legal):
@@ -474,7 +510,22 @@ def rollerball_choose(state, legal):
         # A card that diverts nothing first (ball changers, Replacers), then any.
         useless = [m for m in legal if m.split()[1] not in MOVES + SPLITTERS]
         return (useless or legal)[0]
-    # "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+    if phase == "move":
+        # Away from home, back home. At home, stay while every ball rolls on my track; else
+        # walk to the square from which a card of my hand would bring balls nearest (the
+        # `use` decision then builds it), or stay if none would.
+        if me["workman"] != me["base"]:
+            home = "move " + me["base"]
+            return home if home in legal else legal[0]
+        if all(track_of(state, ball["at"]) == mine for ball in state["balls"]):
+            return legal[0]
+        best, best_gain = legal[0], 0
+        for move in legal:
+            words = move.split()
+            if words[0] == "move" and build_gain(state, mine, words[1]) > best_gain:
+                best, best_gain = move, build_gain(state, mine, words[1])
+        return best
+    # "bid": nothing; "extra" (5 and 6 players): `stay`; anything else: the first.
     return legal[0]
 
 

@@ -1,8 +1,9 @@
 //! Rollerball (`hello.game` "rollerball"): protocol/games/rollerball.md. A ball that enters a
 //! player's base earns that player a card, which this bot always lays as a victory point (five
 //! win). So the bot puts its base on the track the fewest other bases share, and then every
-//! diversion card it lays leads balls towards that track; the workman stays on its own base,
-//! where no ball can hit it.
+//! diversion card it lays leads balls towards that track; the workman waits on its own base,
+//! where no ball can hit it, and walks out to build such a card while a ball rolls on another
+//! track.
 
 use serde_json::Value;
 
@@ -72,6 +73,76 @@ fn first_lowest<K: Ord>(moves: &[String], key: impl Fn(&str) -> K) -> String {
 /// The square (or the card) a move names after its first word: "base a1" gives "a1".
 fn square(mv: &str) -> &str {
     mv.split(' ').nth(1).unwrap_or("")
+}
+
+/// No card ever covers a corner.
+const CORNERS: [&str; 12] = [
+    "a1", "h1", "b2", "g2", "c3", "f3", "c6", "f6", "b7", "g7", "a8", "h8",
+];
+
+/// The squares orthogonally next to `square`.
+fn neighbours(square: &str) -> Vec<String> {
+    let file = square.as_bytes()[0] as i32;
+    let rank: i32 = square[1..].parse().unwrap_or(0);
+    let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    steps
+        .iter()
+        .map(|(df, dr)| (file + df, rank + dr))
+        .filter(|&(f, r)| (b'a' as i32..=b'h' as i32).contains(&f) && (1..=8).contains(&r))
+        .map(|(f, r)| format!("{}{r}", f as u8 as char))
+        .collect()
+}
+
+/// The most a Move or Splitter card of my hand would gain ([`card_gain`]) built on a slot
+/// that includes `square`, 0 if none: a slot of a track changer is two orthogonally adjacent
+/// squares of adjacent tracks, neither a corner, and a build needs both free of balls, cards,
+/// bases and the other players' workmen.
+fn build_gain(state: &Value, mine: i32, square: &str) -> i32 {
+    let list = |key: &str| {
+        state[key]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .to_vec()
+    };
+    let seat = state["seat"].as_u64().unwrap_or(0) as usize;
+    let mut blocked: Vec<String> = CORNERS.iter().map(|s| s.to_string()).collect();
+    let mut block = |v: &Value| blocked.extend(v.as_str().map(String::from));
+    list("balls").iter().for_each(|ball| block(&ball["at"]));
+    for card in list("cards") {
+        block(&card["at"][0]);
+        block(&card["at"][1]);
+    }
+    for (p, player) in list("players").iter().enumerate() {
+        block(&player["base"]);
+        if p != seat {
+            block(&player["workman"]);
+        }
+    }
+    let mut best = 0;
+    for other in neighbours(square) {
+        let (outer, inner) = if track_of(state, &other) < track_of(state, square) {
+            (other.as_str(), square)
+        } else {
+            (square, other.as_str())
+        };
+        if blocked.iter().any(|b| b == square || *b == other) {
+            continue;
+        }
+        if track_of(state, inner) != track_of(state, outer) + 1 {
+            continue; // the same track, or the logo
+        }
+        for code in list("hand").iter().filter_map(Value::as_str) {
+            // DM and SD lie from the outer square to the inner one, UM and SU the other way.
+            let (s1, s2) = if matches!(code, "DM" | "SD") {
+                (outer, inner)
+            } else {
+                (inner, outer)
+            };
+            best = best.max(card_gain(state, mine, code, s1, s2));
+        }
+    }
+    best
 }
 
 /// One decision of Rollerball: `state.phase` names it (the rules' section "Decisions and
@@ -153,7 +224,35 @@ pub fn choose(state: &Value, legal: &[String]) -> String {
                 .find(|m| !MOVES.contains(&square(m)) && !SPLITTERS.contains(&square(m)));
             useless.unwrap_or(&legal[0]).clone()
         }
-        // "bid": nothing; "move" and "extra": `stay` (at home, safe); anything else: the first.
+        "move" => {
+            // Away from home, back home. At home, stay while every ball rolls on my track;
+            // else walk to the square from which a card of my hand would bring balls nearest
+            // (the `use` decision then builds it), or stay if none would.
+            if me["workman"].as_str() != Some(base) {
+                let home = format!("move {base}");
+                return if legal.contains(&home) {
+                    home
+                } else {
+                    legal[0].clone()
+                };
+            }
+            let balls = state["balls"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+            if balls
+                .iter()
+                .all(|ball| track_of(state, ball["at"].as_str().unwrap_or("")) == mine)
+            {
+                return legal[0].clone();
+            }
+            let mut best = &legal[0];
+            let mut best_gain = 0;
+            for m in legal {
+                if m.starts_with("move ") && build_gain(state, mine, square(m)) > best_gain {
+                    (best, best_gain) = (m, build_gain(state, mine, square(m)));
+                }
+            }
+            best.clone()
+        }
+        // "bid": nothing; "extra" (5 and 6 players): `stay`; anything else: the first.
         _ => legal[0].clone(),
     }
 }
