@@ -313,7 +313,7 @@ fn plays_every_game(kit: &str, command: &str, dir: &Path) {
     );
     clean(kit, "goofspiel-random", &goofspiel, 4);
     beats_random(kit, "goofspiel", &goofspiel);
-    // Six rounds of Rollerball: with seed 2 the kit wins them all, most in 100 decisions.
+    // Six rounds of Rollerball: with seed 2 the kit wins all six.
     let rollerball = play(
         kit,
         command,
