@@ -548,7 +548,8 @@ std::string rollerball_choose(const json::Value& state, const Moves& legal) {
         });
     }
     int mine = base.empty() ? 0 : track_of(state, base);
-    if (phase == "workman") return "workman " + base;  // on a base square no ball can hit it
+    // On a base square no ball can hit the workman.
+    if (phase == "workman" && contains(legal, "workman " + base)) return "workman " + base;
     if (phase == "ball") {
         // As near before my base as the rules allow: it scores in the first turn.
         auto distance = [&](const std::string& m) { return distance_to(state, square(m), base); };

@@ -573,7 +573,8 @@ public final class RolitBot {
             });
         }
         int mine = base == null ? 0 : trackOf(state, base);
-        if (phase.equals("workman")) return "workman " + base; // on a base square no ball can hit it
+        // On a base square no ball can hit the workman.
+        if (phase.equals("workman") && legal.contains("workman " + base)) return "workman " + base;
         if (phase.equals("ball")) {
             // As near before my base as the rules allow: it scores in the first turn.
             return firstLowest(legal, m -> distanceTo(state, square(m), base));

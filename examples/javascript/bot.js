@@ -434,7 +434,8 @@ function rollerballChoose(state, legal) {
     });
   }
   const mine = me.base ? trackOf(state, me.base) : 0;
-  if (phase === "workman") return `workman ${me.base}`; // on a base square no ball can hit it
+  // On a base square no ball can hit the workman.
+  if (phase === "workman" && legal.includes(`workman ${me.base}`)) return `workman ${me.base}`;
   if (phase === "ball") {
     // As near before my base as the rules allow: it scores in the first turn.
     return firstLowest(legal, (m) => distanceTo(state, square(m), me.base));

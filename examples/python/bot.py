@@ -478,7 +478,7 @@ def rollerball_choose(state, legal):
 
         return min(legal, key=crowding)
     mine = track_of(state, me["base"]) if me["base"] else 0
-    if phase == "workman":
+    if phase == "workman" and "workman " + me["base"] in legal:
         return "workman " + me["base"]  # on a base square no ball can hit it
     if phase == "ball":
         # As near before my base as the rules allow: it scores in the first turn.

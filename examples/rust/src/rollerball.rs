@@ -171,7 +171,8 @@ pub fn choose(state: &Value, legal: &[String]) -> String {
     }
     let mine = track_of(state, base);
     match phase {
-        "workman" => format!("workman {base}"), // on a base square no ball can hit it
+        // On a base square no ball can hit the workman.
+        "workman" if legal.contains(&format!("workman {base}")) => format!("workman {base}"),
         "ball" => {
             // As near before my base as the rules allow: it scores in the first turn.
             first_lowest(legal, |m| distance_to(state, square(m), base))
