@@ -1,7 +1,7 @@
 //! The `rollarena` binary: parses the command line, sets up tracing (to stderr, so stdout stays
 //! clean for tables, JSON and the built-in bots' protocol; a user's warning as one plain line,
 //! a developer's log lines with `-v`), runs the subcommand and maps errors
-//! to the exit codes that `rollarena --help` and the README give (0 done, 1 a verdict against
+//! to the exit codes that `rollarena --help` and the book (`docs/matches.md`) give (0 done, 1 a verdict against
 //! the input, 2 bad usage or input, 3 the arbiter failed: [`rollarena::cli::exit_code`]).
 
 use std::io::IsTerminal;
@@ -15,7 +15,7 @@ use rollarena::cli::{Cli, exit_code};
 
 /// mimalloc instead of glibc's malloc: `replay --verify` (which an arena runs on every record it
 /// accepts) builds and frees a small value per move, field and square, and spent about a third
-/// of its time in glibc's allocator (README, "Performance").
+/// of its time in glibc's allocator (`bench/README.md`, "Targets of issue 31").
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -8,7 +8,7 @@ use clap::Args;
 use super::UsageError;
 use crate::tournament::output;
 
-/// Write the report of a tournament output directory (see README, "Tournaments"): static
+/// Write the report of a tournament output directory (see the book, docs/tournaments/report.md): static
 /// HTML pages that open from disk, with no network: the standings, the crosstable, ratings
 /// over the rounds, a page per bot with its forfeits and their evidence, and every round in
 /// the replay viewer. `tournament` and `merge` write it themselves; this writes it again, for

@@ -20,7 +20,7 @@ use crate::arena::web::{self, Site};
 /// matchmaker and the match workers.
 ///
 /// Create the arena first with `rollarena arena init DIR --game G`. Put it behind a reverse
-/// proxy with TLS to serve it beyond this machine (the README's "Running an arena" shows how);
+/// proxy with TLS to serve it beyond this machine (the book's docs/arena.md shows how);
 /// the proxy must send `X-Forwarded-Proto: https` so that session cookies are marked Secure,
 /// and `X-Forwarded-For` so that failed logins are counted per client. SIGTERM or Ctrl-C stops
 /// it cleanly; a killed server loses nothing (unfinished matches and builds run again at the

@@ -17,7 +17,7 @@ use crate::tournament::output::{self, Shard};
 use crate::tournament::runner::{self, Finished, RunError, RunOptions};
 use crate::tournament::sprt::{EloModel, Sprt};
 
-/// Run a tournament described in a TOML file (see README, "Tournaments").
+/// Run a tournament described in a TOML file (see the book, docs/tournaments.md).
 ///
 /// Tables (matches of a multiple of the players' rounds, so seats and the first move rotate
 /// fully) are played concurrently; every round is appended to OUTPUT/results.jsonl as it ends;

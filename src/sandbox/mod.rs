@@ -1,5 +1,5 @@
 //! Isolation of untrusted bots: identity, resource limits and the sandbox levels described in
-//! the README, "Running untrusted bots" (which `protocol/SPEC.md` §1 points bot authors to).
+//! the book, `docs/sandbox.md` (which `protocol/SPEC.md` §1 points bot authors to).
 //!
 //! Contest bots are untrusted code. Everything that must hold for a bot is set up *before* the
 //! bot's own code runs, by a small re-exec wrapper inside this binary (`rollarena __launch`,
@@ -366,7 +366,7 @@ impl Isolation {
         }
         Err(format!(
             "the kernel refused the {} sandbox: {said}. Choose a lower --sandbox level on this \
-             machine, knowing what it gives up (see README, \"Running untrusted bots\").",
+             machine, knowing what it gives up (see the book, docs/sandbox.md).",
             self.level.name(),
         ))
     }

@@ -2,8 +2,8 @@
 //! logs, tournament output and the live page are created owner-only (umask 077), or readable
 //! by one group the organiser names (`--output-group`: umask 027, and the arbiter's
 //! effective group is that group, so every file it creates belongs to it). No bot identity
-//! is the owner or in that group, so none can read them. The README ("Running untrusted
-//! bots") says how to publish them once the match is over.
+//! is the owner or in that group, so none can read them. The book (`docs/sandbox.md`,
+//! "Untrusted bots and the sandbox") says how to publish them once the match is over.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

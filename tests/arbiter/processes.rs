@@ -98,7 +98,7 @@ fn a_forked_child_dies_with_its_bot() {
 }
 
 /// A child that left the process group (setsid) is out of reach of `killpg`; the `basic`
-/// (default) and `strict` sandboxes (README, "Running untrusted bots": a private PID namespace, and the bot's
+/// (default) and `strict` sandboxes (docs/sandbox.md: a private PID namespace, and the bot's
 /// cgroups where the arbiter may create them) end it with its bot.
 #[test]
 fn a_child_that_left_the_group_dies_too() {

@@ -1,4 +1,4 @@
-//! Issue 27's rough edges, each shown as a user meets it: the real binary run as the README
+//! Issue 27's rough edges, each shown as a user meets it: the real binary run as the book
 //! runs it, the wrong input or the misleading message before, the plain answer after.
 //!
 //! - `inputs`: the values `match` and `tournament` share, checked alike; a value from the
@@ -7,7 +7,7 @@
 //! - `preflight`: a bot that cannot start stops the run before anything is written;
 //! - `words`: what the terminal says (forfeit causes, warnings, plurals);
 //! - `check`: `check` judging a line as the referee does, and claiming nothing it did not see;
-//! - `readme`: the README's smallest bot passes `check`.
+//! - `readme`: the smallest bot of the book's "Writing a bot" passes `check`.
 
 mod check;
 mod inputs;

@@ -1,13 +1,14 @@
-//! The README's smallest useful bot, taken from the README itself, passes `check`.
+//! The smallest useful bot of the book's "Writing a bot" (`docs/writing-a-bot.md`), taken from
+//! the chapter itself, passes `check`.
 
 use super::{PYTHON, shared_dir, stdout};
 
-/// The README's block of Python after "The smallest useful bot".
+/// The chapter's block of Python after "The smallest useful bot".
 pub fn smallest_bot() -> String {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../docs/writing-a-bot.md");
     let from = readme
         .find("The smallest useful bot")
-        .expect("the README shows the smallest bot");
+        .expect("docs/writing-a-bot.md shows the smallest bot");
     let block = &readme[from..];
     let start = block.find("```python\n").expect("a python block") + "```python\n".len();
     let end = block[start..].find("```").expect("the block ends");
@@ -25,7 +26,7 @@ fn the_smallest_useful_bot_passes_check() {
     assert_eq!(
         code,
         0,
-        "the README's bot fails check:\n{}\n{}",
+        "the book's smallest bot fails check:\n{}\n{}",
         stdout(&out),
         String::from_utf8_lossy(&out.stderr)
     );

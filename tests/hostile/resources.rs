@@ -101,7 +101,7 @@ rows! {
     };
 }
 
-/// The memory hog's crash says that it reached its memory limit (README: "A bot killed by a
+/// The memory hog's crash says that it reached its memory limit (docs/sandbox.md: "A bot killed by a
 /// limit forfeits as a crash, and the record says which limit").
 #[test]
 fn memory_hog_names_its_limit() {

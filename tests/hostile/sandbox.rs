@@ -1,4 +1,4 @@
-//! What each sandbox level promises (README, "Running untrusted bots"), shown on both levels:
+//! What each sandbox level promises (docs/sandbox.md), shown on both levels:
 //! `basic` (the default) and `strict` (a filesystem read-only except the bot's own
 //! directories); both have a network of their own, loopback only. A child that left its process
 //! group dies with its match at both levels. What one seat could learn of another is

@@ -13,7 +13,7 @@
 //! `docs/replay.png` and `docs/replay-robots.png` are made).
 //!
 //! Without Chromium or playwright-core the test prints a loud SKIP, unless `CI` is set: then
-//! it fails (README, "Development").
+//! it fails (docs/development.md).
 
 use std::path::{Path, PathBuf};
 

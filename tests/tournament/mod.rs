@@ -1,6 +1,6 @@
 //! Tournaments: schedules, knockout brackets, openings (random plies and from a file), the file's errors and the statistics as library calls
 //! (fast, data-driven); then the real binary end to end: the next table's bots started while
-//! a table ends (`ahead`), the README's round robin, a run
+//! a table ends (`ahead`), the book's round robin, a run
 //! killed with SIGKILL and resumed (a table and a match going on from their last finished
 //! round), four shards as separate processes merged, and the merge's
 //! refusals; files the hidden cards follow from kept out of the bots' reach (`private`); where the bots may run, with and without `--pin` (`placement`). End-to-end runs use built-in bots on small boards and compare results with the

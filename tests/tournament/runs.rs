@@ -1,4 +1,4 @@
-//! The binary end to end: the README's round robin, SIGKILL then `--resume`, four shards as
+//! The binary end to end: the book's round robin (`examples/tournament.toml`), SIGKILL then `--resume`, four shards as
 //! separate processes then `merge`, the refusals, an SPRT that stops its event, a Swiss event.
 //!
 //! The resume and shard tests compare with one reference run of the same file, made once per

@@ -1,7 +1,8 @@
 //! The JSON API: the very values the pages show ([`crate::arena::views`]), and the upload
 //! (`POST /api/submissions`, multipart, `Authorization: Bearer TOKEN`). Errors are
 //! `{"error": "..."}` with the HTTP status ([`ApiError`]; what axum refuses before a handler
-//! runs is made so by [`super::api_refusals`]); the README documents every route.
+//! runs is made so by [`super::api_refusals`]); the book documents every route
+//! (`docs/arena.md`, "The JSON API").
 
 use axum::Json;
 use axum::extract::{FromRequestParts, Multipart, Path, Query, State};

@@ -105,7 +105,7 @@ fn reference(path: &str) -> &'static str {
     } else if path.starts_with("/api/final") || path.starts_with("/api/rejudge") {
         "protocol/ARENA.md, section 15, lists what these addresses take"
     } else {
-        "the README's \"The JSON API\" lists every address and what it takes"
+        "the book's docs/arena.md, \"The JSON API\", lists every address and what it takes"
     }
 }
 

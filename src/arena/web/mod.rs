@@ -199,7 +199,7 @@ async fn not_found(uri: axum::http::Uri) -> Response {
     let path = uri.path();
     if api_refusals::is_api(path) {
         api::ApiError(WebError::NotFound(format!(
-            "the API has no address {path}: the README's \"The JSON API\" lists them (as GET \
+            "the API has no address {path}: docs/arena.md, \"The JSON API\", lists them (as GET \
              /api/leaderboard), protocol/ARENA.md the worker API's"
         )))
         .into_response()

@@ -15,7 +15,7 @@
 //!
 //! The weights were tuned by self-play: see `tune` in this module's tests (run it with
 //! `cargo test --release --lib bots::eval::tests::tune -- --ignored --nocapture`) and the
-//! README's section on the built-in bots.
+//! history of measurements, `bench/README.md` ("brs's weights").
 
 use crate::game::rolit::bitboard::{Squares, capture_moves};
 use crate::game::rolit::values::{self, Level};

@@ -21,7 +21,7 @@
 //!   [`eval`] scores (points, the balls' coming rewards and hits, cards) turned into a result
 //!   in 0..1 per seat by a logistic of each seat's score against the others, of scale
 //!   [`Config::temperature`]; a finished game gives 1 to its winners.
-//! - **Screened and left off** (knobs of [`Config`], README "Rollerball's bots"): a prior that
+//! - **Screened and left off** (knobs of [`Config`], `bench/README.md`, "Rollerball's bots"): a prior that
 //!   grows with the iterations, playouts guided by a short look-ahead, workman moves searched
 //!   as plans with the heuristic's best use, a sharper logistic (0.5: better with four players
 //!   at 1,000 iterations, worse at 10,000, neither beyond its interval).

@@ -18,7 +18,7 @@
 //! - **The rollouts' policy** is the heuristic itself. A cheaper one ([`Policy::Light`]: no
 //!   teleports, a 6-turn evaluation horizon, a fifth of the cost) was screened and left off:
 //!   as a player it wins 27% of two-player and 15.5% of four-player rounds against the
-//!   heuristic it would stand for (README "Rollerball's bots", the fourth round).
+//!   heuristic it would stand for (`bench/README.md`, "Rollerball's bots", the fourth round).
 //! - **Time**: as `ismcts` ([`super::ismcts::budget`]): the deadline is checked before every
 //!   rollout, which takes a few milliseconds at most. The setup decisions are the heuristic's.
 
