@@ -167,6 +167,25 @@ pub fn set_team_disabled(arena: &Arena, team: i64, disabled: bool) -> Result<(),
     Ok(())
 }
 
+/// Gives a team a new token (the old one stops working, and its sessions end): for a team
+/// that lost its token, or whose token leaked, since only the token's hash is kept. The page's
+/// organiser table and `rollarena arena token` both call it.
+pub fn new_token(conn: &rusqlite::Connection, team: i64) -> Result<String, String> {
+    let token = tokens::generate(tokens::Kind::Team);
+    let changed = conn
+        .execute(
+            "UPDATE teams SET token_hash = ?1 WHERE id = ?2 AND builtin = 0",
+            params![tokens::hash(&token), team],
+        )
+        .map_err(sql)?;
+    if changed == 0 {
+        return Err("a built-in bot has no token: no one logs in as it".into());
+    }
+    conn.execute("DELETE FROM sessions WHERE team_id = ?1", [team])
+        .map_err(sql)?;
+    Ok(token)
+}
+
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
 /// made are played.
 pub fn set_paused(arena: &Arena, paused: bool) -> Result<(), String> {
@@ -274,5 +293,34 @@ mod tests {
         assert!(paused(&arena).unwrap());
         let id = team_id(&arena.conn().unwrap(), "alpha").unwrap();
         set_team_disabled(&arena, id, true).unwrap();
+    }
+
+    #[test]
+    fn a_new_token_replaces_the_old_one_and_ends_its_sessions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("arena");
+        init(&dir, crate::game::registry::default_name(), Map::new()).unwrap();
+        let arena = Arena::open(&dir).unwrap();
+        let old = add_team(&arena, "alpha").unwrap();
+        let conn = arena.conn().unwrap();
+        let id = team_id(&conn, "alpha").unwrap();
+        conn.execute(
+            "INSERT INTO sessions (id_hash, team_id, csrf, created_at, expires_at)
+             VALUES ('s', ?1, 'c', 0, 9999999999999)",
+            [id],
+        )
+        .unwrap();
+        let new = new_token(&conn, id).unwrap();
+        assert_ne!(new, old);
+        let hash: String = conn
+            .query_row("SELECT token_hash FROM teams WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(hash, tokens::hash(&new));
+        let sessions: i64 = conn
+            .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sessions, 0);
     }
 }

@@ -33,6 +33,7 @@ pub mod pinning;
 pub mod remote;
 pub mod rundir;
 pub mod service;
+pub mod status;
 pub mod submissions;
 pub mod tokens;
 pub mod views;

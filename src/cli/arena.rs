@@ -19,9 +19,10 @@ use crate::game::registry;
 /// Create and run an arena: a server that builds, checks and rates the bots teams submit.
 ///
 /// `rollarena arena init DIR --game G` creates the arena, `rollarena arena team DIR NAME`
-/// gives a team its token, and `rollarena serve DIR` runs it; `arena pin` chooses which
-/// version of a team plays, and `freeze`, `final`, `rejudge`, `export` are the last day's. protocol/ARENA.md describes the
-/// directory, the settings and the ladder.
+/// gives a team its token, and `rollarena serve DIR` runs it; `teams` and `status` show it,
+/// `disable`, `enable`, `token`, `pause`, `resume` and `pin` do what the organiser's page does,
+/// and `freeze`, `final`, `rejudge`, `export` are the last day's. protocol/ARENA.md describes
+/// the directory, the settings and the ladder.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     #[command(subcommand)]
@@ -33,6 +34,8 @@ pub enum ArenaCommand {
     Init(InitArgs),
     Team(TeamArgs),
     Pin(super::arena_pin::PinArgs),
+    #[command(flatten)]
+    Organiser(super::arena_admin::Organiser),
     #[command(flatten)]
     LastDay(super::arena_finals::LastDay),
     Worker(WorkerArgs),
@@ -80,6 +83,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         ArenaCommand::LastDay(c) => super::arena_finals::run(c),
         ArenaCommand::Worker(a) => worker(a),
         ArenaCommand::Pin(a) => super::arena_pin::run(a),
+        ArenaCommand::Organiser(c) => super::arena_admin::run(c),
     }
 }
 

@@ -71,6 +71,9 @@ pub struct FinalArgs {
     /// Print the final's progress (and publish it if it is over) rather than start one.
     #[arg(long)]
     pub status: bool,
+    /// With --status: print the progress as JSON instead of a sentence.
+    #[arg(long, requires = "status")]
+    pub json: bool,
 }
 
 /// Re-judge a match: void it (it never counts) or play it again (its old record kept
@@ -162,7 +165,11 @@ fn final_cmd(a: FinalArgs) -> anyhow::Result<ExitCode> {
             ))
             .into());
         };
-        println!("{}", serde_json::to_string_pretty(&p)?);
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&p)?);
+        } else {
+            println!("{}", super::arena_admin::final_sentence(&p));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let opts = tournament::Options {

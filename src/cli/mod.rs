@@ -4,6 +4,7 @@
 //! failing (exit 3). Bot faults are results, never errors.
 
 mod arena;
+mod arena_admin;
 mod arena_finals;
 mod arena_pin;
 mod bot;

@@ -15,6 +15,8 @@
 //! - `organiser`: the organiser pins from the shell (`rollarena arena pin`) while the server
 //!   runs, every refusal with its message and exit code; the organiser's table and the
 //!   leaderboard mark a pinned version; error pages carry the closing-time banner;
+//! - `organiser_shell`: the organiser's page from the shell (`arena teams`, `status`,
+//!   `disable`, `enable`, `token`, `pause`, `resume`) while the server runs;
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
@@ -26,6 +28,7 @@
 mod api_errors;
 mod e2e;
 mod organiser;
+mod organiser_shell;
 mod pinning;
 mod sigkill;
 mod uploads;

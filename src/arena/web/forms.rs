@@ -10,9 +10,9 @@ use serde::Deserialize;
 
 use super::auth::{self, Auth};
 use super::{Site, WebError, blocking, pages};
+use crate::arena::admin;
 use crate::arena::submissions::{self, Upload};
 use crate::arena::views::Viewer;
-use crate::arena::{admin, tokens};
 
 const CSRF_REFUSED: &str = "the form has expired or did not come from this site (its CSRF token \
                             does not match): reload the page and send it again";
@@ -317,7 +317,7 @@ pub async fn team_action(
         Ok(match action.as_str() {
             "disable" => admin::set_team_disabled(&s.arena, id, true).map(|_| None),
             "enable" => admin::set_team_disabled(&s.arena, id, false).map(|_| None),
-            "token" => new_token(&conn, id).map(Some),
+            "token" => admin::new_token(&conn, id).map(Some),
             other => Err(format!(
                 "unknown action {other:?}: disable, enable or token"
             )),
@@ -329,24 +329,6 @@ pub async fn team_action(
         Ok(None) => Ok(Redirect::to("/organiser").into_response()),
         Err(e) => pages::organiser_page(site, auth, None, Some(e)).await,
     }
-}
-
-/// Gives a team a new token (the old one stops working, and its sessions end): for a team
-/// that lost its token, since only the token's hash is kept.
-pub fn new_token(conn: &rusqlite::Connection, team: i64) -> Result<String, String> {
-    let token = tokens::generate(tokens::Kind::Team);
-    let changed = conn
-        .execute(
-            "UPDATE teams SET token_hash = ?1 WHERE id = ?2 AND builtin = 0",
-            rusqlite::params![tokens::hash(&token), team],
-        )
-        .map_err(|e| format!("database: {e}"))?;
-    if changed == 0 {
-        return Err("a built-in bot has no token: no one logs in as it".into());
-    }
-    conn.execute("DELETE FROM sessions WHERE team_id = ?1", [team])
-        .map_err(|e| format!("database: {e}"))?;
-    Ok(token)
 }
 
 #[derive(Deserialize)]
