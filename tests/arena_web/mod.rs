@@ -18,13 +18,17 @@
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
-//!   and `rollarena worker` show its message.
+//!   and `rollarena worker` show its message;
+//! - `fuzz`: a bounded fuzz of every route the router's source declares (random methods,
+//!   mutated paths, queries, headers and bodies, as each kind of user): no 5xx, no panic, no
+//!   hang, and every refusal under `/api/` is `{"error": ...}`.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
 mod e2e;
+mod fuzz;
 mod organiser;
 mod pinning;
 mod sigkill;
