@@ -62,7 +62,12 @@ impl Arena {
 
     /// [`Arena::init`] for `game`.
     pub fn init_game(game: &str, extra: &[&str], extra_toml: &str) -> Arena {
-        let tmp = shared_tempdir("rollarena-arena-");
+        Arena::init_in(shared_tempdir("rollarena-arena-"), game, extra, extra_toml)
+    }
+
+    /// [`Arena::init_game`] in `tmp`, a world-traversable directory (for an arena that must
+    /// not be under /tmp, where the sandbox's private /tmp hides it from bots and builds).
+    pub fn init_in(tmp: tempfile::TempDir, game: &str, extra: &[&str], extra_toml: &str) -> Arena {
         let dir = tmp.path().join("arena");
         let out = Command::new(rollarena())
             .args(["arena", "init"])

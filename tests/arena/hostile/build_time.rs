@@ -5,11 +5,14 @@
 //! victim team's source (which carries a secret), the database and the records, to connect to
 //! the server's port and to send SIGTERM to the server, and prints what it got.
 //!
+//! It runs twice: with the arena under /tmp and outside it (as in `arena::spying`).
+//!
 //! Expected: the build passes (the attack costs the attacker nothing, and gains nothing), its
 //! log holds the processor's whole report with every attempt refused and no secret, the
 //! attacker's page shows the HTML it printed as text, the server still answers, and the
 //! victim's version is checked and its source (secret included) is served to the victim alone.
 
+use std::os::unix::fs::PermissionsExt;
 use std::process::Command;
 use std::time::Duration;
 
@@ -18,8 +21,9 @@ use crate::arena::have;
 use crate::arena_web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
 use crate::check::shared_tempdir;
 
-const BOTS: (u32, u32) = (64700, 64749);
-const BUILDS: (u32, u32) = (64750, 64799);
+/// Each test's bots' and builds' uids.
+const BUILDS_UNDER_TMP: [(u32, u32); 2] = [(64700, 64724), (64725, 64749)];
+const BUILDS_OUTSIDE_TMP: [(u32, u32); 2] = [(64750, 64774), (64775, 64799)];
 
 const SECRET: &str = "VICTIM-SOURCE-SECRET-5512";
 
@@ -33,13 +37,31 @@ fn state(arena: &Arena, version: i64) -> String {
         .unwrap()
 }
 
+/// The arena under /tmp: the build's private /tmp holds, of the arena, its own run directory
+/// alone.
 #[test]
-fn java_build_time_code_reads_nothing_reaches_nothing_and_signals_nothing() {
+fn java_build_time_code_reads_nothing_reaches_nothing_and_signals_nothing_under_tmp() {
+    attack(shared_tempdir("rollarena-arena-"), BUILDS_UNDER_TMP);
+}
+
+/// The arena elsewhere (the test's target directory), as an organiser's usually is: only the
+/// modes of the arena's files keep the build out.
+#[test]
+fn java_build_time_code_reads_nothing_reaches_nothing_and_signals_nothing_outside_tmp() {
+    let tmp = tempfile::Builder::new()
+        .prefix("rollarena-arena-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    attack(tmp, BUILDS_OUTSIDE_TMP);
+}
+
+fn attack(tmp: tempfile::TempDir, uids: [(u32, u32); 2]) {
     if !have("/usr/bin/javac") || !have("/usr/bin/java") {
         return;
     }
-    let arena = Arena::init(&["--size", "6"], "");
-    arena.own_uids(BOTS, BUILDS);
+    let arena = Arena::init_in(tmp, "rolit", &["--size", "6"], "");
+    arena.own_uids(uids[0], uids[1]);
     let victim = arena.team("victims");
     let attacker = arena.team("attackers");
     let server = Server::start(&arena, 0);
@@ -122,7 +144,7 @@ fn java_build_time_code_reads_nothing_reaches_nothing_and_signals_nothing() {
     let denied = lines.iter().filter(|l| l.starts_with("DENIED ")).count();
     assert_eq!(
         denied,
-        5 + 4 * 7,
+        4 + 4 * 7,
         "every read was tried and refused: {report}"
     );
     for what in ["arena.db", "versions/1/source/bot.py", "records"] {

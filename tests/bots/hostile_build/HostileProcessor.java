@@ -5,7 +5,7 @@
 // "HOSTILE BUILD BEGIN" and "HOSTILE BUILD END", what it got into the build log:
 //
 //   READ path (n bytes): ...  /  DENIED path: why   another team's sources and builds, the
-//                                                   arena's database, settings and records;
+//                                                   arena's database and records;
 //   PROC pid cmdline          every process it can see;
 //   NET host:port connected: the answer  /  NET host:port refused: why
 //                                                   the server's port on loopback (the test
@@ -110,8 +110,7 @@ public class HostileProcessor extends AbstractProcessor {
         }
 
         // Another team's sources and builds, the database, the settings, the records.
-        for (String sub : new String[] {"arena.db", "arena.db-wal", "arena.toml", "versions",
-                "records"}) {
+        for (String sub : new String[] {"arena.db", "arena.db-wal", "versions", "records"}) {
             grab(arena.resolve(sub));
         }
         for (int n = 1; n <= 4; n++) {
