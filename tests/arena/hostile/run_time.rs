@@ -9,8 +9,9 @@
 //! Expected: both versions pass their check, the match is played to its end with no forfeit
 //! (the victim was not signalled), the attacker's report (in its own record) shows every
 //! attempt refused, the listener saw no connection, none of the victim's secrets is in any
-//! answer the attacker gets, the HTML the attacker printed and the HTML file name it uploaded
-//! show as text on its pages, and the server and the victim's pages still answer.
+//! answer the attacker gets, the HTML the attacker printed, the HTML file name it uploaded and
+//! its version's HTML label show as text on its pages, and the server and the victim's pages
+//! still answer.
 
 use std::io::Write;
 use std::net::TcpListener;
@@ -32,6 +33,9 @@ const LISTENER_SECRET: &str = "HOST-LISTENER-SECRET-1618";
 
 /// The file the attacker uploads whose name is HTML.
 const HTML_NAME: &str = "<img src=x onerror=alert(5)>.txt";
+
+/// The attacker's label for its version, HTML too.
+const LABEL: &str = "<img src=x onerror=alert(6)> v1";
 
 /// A listener on the host's loopback that greets every connection with its secret; the count
 /// of connections it accepted.
@@ -99,7 +103,7 @@ fn a_python_seat_reaches_no_process_file_or_port_and_its_pages_show_its_html_as_
     )
     .unwrap();
     std::fs::write(upload.join(HTML_NAME), "hello\n").unwrap();
-    let (code, out, err) = submit(&server, &attacker, &upload, &["--wait"]);
+    let (code, out, err) = submit(&server, &attacker, &upload, &["--name", LABEL, "--wait"]);
     assert_eq!(
         code, 0,
         "the attacker's version passes its check: {out}{err}"
@@ -213,6 +217,7 @@ fn a_python_seat_reaches_no_process_file_or_port_and_its_pages_show_its_html_as_
                 for raw in [
                     "<img src=x onerror=alert('stderr')>",
                     "<img src=x onerror=alert(5)>",
+                    "<img src=x onerror=alert(6)>",
                 ] {
                     assert!(!answer.body.contains(raw), "{path} holds {raw} as HTML");
                 }
@@ -227,6 +232,14 @@ fn a_python_seat_reaches_no_process_file_or_port_and_its_pages_show_its_html_as_
         page.body.contains("&lt;img src=x onerror=alert(5)&gt;.txt"),
         "the file list shows the HTML name as text: {}",
         page.body
+    );
+    let team_page = get(&format!("{url}/teams/attackers"), Who::Nobody);
+    assert!(
+        team_page
+            .body
+            .contains("&lt;img src=x onerror=alert(6)&gt; v1"),
+        "the team's page shows the HTML label as text: {}",
+        team_page.body
     );
 
     // The control: the victim sees its own secrets, so they were there to find.
