@@ -1,12 +1,13 @@
 //! A bounded fuzz of every route of `rollarena serve` (issue 40): the routes are read from the
 //! router's source (`src/arena/web/`), so that a route added later is fuzzed without anyone
 //! listing it; then, for a fixed seed, [`REQUESTS`] random requests go to the real server on
-//! loopback through a raw TCP client (so that nothing a well-behaved client would refuse to
-//! send is out of reach): any method, the routes' paths with mutated segments (ids out of
-//! range, huge numbers, unicode, `..`, %-encodings), query strings, headers (bad cookies and
-//! bearer tokens, content types, huge values, too many) and bodies (JSON garbage, forms,
-//! multipart with bad boundaries and oversized parts), as a team (token and session), the
-//! organiser (token and session), a worker, another team and nobody.
+//! loopback from [`CLIENTS`] clients at once, through a raw TCP client (so that nothing a
+//! well-behaved client would refuse to send is out of reach): any method, the routes' paths
+//! with mutated segments (ids out of range, huge numbers, unicode, `..`, %-encodings), query
+//! strings, headers (bad cookies and bearer tokens, content types, huge values, too many) and
+//! bodies (JSON garbage, the API's own fields with values of every type, forms, multipart with
+//! bad boundaries and oversized parts), as a team (token and session), the organiser (token
+//! and session), a worker, another team and nobody.
 //!
 //! Every answer: never a 5xx, within [`BOUND`] (an event stream: its headers), no token, no
 //! byte of the database, of `arena.toml` or of the host's `/etc/passwd` in its body, and under
@@ -49,7 +50,7 @@ fn seed() -> u64 {
 }
 
 /// How many requests the fuzz sends.
-const REQUESTS: usize = 4000;
+const REQUESTS: usize = 8000;
 
 /// The longest a request may take to be answered (its whole body, or an event stream's head).
 const BOUND: Duration = Duration::from_secs(5);
@@ -175,6 +176,39 @@ fn judge(req: &Request, reply: &Reply, secrets: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// How many clients send the requests at once.
+const CLIENTS: usize = 4;
+
+/// What the answers were.
+#[derive(Default)]
+struct Tally {
+    statuses: std::collections::BTreeMap<u16, usize>,
+    /// Answers from the HTTP parser (the router never saw the request).
+    unrouted: usize,
+    /// Requests past the body limit whose connection closed before an answer.
+    closed_early: usize,
+    slowest: Duration,
+}
+
+impl Tally {
+    fn add(&mut self, reply: &Reply) {
+        if reply.header("x-content-type-options").is_none() {
+            self.unrouted += 1;
+        }
+        self.slowest = self.slowest.max(reply.took);
+        *self.statuses.entry(reply.status).or_default() += 1;
+    }
+
+    fn merge(&mut self, other: Tally) {
+        for (status, n) in other.statuses {
+            *self.statuses.entry(status).or_default() += n;
+        }
+        self.unrouted += other.unrouted;
+        self.closed_early += other.closed_early;
+        self.slowest = self.slowest.max(other.slowest);
+    }
+}
+
 #[test]
 fn a_fuzz_of_every_route_finds_no_5xx_no_panic_no_hang_and_json_refusals() {
     let routes = routes();
@@ -230,40 +264,63 @@ fn a_fuzz_of_every_route_finds_no_5xx_no_panic_no_hang_and_json_refusals() {
         "root:x:0:0",
         "bot_uids = \"64600-64649\"",
     ];
+    // The requests, made in order from the seed, then sent by CLIENTS threads at once (request
+    // n by thread n % CLIENTS), so that the handlers also meet each other.
     let seed = seed();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let requests: Vec<Request> = (0..REQUESTS)
+        .map(|_| request(&mut rng, &routes, &known))
+        .collect();
     let started = Instant::now();
-    let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
-    let (mut unrouted, mut closed_early, mut slowest) = (0, 0, Duration::ZERO);
-    for n in 0..REQUESTS {
-        let req = request(&mut rng, &routes, &known);
-        let fail = |what: &str| {
-            format!(
-                "request {n} of the fuzz (seed {seed}): {what}\n{req}\nthe server's stderr:\n{}",
-                server.stderr()
-            )
-        };
-        let reply = match exchange(&addr, &req) {
-            Ok(reply) => reply,
-            // Past the body limit the server may close before reading the whole body.
-            Err(e) if req.body.len() > BODY_LIMIT && !e.starts_with("no whole answer") => {
-                closed_early += 1;
-                continue;
-            }
-            Err(e) => panic!("{}", fail(&e)),
-        };
-        if let Err(e) = judge(&req, &reply, &secrets) {
-            panic!("{}", fail(&format!("{e}: {reply}")));
+    let outcomes: Vec<Result<Tally, String>> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..CLIENTS)
+            .map(|client| {
+                let (requests, addr, secrets) = (&requests, &addr, &secrets);
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    for (n, req) in requests.iter().enumerate().skip(client).step_by(CLIENTS) {
+                        let fail = |what: &str| {
+                            format!("request {n} of the fuzz (seed {seed}): {what}\n{req}")
+                        };
+                        let reply = match exchange(addr, req) {
+                            Ok(reply) => reply,
+                            // Past the body limit the server may close before reading it all.
+                            Err(e)
+                                if req.body.len() > BODY_LIMIT
+                                    && !e.starts_with("no whole answer") =>
+                            {
+                                tally.closed_early += 1;
+                                continue;
+                            }
+                            Err(e) => return Err(fail(&e)),
+                        };
+                        if let Err(e) = judge(req, &reply, secrets) {
+                            return Err(fail(&format!("{e}: {reply}")));
+                        }
+                        tally.add(&reply);
+                    }
+                    Ok(tally)
+                })
+            })
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let mut tally = Tally::default();
+    for outcome in outcomes {
+        match outcome {
+            Ok(t) => tally.merge(t),
+            Err(e) => panic!("{e}\nthe server's stderr:\n{}", server.stderr()),
         }
-        if reply.header("x-content-type-options").is_none() {
-            unrouted += 1;
-        }
-        slowest = slowest.max(reply.took);
-        *statuses.entry(reply.status).or_default() += 1;
     }
+    let Tally {
+        statuses,
+        unrouted,
+        closed_early,
+        slowest,
+    } = tally;
     let took = started.elapsed();
     println!(
-        "{REQUESTS} requests in {took:?} (slowest {slowest:?}): statuses {statuses:?}, \
+        "{REQUESTS} requests from {CLIENTS} clients in {took:?} (slowest {slowest:?}): statuses {statuses:?}, \
          {unrouted} refused by the HTTP parser, {closed_early} closed past the body limit"
     );
 
