@@ -236,12 +236,23 @@ fn a_fuzz_of_every_route_finds_no_5xx_no_panic_no_hang_and_json_refusals() {
     );
     assert_eq!(submitted.status, 201, "{}", submitted.body);
     let version = submitted.json()["id"].as_i64().unwrap();
+    // A match in play, leased to a worker that is not the fuzz's.
+    let playing = 4242;
+    arena
+        .db()
+        .execute(
+            "INSERT INTO matches (id, created_at, state, kind, seed, rounds, lease_owner, \
+             lease_until) VALUES (?1, 0, 'running', 'ladder', 1, 2, 'elsewhere', 9999999999999)",
+            [playing],
+        )
+        .unwrap();
     let alpha_session = login(&url, &alpha);
     let org_session = login(&url, &org);
     let bearer = |t: &str| Some(("Authorization".to_string(), format!("Bearer {t}")));
     let cookie = |c: &str| Some(("Cookie".to_string(), c.to_string()));
     let known = Known {
         version,
+        playing,
         credentials: vec![
             ("nobody", None),
             ("alpha's token", bearer(&alpha)),

@@ -13,15 +13,18 @@ use super::{BODY_LIMIT, Route};
 /// What the fuzz knows of the arena: real names, ids and credentials.
 pub struct Known {
     pub version: i64,
+    /// A match in play (its lease another worker's).
+    pub playing: i64,
     pub credentials: Vec<(&'static str, Option<(String, String)>)>,
 }
 
 /// The values a path's `{param}` takes: the real one now and then, else a hostile one.
 fn param(rng: &mut ChaCha8Rng, name: &str, known: &Known) -> String {
     let long = "a".repeat(rng.random_range(200..6000));
-    let real_id = known.version.to_string();
+    let (version, playing) = (known.version.to_string(), known.playing.to_string());
     let ids = [
-        real_id.as_str(),
+        version.as_str(),
+        playing.as_str(),
         "1",
         "0",
         "-1",
