@@ -125,11 +125,8 @@ fn attack(tmp: tempfile::TempDir, uids: [(u32, u32); 2]) {
     let api = api.json();
     let log = api["build_log"].as_str().unwrap_or_default().to_string();
     println!("{log}");
-    let now = state(&arena, attacker_version);
-    assert!(
-        now == "checking" || now == "ready",
-        "the build passes: {now}: {api}"
-    );
+    // The build passed (what its check then says of the Java kit is not this test's).
+    assert!(log.contains("\nbuild: ok in "), "the build passes: {api}");
 
     // The processor ran, tried everything, and got nothing.
     let report = log
