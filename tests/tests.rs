@@ -23,9 +23,11 @@
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena's core: bad uploads, builds past their limits, the kits through the
-//!   ladder, recovery after a crash;
+//!   ladder, recovery after a crash, and a hostile team's attacks (Java build-time code, a
+//!   Python seat, bad archives, forged forms) as real uploads to the real server;
 //! - `arena_web`: `rollarena serve` end to end (kits submitted, the browser's form, the
-//!   ladder, pages and API), who sees what, a server killed mid-match, and bad uploads;
+//!   ladder, pages and API), who sees what, a server killed mid-match, bad uploads, and a
+//!   bounded fuzz of every route;
 //! - `arena_final`: the contest's last day: closing time, re-judging, the final tournament
 //!   (round robin and Swiss) on the workers, its report served, the arena exported and served;
 //! - `arena_remote`: remote `rollarena worker`s on loopback: tokens, lost leases, late and

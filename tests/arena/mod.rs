@@ -3,13 +3,15 @@
 //! in the sandbox), a broken bot whose check fails with its diagnosis, the Python and C kits
 //! submitted, built, checked and playing ladder matches through `Service` (records verified,
 //! ratings moved once per match), recovery after a simulated crash, and a spy bot that reads
-//! nothing of another team's version.
+//! nothing of another team's version; and (`hostile`) a hostile team's attacks at build time
+//! (Java) and at run time (Python) as real uploads to the real server, and its forged forms.
 //!
 //! Bots and builds run under the sandbox's wrapper, which re-executes the rollarena binary;
 //! the test binary names it with `sandbox::use_binary`. Arenas live in world-traversable
 //! temporary directories, since seats and builds run under uids of their own as root.
 
 mod builds;
+mod hostile;
 mod ladder;
 mod recovery;
 pub mod spying;

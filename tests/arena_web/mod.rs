@@ -20,13 +20,17 @@
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
-//!   and `rollarena worker` show its message.
+//!   and `rollarena worker` show its message;
+//! - `fuzz`: a bounded fuzz of every route the router's source declares (random methods,
+//!   mutated paths, queries, headers and bodies, as each kind of user): no 5xx, no panic, no
+//!   hang, and every refusal under `/api/` is `{"error": ...}`.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
 mod e2e;
+mod fuzz;
 mod organiser;
 mod organiser_shell;
 mod pinning;
@@ -61,7 +65,12 @@ impl Arena {
 
     /// [`Arena::init`] for `game`.
     pub fn init_game(game: &str, extra: &[&str], extra_toml: &str) -> Arena {
-        let tmp = shared_tempdir("rollarena-arena-");
+        Arena::init_in(shared_tempdir("rollarena-arena-"), game, extra, extra_toml)
+    }
+
+    /// [`Arena::init_game`] in `tmp`, a world-traversable directory (for an arena that must
+    /// not be under /tmp, where the sandbox's private /tmp hides it from bots and builds).
+    pub fn init_in(tmp: tempfile::TempDir, game: &str, extra: &[&str], extra_toml: &str) -> Arena {
         let dir = tmp.path().join("arena");
         let out = Command::new(rollarena())
             .args(["arena", "init"])
