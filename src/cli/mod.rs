@@ -7,6 +7,7 @@ mod arena;
 mod arena_finals;
 mod arena_pin;
 mod bot;
+mod build_child;
 mod check;
 mod clock_args;
 pub mod game_flags;
@@ -95,6 +96,9 @@ enum Command {
     Serve(serve::ServeArgs),
     Submit(submit::SubmitArgs),
     Worker(worker::WorkerArgs),
+    /// The server's child process that builds one version (internal).
+    #[command(name = "__build", hide = true)]
+    BuildChild(build_child::BuildChildArgs),
 }
 
 impl Cli {
@@ -162,6 +166,7 @@ impl Cli {
             Command::Serve(args) => serve::run(args),
             Command::Worker(args) => worker::run(args),
             Command::Submit(args) => submit::run(args),
+            Command::BuildChild(args) => build_child::run(args),
         }
     }
 }

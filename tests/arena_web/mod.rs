@@ -18,13 +18,20 @@
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
-//!   and `rollarena worker` show its message.
+//!   and `rollarena worker` show its message;
+//! - `crashes`: a build's child process killed (SIGSEGV, then SIGKILL): the server answers
+//!   throughout and the version fails after its second crash; a restart with a version left
+//!   building serves at once;
+//! - `fairness`: one team's ten slow uploads delay another's build by at most one build, a
+//!   superseded version says so, and the 13th upload in an hour is refused with HTTP 429.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
+mod crashes;
 mod e2e;
+mod fairness;
 mod organiser;
 mod pinning;
 mod sigkill;
