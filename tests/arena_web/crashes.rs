@@ -67,17 +67,42 @@ fn version(arena: &Arena, id: i64) -> (String, Option<String>, i64) {
 
 /// Waits for the `attempt`-th build of `id` to run in a child of `server`; its pid.
 fn child_of_attempt(arena: &Arena, server: &Server, id: i64, attempt: i64) -> i32 {
-    let mut pid = None;
-    wait_for(
-        &format!("build {attempt} of version {id} running"),
-        Duration::from_secs(60),
-        || {
-            let (state, _, attempts) = version(arena, id);
-            pid = build_child(server, id);
-            state == "building" && attempts == attempt && pid.is_some()
-        },
-    );
-    pid.unwrap()
+    let started = Instant::now();
+    loop {
+        let (state, failure, attempts) = version(arena, id);
+        let pid = build_child(server, id);
+        if state == "building" && attempts == attempt {
+            if let Some(pid) = pid {
+                return pid;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "build {attempt} of version {id} never ran: the version is {state} ({failure:?}, \
+             {attempts} builds started); the server said:\n{}",
+            server.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Sends `signal` to the build child `pid` until it is gone. A SIGSEGV sent by another process
+/// is absorbed once by Rust's stack-overflow handler (which then restores the default action
+/// and returns: a fault would happen again, a sent signal does not), so it may take two, as a
+/// real fault would not.
+fn kill_until_gone(pid: i32, signal: i32) {
+    let cmdline = format!("/proc/{pid}/cmdline");
+    let ours =
+        || std::fs::read(&cmdline).is_ok_and(|c| c.split(|&b| b == 0).any(|a| a == b"__build"));
+    let started = Instant::now();
+    while ours() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{pid} survives"
+        );
+        unsafe { libc::kill(pid, signal) };
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
 
 /// The server answers a page and the API at once.
@@ -119,13 +144,18 @@ fn a_build_that_takes_its_process_down_twice_fails_and_the_server_answers_throug
     let v = version_id(&out);
 
     let first = child_of_attempt(&arena, &server, v, 1);
-    unsafe { libc::kill(first, libc::SIGSEGV) };
+    kill_until_gone(first, libc::SIGSEGV);
     answers(&server);
     // Built once more, in a new child.
     let second = child_of_attempt(&arena, &server, v, 2);
     assert_ne!(first, second);
+    assert!(
+        server.stderr().contains("killed by signal 11"),
+        "the server logs the first crash: {}",
+        server.stderr()
+    );
     answers(&server);
-    unsafe { libc::kill(second, libc::SIGKILL) };
+    kill_until_gone(second, libc::SIGKILL);
     wait_for("the version failed", Duration::from_secs(60), || {
         version(&arena, v).0 == "failed"
     });

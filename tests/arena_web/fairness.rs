@@ -1,7 +1,7 @@
 //! Fair builds (issue 40), on the real server with one builder: team A sends ten uploads whose
-//! build is slow, then team B sends one. A's first builds; its next eight are superseded by
-//! its tenth (each says by which, through the API, on the team's page and in `submit --wait`);
-//! B's build starts after at most one of A's (teams are served round-robin). A team's 13th
+//! build is slow, then team B sends one. A's queued version is superseded by each next one
+//! (each says by which, through the API, on the team's page and in `submit --wait`), and B's
+//! build starts after at most one of A's (teams are served round-robin). A team's 13th
 //! upload within the hour is refused with HTTP 429, a `Retry-After` header and a message that
 //! says when the next is accepted: through the API, the web form and `rollarena submit`.
 
@@ -125,33 +125,44 @@ fn one_team_cannot_hold_the_builder_and_uploads_are_rate_limited() {
         before_b.len()
     );
     assert!(before_b.len() <= 1, "A's builds before B's: {before_b:?}");
-    let last_a = *a_versions.last().unwrap();
-    if let Some((a_start, _)) = started(&arena, last_a) {
-        assert!(a_start > started(&arena, c2).unwrap().0);
-    }
+    // C's newest too: C had no build yet, A had one.
+    let (c_start, _) = started(&arena, c2).unwrap();
+    let before_c = a_versions
+        .iter()
+        .filter(|&&v| started(&arena, v).is_some_and(|(s, _)| s <= c_start))
+        .count();
+    assert!(before_c <= 1, "{before_c} of A's builds before C's");
 
-    // A's second to ninth: superseded by its tenth, never built.
-    for &v in &a_versions[1..9] {
+    // A's uploads while one of its versions waited: each superseded by the next, never built
+    // (the first too, when the builder had not taken it yet; the second to ninth always).
+    let mut superseded = 0;
+    for (k, &v) in a_versions[..9].iter().enumerate() {
         let view = get(
             &format!("{}/api/submissions/{v}", server.url),
             Who::Token(&a),
         )
         .json();
+        if k == 0 && view["state"] != "superseded" {
+            continue;
+        }
         assert_eq!(view["state"], "superseded", "{view}");
+        let next = a_versions[k + 1];
         assert!(
             view["failure"]
                 .as_str()
                 .unwrap()
-                .starts_with(&format!("superseded by version {last_a}")),
+                .starts_with(&format!("superseded by version {next}")),
             "{view}"
         );
         assert!(started(&arena, v).is_none(), "version {v} was built");
+        superseded += 1;
     }
+    assert!(superseded >= 8);
     let session = login(&server.url, &a);
     let page = get(&format!("{}/teams/a", server.url), Who::Cookie(&session)).body;
     assert!(
         page.contains("badge superseded")
-            && page.contains(&format!("superseded by version {last_a}")),
+            && page.contains(&format!("superseded by version {}", a_versions[2])),
         "the team's page shows the state"
     );
 

@@ -311,6 +311,49 @@ mod tests {
     }
 
     #[test]
+    fn a_match_or_a_build_whose_worker_died_twice_with_it_is_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = db::create(dir.path()).unwrap();
+        conn.execute_batch(
+            "INSERT INTO teams (name, token_hash, created_at) VALUES ('a', 'h', 0);
+             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, mu, sigma) VALUES (1, 'v', 'python', 's', 1, 0, 'ready', 25, 8);
+             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, mu, sigma) VALUES (1, 'w', 'python', 's', 1, 0, 'queued', 25, 8);
+             INSERT INTO matches (created_at, kind, seed, rounds) VALUES (0, 'ladder', 1, 2);",
+        )
+        .unwrap();
+        let state = |sql: &str| -> (String, Option<String>) {
+            conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+        };
+        for lost in 1..=2 {
+            // Claimed (as a worker and a builder do), then the server dies: found at start.
+            conn.execute_batch(
+                "UPDATE matches SET state = 'running', attempts = attempts + 1,
+                     lease_owner = 'embedded:1:0';
+                 UPDATE versions SET state = 'building', build_attempts = build_attempts + 1,
+                     lease_owner = 'embedded:1:builder-0' WHERE id = 2;",
+            )
+            .unwrap();
+            expire(&conn, "lease_owner LIKE ?1", "embedded:%", 10).unwrap();
+            let m = state("SELECT state, error FROM matches");
+            let v = state("SELECT state, failure FROM versions WHERE id = 2");
+            if lost == 1 {
+                assert_eq!((m.0.as_str(), v.0.as_str()), ("queued", "queued"));
+            } else {
+                assert_eq!(m.0, "failed");
+                assert!(m.1.unwrap().starts_with("it took its worker down twice"));
+                assert_eq!(v.0, "failed");
+                assert!(
+                    v.1.unwrap()
+                        .starts_with("the build crashed the builder twice")
+                );
+            }
+        }
+    }
+
+    #[test]
     fn placement_counts_matches_in_flight() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         let mut busy = c(2, 25.0, 8.0, 0);
