@@ -71,10 +71,11 @@ fn child_of_attempt(arena: &Arena, server: &Server, id: i64, attempt: i64) -> i3
     loop {
         let (state, failure, attempts) = version(arena, id);
         let pid = build_child(server, id);
-        if state == "building" && attempts == attempt {
-            if let Some(pid) = pid {
-                return pid;
-            }
+        if let Some(pid) = pid
+            && state == "building"
+            && attempts == attempt
+        {
+            return pid;
         }
         assert!(
             started.elapsed() < Duration::from_secs(60),
