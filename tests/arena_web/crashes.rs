@@ -3,9 +3,9 @@
 //! and its parent under /proc, as a stack overflow or an abort in it would end it: SIGSEGV,
 //! then SIGKILL the second time. The server answers throughout, builds the version once more
 //! after the first crash, and marks it failed after the second ("the build crashed the
-//! builder twice"). A server killed while a version builds serves at once when started again
-//! (the build resumes in the background), and a version found building at two starts is failed
-//! likewise.
+//! builder twice"). A server stopped cleanly while a version builds queues it again without
+//! counting the attempt; one killed serves at once when started again (the build resumes in
+//! the background), and a version found building at two starts is failed likewise.
 
 use std::time::{Duration, Instant};
 
@@ -208,6 +208,14 @@ fn a_restart_with_a_version_left_building_serves_at_once() {
     );
     assert_eq!(code, 0, "{out}{err}");
     let v = version_id(&out);
+    let pid = child_of_attempt(&arena, &server, v, 1);
+    // A clean stop is no crash: the build is killed and queued again, its attempt not counted.
+    assert!(server.stop().success());
+    assert_eq!(version(&arena, v), ("queued".into(), None, 0));
+    assert!(!std::path::Path::new(&format!("/proc/{pid}/cmdline")).exists());
+
+    let server = Server::start(&arena, 0);
+    answers(&server);
     child_of_attempt(&arena, &server, v, 1);
     server.kill();
 
