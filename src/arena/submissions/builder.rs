@@ -66,14 +66,21 @@ impl Report {
 
 /// The child's work (`rollarena __build DIR ID`): builds and checks version `id` of the arena
 /// at `dir`, writing each [`Report`] as a line on `out`. It changes nothing in the database
-/// (the server records the reports). Its stdin is the server's stop: at its end (the server
-/// stops, or dies) a build under way is killed and the child reports [`Report::Stopped`].
+/// (the server records the reports). Its stdin's first line is the server's settings as JSON
+/// (the child builds with those the server runs with, whatever `arena.toml` says by now); the
+/// rest is the server's stop: at its end (the server stops, or dies) a build under way is
+/// killed and the child reports [`Report::Stopped`].
 pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), String> {
+    let mut settings = String::new();
+    let mut stdin = BufReader::new(std::io::stdin());
+    stdin
+        .read_line(&mut settings)
+        .map_err(|e| format!("cannot read the server's settings: {e}"))?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
         std::thread::spawn(move || {
-            let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+            let _ = std::io::copy(&mut stdin, &mut std::io::sink());
             stop.store(true, Ordering::SeqCst);
         });
     }
@@ -83,7 +90,7 @@ pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), String> {
             .and_then(|()| out.flush())
             .map_err(|e| format!("cannot report to the server: {e}"))
     };
-    let verdict = match build_and_check(dir, id, &stop, &mut say) {
+    let verdict = match build_and_check(dir, &settings, id, &stop, &mut say) {
         Ok(verdict) => verdict,
         Err(_) if stop.load(Ordering::SeqCst) => Report::Stopped,
         Err(error) => Report::ArenaFailed { error },
@@ -94,11 +101,18 @@ pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), String> {
 /// Builds and checks version `id`; the verdict (`Err`: the arena failed).
 fn build_and_check(
     dir: &Path,
+    settings: &str,
     id: i64,
     stop: &AtomicBool,
     say: &mut dyn FnMut(Report) -> Result<(), String>,
 ) -> Result<Report, String> {
-    let arena = Arena::open(dir)?;
+    let config = serde_json::from_str(settings)
+        .map_err(|e| format!("the server's settings cannot be read: {e}"))?;
+    let arena = Arena {
+        dir: std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
+        config,
+        live: Default::default(),
+    };
     let (language, team): (String, String) = arena
         .conn()?
         .query_row(
@@ -294,6 +308,11 @@ fn run_child(
         .spawn()
         .map_err(|e| format!("cannot start the build's process: {e}"))?;
     let mut stdin = child.stdin.take();
+    let settings = serde_json::to_string(&arena.config).map_err(|e| e.to_string())?;
+    if let Some(pipe) = stdin.as_mut() {
+        // A child that cannot read them reports so (or crashed, and is counted as such).
+        let _ = writeln!(pipe, "{settings}").and_then(|()| pipe.flush());
+    }
     let stdout = child.stdout.take().expect("piped");
     let (tx, rx) = std::sync::mpsc::channel::<Result<Report, String>>();
     let reader = std::thread::spawn(move || {
@@ -422,4 +441,30 @@ fn failed(conn: &Connection, id: i64, why: &str) -> Result<(), String> {
     )
     .map_err(sql)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_reach_the_child_whole_and_reports_read_back() {
+        let mut config = crate::arena::config::Config::new("rolit", Default::default()).unwrap();
+        config.build.time = Duration::from_millis(3500);
+        config.build.workers = 3;
+        config.uploads.per_hour = 0;
+        let sent = serde_json::to_string(&config).unwrap();
+        assert!(!sent.contains('\n'), "one line");
+        let read: crate::arena::config::Config = serde_json::from_str(&sent).unwrap();
+        assert_eq!(read, config);
+        for report in [
+            Report::Built,
+            Report::BuildFailed { why: "x".into() },
+            Report::Passed,
+            Report::Stopped,
+        ] {
+            let line = serde_json::to_string(&report).unwrap();
+            assert_eq!(serde_json::from_str::<Report>(&line).unwrap(), report);
+        }
+    }
 }
