@@ -106,6 +106,21 @@ pub struct BuildConfig {
     /// Largest file a build may write.
     #[serde(with = "size")]
     pub max_file_size: u64,
+    /// Builds run at once; 0: a quarter of the cores, at least 1 ([`BuildConfig::builders`]).
+    pub workers: usize,
+}
+
+impl BuildConfig {
+    /// How many builders the server runs: `workers`, or a quarter of the cores (at least 1).
+    pub fn builders(&self) -> usize {
+        if self.workers > 0 {
+            return self.workers;
+        }
+        std::thread::available_parallelism()
+            .map(|n| n.get() / 4)
+            .unwrap_or(1)
+            .max(1)
+    }
 }
 
 impl Default for BuildConfig {
@@ -117,6 +132,7 @@ impl Default for BuildConfig {
             max_processes: 256,
             max_output: 1 << 20,
             max_file_size: 256 << 20,
+            workers: 0,
         }
     }
 }
@@ -133,6 +149,8 @@ pub struct UploadConfig {
     pub max_unpacked: u64,
     /// Most entries (files and directories) an archive may hold.
     pub max_files: u64,
+    /// Uploads a team may send in any hour; 0: no limit.
+    pub per_hour: u32,
 }
 
 impl Default for UploadConfig {
@@ -141,6 +159,7 @@ impl Default for UploadConfig {
             max_bytes: 10 << 20,
             max_unpacked: 100 << 20,
             max_files: 5000,
+            per_hour: 12,
         }
     }
 }
@@ -486,9 +505,14 @@ impl Config {
              network),\n# under a uid of uids (never a seat's), with a wall time, memory, \
              processes and output\n# (stdout and stderr, kept in build.log) of at most \
              these.\n[build]\nuids = {buids}\ntime = {btime}\nmemory = {bmem}\n\
-             max_processes = {bprocs}\nmax_output = {bout}\nmax_file_size = {bfsize}\n\n\
+             max_processes = {bprocs}\nmax_output = {bout}\nmax_file_size = {bfsize}\n\
+             # Builds run at once (0: a quarter of the cores, at least 1). Each team has at \
+             most one\n# build queued: a newer upload supersedes it. The team whose last \
+             build started longest ago\n# is built first.\nworkers = {bworkers}\n\n\
              # What an upload may be: its size, and an archive's unpacked size and entries.\n\
-             [uploads]\nmax_bytes = {ubytes}\nmax_unpacked = {uunpacked}\nmax_files = {ufiles}\n\n\
+             [uploads]\nmax_bytes = {ubytes}\nmax_unpacked = {uunpacked}\nmax_files = {ufiles}\n\
+             # Uploads a team may send in any hour (more are refused with HTTP 429 until \
+             the oldest is\n# an hour old); 0: no limit.\nper_hour = {uperhour}\n\n\
              # The ladder. placement_matches: matches a new version plays first, against \
              opponents\n# drawn from the whole pool. anchors: built-in bots that play in the \
              ladder ({bots}).\n# sprt: each version against the pool, elo0,elo1,alpha,beta \
@@ -525,9 +549,11 @@ impl Config {
             bprocs = b.max_processes,
             bout = z(b.max_output),
             bfsize = z(b.max_file_size),
+            bworkers = b.workers,
             ubytes = z(u.max_bytes),
             uunpacked = z(u.max_unpacked),
             ufiles = u.max_files,
+            uperhour = u.per_hour,
             placement = l.placement_matches,
             anchors = anchors.join(", "),
             sprt = q(&l.sprt),

@@ -21,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_init.sql"),
     include_str!("migrations/0002_workers.sql"),
     include_str!("migrations/0003_finals.sql"),
+    include_str!("migrations/0004_fair_builds.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -90,8 +91,18 @@ pub fn migrate(conn: &Connection) -> Result<(), String> {
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let next = i + 1;
-        let batch = format!("BEGIN IMMEDIATE; {sql}\nPRAGMA user_version = {next}; COMMIT;");
-        if let Err(e) = conn.execute_batch(&batch) {
+        // The schema's version is bumped as well, so that every connection reloads the schema
+        // (a migration may edit a table's definition in place: see 0004).
+        let applied = conn
+            .execute_batch(&format!("BEGIN IMMEDIATE; {sql}"))
+            .and_then(|()| conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0)))
+            .and_then(|schema| {
+                conn.execute_batch(&format!(
+                    "PRAGMA schema_version = {}; PRAGMA user_version = {next}; COMMIT;",
+                    schema + 1
+                ))
+            });
+        if let Err(e) = applied {
             let _ = conn.execute_batch("ROLLBACK");
             return Err(format!("migration {next} failed: {e}"));
         }
@@ -125,6 +136,49 @@ mod tests {
             .unwrap();
         assert_eq!(mode, "wal");
         assert!(create(dir.path()).is_err(), "a second create must refuse");
+    }
+
+    #[test]
+    fn the_superseded_state_is_added_to_an_older_arena_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE);
+        let old = Connection::open(&path).unwrap();
+        configure(&old).unwrap();
+        for (i, sql) in MIGRATIONS[..3].iter().enumerate() {
+            old.execute_batch(&format!(
+                "BEGIN; {sql}\nPRAGMA user_version = {}; COMMIT;",
+                i + 1
+            ))
+            .unwrap();
+        }
+        old.execute_batch(
+            "INSERT INTO teams (name, token_hash, created_at) VALUES ('a', 'h', 0);
+             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, mu, sigma) VALUES (1, 'v', 'python', 's', 1, 7, 'ready', 25, 8);",
+        )
+        .unwrap();
+        let refused = old.execute("UPDATE versions SET state = 'superseded'", []);
+        assert!(refused.is_err(), "schema 3 has no superseded state");
+        // Migrated by another connection while this one stays open: both see the new state.
+        let conn = connect(dir.path()).unwrap();
+        for c in [&conn, &old] {
+            c.execute("UPDATE versions SET state = 'superseded'", [])
+                .unwrap();
+            let bad = c.execute("UPDATE versions SET state = 'bogus'", []);
+            assert!(bad.is_err(), "the check still holds");
+        }
+        let (waiting, attempts): (i64, i64) = conn
+            .query_row(
+                "SELECT waiting_since, build_attempts FROM versions",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((waiting, attempts), (7, 0));
+        let ok: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok");
     }
 
     #[test]

@@ -159,6 +159,10 @@ fn check_version(conn: &Connection, team: i64, name: &str, v: i64) -> Result<(),
              its page says what went wrong",
             failure.as_deref().unwrap_or("no reason recorded")
         ))),
+        "superseded" => Err(PinError::Refused(format!(
+            "version {v} was {}: it is never built; pin a version that is ready",
+            failure.as_deref().unwrap_or("superseded by a newer upload")
+        ))),
         other => Err(PinError::Refused(format!(
             "version {v} is {other}: it has not passed its build and check yet; pin it once it \
              is ready"

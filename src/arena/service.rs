@@ -1,13 +1,23 @@
-//! The arena's background work, started by `rollarena serve`: one builder (queued versions
-//! built and checked, one at a time: builds are heavy), the matchmaker (a backlog of matches
-//! kept, expired leases swept) and N embedded match workers, each a thread of its own.
+//! The arena's background work, started by `rollarena serve`: `[build] workers` builders
+//! (queued versions built and checked, each in a child process of its own:
+//! [`crate::arena::submissions::builder`]), the matchmaker (a backlog of matches kept, expired
+//! leases swept) and N embedded match workers, each a thread of its own.
+//!
+//! **A failing build or match fails only itself.** A build runs in a child process, so that
+//! nothing it does can end the server. A match plays in its worker's thread (its seats are
+//! processes of their own; the worker's part is the arbiter's protocol handling, and the live
+//! view streams from it): a panic there is caught and fails that match alone; anything that
+//! still takes the process down is counted at the next start (`matches.crashes`, as a lost
+//! lease is), and a match that took its worker down twice is `failed`.
 //!
 //! **Recovery.** One server per arena directory (an exclusive lock on `DIR/arena.lock`, which
 //! the kernel drops when the server dies, even by SIGKILL). So at start, every match or build
 //! still marked running by an embedded worker belongs to a server that is gone: it is queued
 //! again at once (a remote worker's waits for its lease to run out), its half-written record
 //! is dropped when it is played again, and a match is counted only by the transaction that
-//! sets `rated`, so none counts twice. No bot or build outlives the server: each runs under
+//! sets `rated`, so none counts twice. Each such match or build counts as a crash of its
+//! worker: the second one fails it. The web server serves at once; builds resume in the
+//! background. No bot or build outlives the server: each runs under
 //! the sandbox's wrapper, killed by its parent-death signal when the server's thread that
 //! started it dies, taking the process's PID namespace with it.
 
@@ -17,12 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use rusqlite::params;
-
 use super::ladder::{matchmaker, worker};
 use super::rundir;
-use super::submissions::{build, checking};
-use super::{Arena, admin, db, sql};
+use super::submissions::builder;
+use super::{Arena, admin};
 use crate::sandbox::{Isolation, Level};
 
 /// Who embedded workers are, in `lease_owner`.
@@ -93,11 +101,11 @@ impl Service {
                 .spawn(f)
                 .map_err(|e| format!("cannot start a thread: {e}"))
         };
-        {
-            let (arena, stop, iso) = (arena.clone(), stop.clone(), sandboxes.clone());
+        for n in 0..arena.config.build.builders() {
+            let (arena, stop) = (arena.clone(), stop.clone());
             threads.push(spawn(
-                "arena-builder".into(),
-                Box::new(move || builder_loop(&arena, &iso, &stop)),
+                format!("arena-builder-{n}"),
+                Box::new(move || builder_loop(&arena, n, &stop)),
             )?);
         }
         {
@@ -123,7 +131,7 @@ impl Service {
 
     /// Stops everything: matches in play are stopped (their bots killed) and queued again, a
     /// build in progress is killed (and built again at the next start); a check in progress
-    /// is finished first.
+    /// is given a little time to finish (`builder`'s grace), then killed and run again.
     pub fn shutdown(self) {
         self.stop.store(true, Ordering::SeqCst);
         for t in self.threads {
@@ -221,137 +229,22 @@ fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, workers: usize, stop: &
     }
 }
 
-fn builder_loop(arena: &Arena, iso: &Sandboxes, stop: &AtomicBool) {
-    let owner = format!("{EMBEDDED}{}:builder", std::process::id());
+fn builder_loop(arena: &Arena, n: usize, stop: &AtomicBool) {
+    let owner = format!("{EMBEDDED}{}:builder-{n}", std::process::id());
     while !stop.load(Ordering::SeqCst) {
-        match build_once(arena, iso, &owner, stop) {
+        match build_once(arena, &owner, stop) {
             Ok(true) => {}
             Ok(false) => std::thread::sleep(IDLE),
             Err(e) => {
-                tracing::warn!("arena builder: {e}");
+                tracing::warn!("arena builder {n}: {e}");
                 std::thread::sleep(IDLE);
             }
         }
     }
 }
 
-/// Builds and checks the oldest queued version; false when there was none.
-pub fn build_once(
-    arena: &Arena,
-    iso: &Sandboxes,
-    owner: &str,
-    stop: &AtomicBool,
-) -> Result<bool, String> {
-    let conn = arena.conn()?;
-    let config = &arena.config;
-    // The lease covers the build and the check; nothing renews it (one builder per server).
-    let lease = config.build.time + Duration::from_secs(600);
-    let row: Option<(i64, String, String)> = {
-        use rusqlite::OptionalExtension;
-        conn.query_row(
-            "UPDATE versions SET state = 'building', lease_owner = ?1, lease_until = ?2
-             WHERE id = (SELECT id FROM versions WHERE state = 'queued' ORDER BY id LIMIT 1)
-               AND state = 'queued'
-             RETURNING id, language, (SELECT name FROM teams WHERE id = team_id)",
-            params![owner, db::now_ms() + lease.as_millis() as i64],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()
-        .map_err(sql)?
-    };
-    let Some((id, language, team)) = row else {
-        return Ok(false);
-    };
-    if let Err(e) = build_and_check(arena, iso, &conn, id, &language, &team, stop) {
-        if stop.load(Ordering::SeqCst) {
-            // Left `building`: the next start queues it again.
-            return Err(e);
-        }
-        // The arena failed, not the team: say so rather than retry for ever.
-        tracing::warn!("arena builder: version {id}: {e}");
-        conn.execute(
-            "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
-                 lease_until = NULL WHERE id = ?2",
-            params![format!("the arena could not build or check it: {e}"), id],
-        )
-        .map_err(sql)?;
-    }
-    Ok(true)
-}
-
-/// Builds and checks a claimed version, leaving it `ready` or `failed`.
-fn build_and_check(
-    arena: &Arena,
-    iso: &Sandboxes,
-    conn: &rusqlite::Connection,
-    id: i64,
-    language: &str,
-    team: &str,
-    stop: &AtomicBool,
-) -> Result<(), String> {
-    let config = &arena.config;
-    let failed = |why: &str| -> Result<(), String> {
-        conn.execute(
-            "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
-                 lease_until = NULL WHERE id = ?2",
-            params![why, id],
-        )
-        .map_err(sql)?;
-        Ok(())
-    };
-    let Some(recipe) = config.recipe(language) else {
-        return failed(&format!(
-            "the arena no longer offers the language {language:?}: submit again"
-        ));
-    };
-    let dir = arena.version_dir(id);
-    let build_dir = dir.join("build");
-    let verdict = build::build(&iso.builds, recipe, &arena.dir, &dir, &config.build, stop)?;
-    if let Err(why) = verdict {
-        conn.execute(
-            "UPDATE versions SET built_at = ?1 WHERE id = ?2",
-            params![db::now_ms(), id],
-        )
-        .map_err(sql)?;
-        return failed(&format!("build: {why}"));
-    }
-    conn.execute(
-        "UPDATE versions SET state = 'checking', built_at = ?1, run_command = ?2 WHERE id = ?3",
-        params![db::now_ms(), recipe.run, id],
-    )
-    .map_err(sql)?;
-    // The check runs a copy, as a match's seat does (see `rundir`), removed once it is done.
-    let report = {
-        let (argv, _run) = checking::seat(&arena.dir, &build_dir, &recipe.run)?;
-        checking::check(
-            config,
-            &iso.seats,
-            &format!("{team} #{id}"),
-            argv,
-            id as u64,
-        )?
-    };
-    let json = dir.join("check.json");
-    std::fs::write(
-        &json,
-        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| format!("{}: {e}", json.display()))?;
-    admin::set_mode(&json, 0o600)?;
-    if !report.passed {
-        conn.execute(
-            "UPDATE versions SET checked_at = ?1 WHERE id = ?2",
-            params![db::now_ms(), id],
-        )
-        .map_err(sql)?;
-        let why = checking::first_failure(&report).unwrap_or_else(|| "check: failed".into());
-        return failed(&why);
-    }
-    conn.execute(
-        "UPDATE versions SET state = 'ready', checked_at = ?1, failure = NULL,
-             lease_owner = NULL, lease_until = NULL WHERE id = ?2",
-        params![db::now_ms(), id],
-    )
-    .map_err(sql)?;
-    Ok(())
+/// Builds and checks the next queued version (in a child process, see
+/// [`builder::build_once`]); false when there was none.
+pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool, String> {
+    builder::build_once(arena, owner, stop)
 }

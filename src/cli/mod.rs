@@ -8,6 +8,7 @@ mod arena_admin;
 mod arena_finals;
 mod arena_pin;
 mod bot;
+mod build_child;
 mod check;
 mod clock_args;
 pub mod game_flags;
@@ -96,6 +97,9 @@ enum Command {
     Serve(serve::ServeArgs),
     Submit(submit::SubmitArgs),
     Worker(worker::WorkerArgs),
+    /// The server's child process that builds one version (internal).
+    #[command(name = "__build", hide = true)]
+    BuildChild(build_child::BuildChildArgs),
 }
 
 impl Cli {
@@ -163,6 +167,7 @@ impl Cli {
             Command::Serve(args) => serve::run(args),
             Command::Worker(args) => worker::run(args),
             Command::Submit(args) => submit::run(args),
+            Command::BuildChild(args) => build_child::run(args),
         }
     }
 }

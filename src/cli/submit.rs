@@ -19,7 +19,10 @@ use super::{EXIT_OK, EXIT_VERDICT, UsageError};
 ///
 /// Prints the new version's id and the address of its page. With --wait, waits until the
 /// arena has built and checked it and prints the verdict; the exit status is then 1 when the
-/// version failed its build or check (the check's failed items and hints are printed).
+/// version failed its build or check (the check's failed items and hints are printed), or was
+/// superseded by a newer upload of the team before it was built (only a team's newest upload
+/// waits to be built). An arena takes a limited number of uploads a team in an hour: past
+/// it, the refusal says when the next is accepted (exit 2).
 #[derive(Args, Debug)]
 pub struct SubmitArgs {
     /// The arena's address, e.g. https://arena.example.org or http://127.0.0.1:8080.
@@ -103,6 +106,16 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<ExitCode> {
             }
             "failed" => {
                 print!("{}", failure_report(&view));
+                println!("see {url}");
+                return Ok(ExitCode::from(EXIT_VERDICT));
+            }
+            "superseded" => {
+                // A newer upload of the team replaced it before it was built.
+                let why = view
+                    .get("failure")
+                    .and_then(Value::as_str)
+                    .unwrap_or("superseded by a newer version");
+                println!("not built: version {id} was {why}");
                 println!("see {url}");
                 return Ok(ExitCode::from(EXIT_VERDICT));
             }

@@ -331,9 +331,15 @@ fn every_bad_upload_is_refused_with_its_reason_and_nothing_stored() {
     for id in [one, packed] {
         let source = arena.version_dir(id).join("source");
         assert_eq!(std::fs::read(source.join("bot.py")).unwrap(), bot);
-        let (state, _) = super::state(&arena, id);
-        assert_eq!(state, "queued");
     }
+    // The team's newer upload supersedes its queued one: only the newest waits to be built.
+    let (state, why) = super::state(&arena, one);
+    assert_eq!(state, "superseded");
+    assert!(
+        why.unwrap()
+            .starts_with(&format!("superseded by version {packed}"))
+    );
+    assert_eq!(super::state(&arena, packed).0, "queued");
     assert!(
         arena
             .version_dir(packed)

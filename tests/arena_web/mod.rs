@@ -23,13 +23,20 @@
 //!   and `rollarena worker` show its message;
 //! - `fuzz`: a bounded fuzz of every route the router's source declares (random methods,
 //!   mutated paths, queries, headers and bodies, as each kind of user): no 5xx, no panic, no
-//!   hang, and every refusal under `/api/` is `{"error": ...}`.
+//!   hang, and every refusal under `/api/` is `{"error": ...}`;
+//! - `crashes`: a build's child process killed (SIGSEGV, then SIGKILL): the server answers
+//!   throughout and the version fails after its second crash; a restart with a version left
+//!   building serves at once;
+//! - `fairness`: one team's ten slow uploads delay another's build by at most one build, a
+//!   superseded version says so, and the 13th upload in an hour is refused with HTTP 429.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
+mod crashes;
 mod e2e;
+mod fairness;
 mod fuzz;
 mod organiser;
 mod organiser_shell;

@@ -81,7 +81,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
             }
             tracing::info!("match {id} re-run by the organiser: {reason}");
             tx.execute(
-                "UPDATE matches SET state = 'queued', rated = 0, error = NULL, attempts = 0,
+                "UPDATE matches SET state = 'queued', rated = 0, error = NULL, attempts = 0, crashes = 0,
                      lease_owner = NULL, lease_until = NULL, started_at = NULL,
                      finished_at = NULL, record_path = NULL, counted_seq = NULL
                  WHERE id = ?1",

@@ -2,9 +2,12 @@
 //! teams (and the built-in anchors `arena.toml` names), as CodinGame's ladder does:
 //!
 //! - **Placement first.** A version that has played (or has in flight) fewer than
-//!   `placement_matches` matches is chosen first, the one with fewest first, against
-//!   opponents drawn at random from the whole pool, so its first rating is measured against
-//!   the whole ladder rather than one corner of it.
+//!   `placement_matches` matches is chosen first, against opponents drawn at random from the
+//!   whole pool, so its first rating is measured against the whole ladder rather than one
+//!   corner of it. Placements are shared out across teams: the placing version with the
+//!   fewest matches in flight goes first (then the one with fewest matches), so a team whose
+//!   slow bots keep their matches long in play does not hold every worker while other new
+//!   versions wait for theirs.
 //! - **Then uncertainty.** Otherwise the version with the largest Weng-Lin sigma plays, against
 //!   opponents drawn from those closest to it in mu (the nearest `2 (players - 1) + 1`), so
 //!   matches are informative and pairings still vary.
@@ -53,7 +56,7 @@ pub fn choose(
     let placing = pool
         .iter()
         .filter(|c| load(c) < placement)
-        .min_by_key(|c| (load(c), c.version));
+        .min_by_key(|c| (c.in_flight, load(c), c.version));
     let (focus, kind) = match placing {
         Some(c) => (c, "placement"),
         None => (
@@ -177,7 +180,14 @@ pub fn sweep(conn: &Connection, max_attempts: u32) -> Result<usize, String> {
     expire(conn, "lease_until < ?1", now, max_attempts)
 }
 
-/// Requeues (or fails) running matches matching `condition` (with `?1` bound to `value`).
+/// Times a match may take its worker down (its lease lost: the worker died, or the server
+/// with it) before it is failed.
+pub const MAX_CRASHES: i64 = 2;
+
+/// Requeues (or fails) running matches and builds matching `condition` (with `?1` bound to
+/// `value`): each such lease lost is a crash of its worker (`matches.crashes`, and a build's
+/// attempt, counted as it started): a match or a build that took its worker down
+/// [`MAX_CRASHES`] times is failed, as is a match tried `max_attempts` times.
 pub fn expire(
     conn: &Connection,
     condition: &str,
@@ -188,23 +198,41 @@ pub fn expire(
         .execute(
             &format!(
                 "UPDATE matches SET
-                     state = CASE WHEN attempts >= ?2 THEN 'failed' ELSE 'queued' END,
-                     error = CASE WHEN attempts >= ?2
+                     crashes = crashes + 1,
+                     state = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN 'failed'
+                         ELSE 'queued' END,
+                     error = CASE
+                         WHEN crashes + 1 >= ?4 THEN 'it took its worker down ' ||
+                             CASE WHEN crashes + 1 = 2 THEN 'twice' ELSE (crashes + 1) || ' times' END
+                             || ' (the worker died or stopped answering while it played, \
+                             its lease lost): it is not played again'
+                         WHEN attempts >= ?2
                          THEN 'its worker was lost ' || attempts || ' times (lease expired)'
                          ELSE error END,
-                     finished_at = CASE WHEN attempts >= ?2 THEN ?3 ELSE NULL END,
+                     finished_at = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN ?3
+                         ELSE NULL END,
                      lease_owner = NULL, lease_until = NULL
                  WHERE state = 'running' AND rated = 0 AND ({condition})"
             ),
-            params![value, max_attempts, db::now_ms()],
+            params![value, max_attempts, db::now_ms(), MAX_CRASHES],
         )
         .map_err(sql)?;
     conn.execute(
         &format!(
-            "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
+            "UPDATE versions SET
+                 state = CASE WHEN build_attempts >= ?2 THEN 'failed' ELSE 'queued' END,
+                 failure = CASE WHEN build_attempts >= ?2 THEN ?3 ELSE failure END,
+                 lease_owner = NULL, lease_until = NULL
              WHERE state IN ('building', 'checking') AND ({condition})"
         ),
-        [value],
+        params![
+            value,
+            crate::arena::submissions::builder::MAX_CRASHES,
+            crate::arena::submissions::builder::crash_verdict(
+                crate::arena::submissions::builder::MAX_CRASHES,
+                "the server stopped while it built or was checked"
+            )
+        ],
     )
     .map_err(sql)?;
     Ok(n)
@@ -261,6 +289,68 @@ mod tests {
         }
         assert!(first.len() >= 4, "seats rotate: {first:?}");
         assert_eq!(choose(&settled[..1], 2, 10, &mut rng), None);
+    }
+
+    #[test]
+    fn placements_are_shared_out_across_the_placing_versions() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // Version 1 is new and slow: its one match in flight lasts. Version 2 has placed 3 and
+        // has none in flight: it places next, rather than version 1 (the fewest played) taking
+        // every worker until it catches up.
+        let mut slow = c(1, 25.0, 8.0, 0);
+        slow.in_flight = 1;
+        let pool = [slow, c(2, 25.0, 8.0, 3), c(3, 25.0, 1.0, 50)];
+        let mut with_one = 0;
+        for _ in 0..50 {
+            let pick = choose(&pool, 2, 10, &mut rng).unwrap();
+            assert_eq!(pick.kind, "placement");
+            assert!(pick.seats.contains(&2), "{pick:?}");
+            with_one += pick.seats.contains(&1) as u32;
+        }
+        assert!(with_one < 50, "version 1 is an opponent only by the draw");
+    }
+
+    #[test]
+    fn a_match_or_a_build_whose_worker_died_twice_with_it_is_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = db::create(dir.path()).unwrap();
+        conn.execute_batch(
+            "INSERT INTO teams (name, token_hash, created_at) VALUES ('a', 'h', 0);
+             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, mu, sigma) VALUES (1, 'v', 'python', 's', 1, 0, 'ready', 25, 8);
+             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, mu, sigma) VALUES (1, 'w', 'python', 's', 1, 0, 'queued', 25, 8);
+             INSERT INTO matches (created_at, kind, seed, rounds) VALUES (0, 'ladder', 1, 2);",
+        )
+        .unwrap();
+        let state = |sql: &str| -> (String, Option<String>) {
+            conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+        };
+        for lost in 1..=2 {
+            // Claimed (as a worker and a builder do), then the server dies: found at start.
+            conn.execute_batch(
+                "UPDATE matches SET state = 'running', attempts = attempts + 1,
+                     lease_owner = 'embedded:1:0';
+                 UPDATE versions SET state = 'building', build_attempts = build_attempts + 1,
+                     lease_owner = 'embedded:1:builder-0' WHERE id = 2;",
+            )
+            .unwrap();
+            expire(&conn, "lease_owner LIKE ?1", "embedded:%", 10).unwrap();
+            let m = state("SELECT state, error FROM matches");
+            let v = state("SELECT state, failure FROM versions WHERE id = 2");
+            if lost == 1 {
+                assert_eq!((m.0.as_str(), v.0.as_str()), ("queued", "queued"));
+            } else {
+                assert_eq!(m.0, "failed");
+                assert!(m.1.unwrap().starts_with("it took its worker down twice"));
+                assert_eq!(v.0, "failed");
+                assert!(
+                    v.1.unwrap()
+                        .starts_with("the build crashed the builder twice")
+                );
+            }
+        }
     }
 
     #[test]

@@ -537,6 +537,12 @@ pub fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
 }
 
 /// Claims, plays, judges and counts one match; returns false when there was none to play.
+///
+/// A panic of our code while it does (the match's, not the arena's: the seats are processes
+/// of their own, and all that runs here is the arbiter's handling of what they say) fails that
+/// match alone, with the panic's message; the worker goes on. What still takes the whole
+/// process down (a stack overflow, an abort) is counted when the server starts again
+/// (`matches.crashes`, see `matchmaker::expire`).
 pub fn work_once(
     arena: &Arena,
     iso: &Isolation,
@@ -547,6 +553,41 @@ pub fn work_once(
     let Some(m) = claim(conn, owner, arena.config.ladder.lease)? else {
         return Ok(false);
     };
+    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        play_and_count(arena, iso, conn, &m, owner, stop)
+    }));
+    match played {
+        Ok(done) => done,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            arena.live.end(m.id);
+            fail(
+                &arena.conn()?,
+                &m,
+                owner,
+                &format!(
+                    "the arena's code failed while playing it (a panic: {what}); it is not played again"
+                ),
+            )?;
+            Ok(true)
+        }
+    }
+}
+
+/// [`work_once`]'s match, claimed: played, judged and counted.
+fn play_and_count(
+    arena: &Arena,
+    iso: &Isolation,
+    conn: &mut Connection,
+    m: &Claimed,
+    owner: &str,
+    stop: &AtomicBool,
+) -> Result<bool, String> {
+    let m = m.clone();
     match play(arena, iso, &m, owner, stop) {
         Ok(Played::Recorded) => {}
         Ok(Played::Stopped) => {

@@ -1,6 +1,9 @@
 //! Submissions: an upload checked and stored as a queued version ([`accept`]), then built in
 //! the sandbox ([`build`]) and put through `check` ([`checking`]): queued -> building ->
-//! checking -> ready | failed.
+//! checking -> ready | failed. A team has at most one version queued: a newer upload
+//! supersedes it (state `superseded`, never built, its `failure` naming the newer version), and
+//! at most `[uploads] per_hour` uploads in any hour (more are a [`Refusal`] with the time to
+//! wait, HTTP 429).
 //!
 //! An upload is a single source file or a tar.gz or zip archive. Whatever is wrong with it is
 //! a [`Refusal`] that says what and what to do, and leaves nothing behind: the upload is
@@ -9,6 +12,7 @@
 //! between the two are removed at start ([`remove_leftovers`]).
 
 pub mod build;
+pub mod builder;
 pub mod checking;
 pub mod unpack;
 
@@ -33,14 +37,16 @@ pub struct Upload {
     pub label: Option<String>,
 }
 
-/// Why an upload was not stored. Nothing of it was. Three kinds, each with its HTTP answer:
+/// Why an upload was not stored. Nothing of it was. Four kinds, each with its HTTP answer:
 /// - `too_large`: the upload was larger than the arena takes (HTTP 413);
+/// - `retry_after`: the team sent `[uploads] per_hour` uploads in the last hour: the next is
+///   taken after that many seconds (HTTP 429 with `Retry-After`);
 /// - `internal`: the arena itself failed (its disk or its database, not the upload): the
 ///   message says what failed, the team may send the same upload again later, and the
 ///   organiser should look at the server (HTTP 500);
 /// - neither: the upload was bad, and the message says what to change (HTTP 400).
 ///
-/// At most one of `too_large` and `internal` is set.
+/// At most one of `too_large`, `retry_after` and `internal` is set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// What was wrong and what to do.
@@ -49,6 +55,8 @@ pub struct Refusal {
     pub too_large: bool,
     /// The arena failed, not the upload (HTTP 500).
     pub internal: bool,
+    /// Too many uploads: seconds until the next is taken (HTTP 429).
+    pub retry_after: Option<u64>,
 }
 
 impl Refusal {
@@ -58,6 +66,7 @@ impl Refusal {
             message,
             too_large: false,
             internal: false,
+            retry_after: None,
         }
     }
 
@@ -130,6 +139,7 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
     if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
         return Err(Refusal::bad(super::finals::freeze::refusal(at)));
     }
+    rate_limit(&conn, team, limits.per_hour)?;
     let label = match &upload.label {
         Some(l) => check_label(l)?,
         None => upload.file_name.chars().take(MAX_LABEL).collect::<String>(),
@@ -170,6 +180,45 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
         let _ = std::fs::remove_dir_all(&staging);
     }
     stored
+}
+
+/// An upload's window: `[uploads] per_hour` counts the uploads of the last hour.
+const HOUR_MS: i64 = 3_600_000;
+
+/// Refuses an upload of `team` when it sent `per_hour` (not 0) in the last hour, saying when
+/// the next is taken: an hour after the oldest of them.
+fn rate_limit(conn: &rusqlite::Connection, team: i64, per_hour: u32) -> Result<(), Refusal> {
+    if per_hour == 0 {
+        return Ok(());
+    }
+    let now = db::now_ms();
+    let (sent, oldest): (i64, Option<i64>) = conn
+        .query_row(
+            "SELECT COUNT(*), MIN(submitted_at) FROM versions
+             WHERE team_id = ?1 AND submitted_at > ?2",
+            params![team, now - HOUR_MS],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(|e| Refusal::internal(sql(e)))?;
+    if sent < per_hour as i64 {
+        return Ok(());
+    }
+    let next = oldest.unwrap_or(now) + HOUR_MS;
+    let wait = ((next - now).max(0) as u64).div_ceil(1000).max(1);
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(now as u64 / 1000 + wait);
+    Err(Refusal {
+        retry_after: Some(wait),
+        ..Refusal::bad(format!(
+            "the team sent {sent} uploads in the last hour, as many as the arena takes \
+             ([uploads] per_hour = {per_hour}): the next upload is accepted in {} (at {} UTC); \
+             until then, test locally with `rollarena check`",
+            humantime::format_duration(std::time::Duration::from_secs(wait)),
+            humantime::format_rfc3339_seconds(at)
+                .to_string()
+                .replace('T', " ")
+                .trim_end_matches('Z')
+        ))
+    })
 }
 
 /// A label: printable, at most [`MAX_LABEL`] characters.
@@ -294,24 +343,43 @@ fn insert(
     let internal = Refusal::internal;
     let sha = crate::tournament::config::sha256_hex(bytes);
     let (mu, sigma) = super::ladder::rating::initial();
-    let tx = conn.transaction().map_err(|e| internal(sql(e)))?;
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(|e| internal(sql(e)))?;
+    let now = db::now_ms();
+    // The team's queued version, if any, is superseded by this one, which inherits its place
+    // in the queue (the team has waited since then).
+    let waiting: Option<i64> = tx
+        .query_row(
+            "SELECT MIN(waiting_since) FROM versions WHERE team_id = ?1 AND state = 'queued'",
+            [team],
+            |r| r.get(0),
+        )
+        .map_err(|e| internal(sql(e)))?;
     tx.execute(
         "INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
-             submitted_at, state, mu, sigma)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?8)",
+             submitted_at, state, mu, sigma, waiting_since)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?8, ?9)",
         params![
             team,
             label,
             recipe.name,
             sha,
             bytes.len() as i64,
-            db::now_ms(),
+            now,
             mu,
-            sigma
+            sigma,
+            waiting.unwrap_or(now)
         ],
     )
     .map_err(|e| internal(sql(e)))?;
     let id = tx.last_insert_rowid();
+    tx.execute(
+        "UPDATE versions SET state = 'superseded', failure = ?1
+         WHERE team_id = ?2 AND state = 'queued' AND id != ?3",
+        params![superseded_by(id), team, id],
+    )
+    .map_err(|e| internal(sql(e)))?;
     let dir = arena.version_dir(id);
     if dir.exists() {
         // Left by a crash before its row was committed: not anyone's version.
@@ -323,6 +391,11 @@ fn insert(
         return Err(internal(sql(e)));
     }
     Ok(id)
+}
+
+/// The verdict of a version a newer one superseded while it waited to be built.
+pub fn superseded_by(id: i64) -> String {
+    format!("superseded by version {id}: only a team's newest upload waits to be built")
 }
 
 /// Removes what a crash left of uploads: staging directories and version directories whose

@@ -170,7 +170,16 @@ pub async fn submit(
             "the form has no file: send the source as the multipart field `file`".into(),
         )
     })?;
-    let id = forms::accept(&site, team, upload).await?;
+    let id = match forms::accept(&site, team, upload).await {
+        Ok(id) => id,
+        // Too many uploads: 429 with `Retry-After` (the seconds until the next is taken).
+        Err(forms::Rejected { error, retry_after }) => {
+            return Ok(forms::with_retry_after(
+                retry_after,
+                ApiError(error).into_response(),
+            ));
+        }
+    };
     Ok((
         axum::http::StatusCode::CREATED,
         Json(Submitted {

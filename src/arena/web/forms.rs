@@ -197,8 +197,34 @@ fn is_length_limit(e: &axum::extract::multipart::MultipartError) -> bool {
         || e.body_text().contains("length limit")
 }
 
+/// An upload refused by [`accept`]: the error, and for too many uploads (HTTP 429) the seconds
+/// until the next is taken, which the answer gives as `Retry-After`.
+pub struct Rejected {
+    pub error: WebError,
+    pub retry_after: Option<u64>,
+}
+
+impl From<WebError> for Rejected {
+    fn from(error: WebError) -> Self {
+        Rejected {
+            error,
+            retry_after: None,
+        }
+    }
+}
+
+/// `response` with the `Retry-After` header, when there is one to give.
+pub fn with_retry_after(retry_after: Option<u64>, mut response: Response) -> Response {
+    if let Some(secs) = retry_after {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+    }
+    response
+}
+
 /// Stores an upload for `team` (a team that may submit), or says why not.
-pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, WebError> {
+pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejected> {
     let site = site.clone();
     blocking(move || {
         let disabled: bool =
@@ -211,17 +237,21 @@ pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, WebEr
                 "this team is disabled by the organiser: it cannot submit".into(),
             ));
         }
-        submissions::accept(&site.arena, team, upload).map_err(|r| {
-            if r.too_large {
+        Ok(submissions::accept(&site.arena, team, upload).map_err(|r| {
+            let retry_after = r.retry_after;
+            let error = if r.too_large {
                 WebError::TooLarge(r.message)
             } else if r.internal {
                 WebError::Internal(r.message)
+            } else if retry_after.is_some() {
+                WebError::TooManyRequests(r.message)
             } else {
                 WebError::BadRequest(r.message)
-            }
-        })
+            };
+            Rejected { error, retry_after }
+        }))
     })
-    .await
+    .await?
 }
 
 pub async fn submit(
@@ -251,9 +281,13 @@ pub async fn submit(
     };
     match accept(&site, team, upload).await {
         Ok(id) => Ok(Redirect::to(&format!("/submissions/{id}")).into_response()),
-        Err(e) => {
+        Err(r) => {
+            let e = &r.error;
             let page = pages::submit_form(&site, &auth, &csrf, Some(e.message()));
-            Ok((e.status(), page).into_response())
+            Ok(with_retry_after(
+                r.retry_after,
+                (e.status(), page).into_response(),
+            ))
         }
     }
 }
