@@ -345,6 +345,8 @@ fn build_and_check(
         )
         .map_err(sql)?;
         let why = checking::first_failure(&report).unwrap_or_else(|| "check: failed".into());
+        // (task A) A failed version keeps its log and its check, not its build tree.
+        build::discard(&arena.dir, &dir);
         return failed(&why);
     }
     conn.execute(
