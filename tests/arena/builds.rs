@@ -14,7 +14,7 @@ use rollarena::arena::submissions::{Upload, accept};
 use super::{arena, state, team};
 
 /// Builds and checks the next queued version, as the server's builder does.
-fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
+pub(super) fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
     let built = build_once(
         arena,
         sandboxes,
@@ -25,7 +25,7 @@ fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
 }
 
 /// A recipe whose build is `build`, for a single file `bot.sh`.
-fn recipe(name: &str, build: &str) -> Recipe {
+pub(super) fn recipe(name: &str, build: &str) -> Recipe {
     Recipe {
         name: name.into(),
         main: "bot.sh".into(),
@@ -35,7 +35,7 @@ fn recipe(name: &str, build: &str) -> Recipe {
     }
 }
 
-fn submit(
+pub(super) fn submit(
     arena: &rollarena::arena::Arena,
     team: i64,
     language: &str,

@@ -11,6 +11,7 @@
 
 mod builds;
 mod ladder;
+mod quotas;
 mod recovery;
 pub mod spying;
 mod uploads;

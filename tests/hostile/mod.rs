@@ -82,6 +82,7 @@ pub const ISSUE_LIST: &[&str] = &[
     "burns CPU while it is not its turn",
     "writes files outside its working directory",
     "opens a network connection",
+    "fills its disk and leaves a tree 100,000 levels deep",
 ];
 
 /// What the record must say of seat 1.
@@ -202,6 +203,7 @@ macro_rules! rows {
 
 mod cgroup2;
 mod crash;
+mod disk;
 mod faults;
 mod lines;
 mod links;
@@ -440,6 +442,7 @@ impl Sampler {
 #[test]
 fn the_table_covers_the_issue_list() {
     let rows: Vec<Row> = [
+        disk::rows(),
         faults::rows(),
         lines::rows(),
         resources::rows(),

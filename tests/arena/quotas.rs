@@ -1,0 +1,126 @@
+//! Builds that attack the disk (issue 40), as real processes in the sandbox: one leaves a
+//! directory tree 100,000 levels deep (made by mkdir and chdir), one tries to make 1,000,000
+//! files, one writes four files of 300 MB. Each fails with the bound that stopped it named
+//! (the kept tree's depth, the build's inodes, its disk), keeps its log and nothing of its
+//! tree, leaves nothing in the run directories, and the next build is built as ever.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rollarena::arena::service::Sandboxes;
+
+use super::builds::{build_next, recipe, submit};
+use super::{arena, state, team};
+
+/// Bytes of the regular files under `dir` (the arena's own tree: shallow).
+fn du(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let meta = e.path().symlink_metadata().unwrap();
+            if meta.is_dir() {
+                stack.push(e.path());
+            } else {
+                use std::os::unix::fs::MetadataExt;
+                total += meta.blocks() * 512;
+            }
+        }
+    }
+    total
+}
+
+#[test]
+fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_nothing() {
+    if !rollarena::sandbox::is_root() {
+        eprintln!(
+            "SKIP builds_that_leave_deep_wide_or_huge_trees...: the build's tmpfs quota \
+             needs root"
+        );
+        return;
+    }
+    let (_tmp, arena) = arena("rolit", |c| {
+        c.build.disk = 64 << 20;
+        // Room for the whole deep tree, so that the kept tree's depth is what stops it.
+        c.build.inodes = 200_000;
+        c.build.max_file_size = 512 << 20;
+        c.build.time = Duration::from_secs(120);
+        c.recipes.push(recipe(
+            "deep",
+            "/usr/bin/python3 -c 'import os\nfor _ in range(100000):\n    os.mkdir(\"d\"); \
+             os.chdir(\"d\")\nprint(\"deep: done\")'",
+        ));
+        c.recipes.push(recipe(
+            "wide",
+            "/usr/bin/python3 -c 'for i in range(1000000): open(str(i), \"w\").close()'",
+        ));
+        c.recipes.push(recipe(
+            "huge",
+            "for i in 1 2 3 4; do head -c 300M /dev/zero > f$i || exit 1; done",
+        ));
+        c.recipes.push(recipe("fine", "echo built > built.txt"));
+    });
+    let sandboxes = Sandboxes::new(&arena).unwrap();
+    let team = team(&arena, "diggers");
+    let deep = submit(&arena, team, "deep", "bot.sh", b"exit 0\n");
+    let wide = submit(&arena, team, "wide", "bot.sh", b"exit 0\n");
+    let huge = submit(&arena, team, "huge", "bot.sh", b"exit 0\n");
+    let fine = submit(&arena, team, "fine", "bot.sh", b"exit 0\n");
+    for (v, name) in [(deep, "deep"), (wide, "wide"), (huge, "huge")] {
+        let started = Instant::now();
+        build_next(&arena, &sandboxes);
+        let (s, why) = state(&arena, v);
+        eprintln!(
+            "{name}: {s} in {:.1} s: {why:?}",
+            started.elapsed().as_secs_f64()
+        );
+        assert_eq!(s, "failed");
+        let dir = arena.version_dir(v);
+        assert!(!dir.join("build").exists(), "{name}: no tree is kept");
+        assert!(dir.join("build.log").is_file(), "{name}: the log is kept");
+    }
+    let why = |v| state(&arena, v).1.unwrap();
+    assert!(
+        why(deep).contains("deeper than 128 levels"),
+        "{}",
+        why(deep)
+    );
+    let log = std::fs::read_to_string(arena.version_dir(deep).join("build.log")).unwrap();
+    assert!(
+        log.contains("deep: done"),
+        "the build made its tree whole: {log}"
+    );
+    assert!(
+        why(wide).contains("quota of 200000 files and directories ([build] inodes)"),
+        "{}",
+        why(wide)
+    );
+    assert!(
+        why(huge).contains("disk quota of 64M ([build] disk)"),
+        "{}",
+        why(huge)
+    );
+    // The builder goes on as ever.
+    build_next(&arena, &sandboxes);
+    assert_eq!(
+        std::fs::read_to_string(arena.version_dir(fine).join("build/built.txt")).unwrap(),
+        "built\n"
+    );
+    // Nothing is left in the run directories (what was moved aside goes in the background).
+    let run = arena.dir.join("run");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left: Vec<_> = std::fs::read_dir(&run).unwrap().flatten().collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "left in run/: {left:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let used = du(&arena.dir);
+    eprintln!(
+        "the arena's directory after the three builds: {:.1} MiB",
+        used as f64 / (1 << 20) as f64
+    );
+    assert!(used < 64 << 20, "within the 64M quota: {used} bytes");
+}
