@@ -194,7 +194,8 @@ pub fn walk<S>(
     };
     let fd = open_path(root).map_err(|e| io_at(Path::new(""), e))?;
     let mut totals = Totals::default();
-    let names = list(fd.as_fd(), bounds.entries + 1).map_err(|e| io_at(Path::new(""), e))?;
+    let names =
+        list(fd.as_fd(), bounds.entries.saturating_add(1)).map_err(|e| io_at(Path::new(""), e))?;
     let mut stack = vec![Level {
         fd,
         names,
@@ -266,7 +267,7 @@ pub fn walk<S>(
         };
         match visit(&top.state, &entry).map_err(|e| io_at(&rel, e))? {
             Some(state) => {
-                let left = (bounds.entries + 1).saturating_sub(totals.entries);
+                let left = (bounds.entries.saturating_add(1)).saturating_sub(totals.entries);
                 let names = list(fd.as_fd(), left).map_err(|e| io_at(&rel, e))?;
                 stack.push(Level {
                     fd,

@@ -2,7 +2,8 @@
 //! directory tree 100,000 levels deep (made by mkdir and chdir), one tries to make 1,000,000
 //! files, one writes four files of 300 MB. Each fails with the bound that stopped it named
 //! (the kept tree's depth, the build's inodes, its disk), keeps its log and nothing of its
-//! tree, leaves nothing in the run directories, and the next build is built as ever.
+//! tree, leaves nothing in the run directories, and the next build (the Python kit) is built,
+//! kept and checked as ever.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -58,14 +59,19 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
             "huge",
             "for i in 1 2 3 4; do head -c 300M /dev/zero > f$i || exit 1; done",
         ));
-        c.recipes.push(recipe("fine", "echo built > built.txt"));
     });
     let sandboxes = Sandboxes::new(&arena).unwrap();
     let team = team(&arena, "diggers");
     let deep = submit(&arena, team, "deep", "bot.sh", b"exit 0\n");
     let wide = submit(&arena, team, "wide", "bot.sh", b"exit 0\n");
     let huge = submit(&arena, team, "huge", "bot.sh", b"exit 0\n");
-    let fine = submit(&arena, team, "fine", "bot.sh", b"exit 0\n");
+    let fine = submit(
+        &arena,
+        team,
+        "python",
+        "bot.py",
+        &super::kit_file("python", "bot.py"),
+    );
     for (v, name) in [(deep, "deep"), (wide, "wide"), (huge, "huge")] {
         let started = Instant::now();
         build_next(&arena, &sandboxes);
@@ -100,12 +106,18 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
         "{}",
         why(huge)
     );
-    // The builder goes on as ever.
+    // The builder goes on as ever: a good bot is built, kept (root's, read-only for others)
+    // and checked.
     build_next(&arena, &sandboxes);
+    assert_eq!(state(&arena, fine), ("ready".to_string(), None));
+    let kept = arena.version_dir(fine).join("build/bot.py");
     assert_eq!(
-        std::fs::read_to_string(arena.version_dir(fine).join("build/built.txt")).unwrap(),
-        "built\n"
+        std::fs::read(&kept).unwrap(),
+        super::kit_file("python", "bot.py")
     );
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(&kept).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o644));
     // Nothing is left in the run directories (what was moved aside goes in the background).
     let run = arena.dir.join("run");
     let deadline = Instant::now() + Duration::from_secs(60);
