@@ -112,8 +112,8 @@ fn short(rel: &Path) -> String {
     };
     format!(
         "{}/.../{} ({} levels)",
-        &s[..cut(50, false)],
-        &s[cut(s.len() - 50, true)..],
+        s[..cut(50, false)].trim_end_matches('/'),
+        s[cut(s.len() - 50, true)..].trim_start_matches('/'),
         rel.components().count()
     )
 }
