@@ -13,6 +13,7 @@ mod builds;
 mod ladder;
 mod quotas;
 mod recovery;
+mod serve_trees;
 pub mod spying;
 mod uploads;
 
