@@ -16,6 +16,7 @@ mod recovery;
 mod serve_trees;
 pub mod spying;
 mod uploads;
+mod worker_trees;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

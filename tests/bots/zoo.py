@@ -611,8 +611,11 @@ def deep_tree(base, levels):
     made, error = 0, None
     try:
         os.chdir(base)
-        os.mkdir("zoo-deep")
-        os.chdir("zoo-deep")
+        name = "zoo-deep"
+        while os.path.lexists(name):
+            name += "+"
+        os.mkdir(name)
+        os.chdir(name)
         while made < levels:
             os.mkdir("d")
             os.chdir("d")

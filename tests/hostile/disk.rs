@@ -44,8 +44,19 @@ fn bombed_with(o: &Outcome, scratch: u64, tmp: u64) {
         serde_json::json!([]),
         "no cgroup is in sight"
     );
-    // Nothing of the trees is on the host: no scratch directory of any arbiter holds one
-    // (the rows are serial, so no other disk-bomb runs meanwhile).
+    no_tree_left();
+}
+
+/// Nothing of a disk-bomb's trees is on the host: no scratch directory of any arbiter holds
+/// one (the disk tests are serial, so no other disk-bomb runs meanwhile).
+fn no_tree_left() {
+    let deep = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("zoo-deep"))
+    };
     for root in std::fs::read_dir("/tmp").unwrap().flatten() {
         if !root.file_name().to_string_lossy().starts_with("rollarena-") {
             continue;
@@ -56,13 +67,16 @@ fn bombed_with(o: &Outcome, scratch: u64, tmp: u64) {
             .flatten()
         {
             assert!(
-                !seat.path().join("zoo-deep").exists(),
-                "a tree was left at {}",
+                !deep(&seat.path()),
+                "a tree was left in {}",
                 seat.path().display()
             );
         }
     }
-    assert!(!std::path::Path::new("/tmp/zoo-deep").exists());
+    assert!(
+        !deep(std::path::Path::new("/tmp")),
+        "a tree was left in /tmp"
+    );
 }
 
 rows! {
@@ -89,4 +103,74 @@ rows! {
         check: bombed_strict,
         ..Row::BASE
     };
+}
+
+/// A tournament (`rollarena tournament`, two tables' worth of rounds at `basic`) where one bot
+/// leaves deep trees and fills its disk every round: every round is played out with no
+/// forfeit, each of its reports shows the quota's ENOSPC and no cgroup, and no scratch
+/// directory of any arbiter is left holding its trees.
+#[test]
+fn a_tournament_plays_on_past_a_disk_bomb() {
+    use crate::arbiter::{PYTHON, json_logs, rollarena, zoo_path};
+    let _serial = crate::arbiter::timing_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let zoo = zoo_path();
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"game = "rolit"
+players = 2
+rounds = 2
+seed = 1
+time = "60s"
+output = "out"
+[options]
+size = 4
+[sandbox]
+level = "basic"
+disk = "64M"
+inodes = 150000
+max_file_size = "256M"
+[[bot]]
+name = "bomb"
+command = "{PYTHON} {zoo} --behaviour disk-bomb --at 2 --count 20000 --length 5000"
+[[bot]]
+name = "good"
+command = "{PYTHON} {zoo}"
+"#,
+            zoo = zoo.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(rollarena())
+        .arg("tournament")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (rounds, _) =
+        rollarena::record::read_records(&dir.path().join("out/results.jsonl")).unwrap();
+    assert_eq!(rounds.len(), 2);
+    for r in &rounds {
+        assert!(r.forfeits.is_empty(), "{:#?}", r.forfeits);
+        let reports: Vec<_> = (0..2).flat_map(|seat| json_logs(r, seat, "disk")).collect();
+        assert_eq!(reports.len(), 1, "one disk report a round");
+        let report = &reports[0]["disk"];
+        eprintln!("tournament disk-bomb: {report}");
+        assert_eq!(report["scratch"]["levels"], 20_000);
+        assert!(
+            report["fill"]["error"]
+                .as_str()
+                .unwrap()
+                .contains("No space left on device"),
+            "{report}"
+        );
+        assert_eq!(report["cgroups"], serde_json::json!([]));
+    }
+    no_tree_left();
 }
