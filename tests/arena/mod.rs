@@ -2,8 +2,9 @@
 //! in, its message out, the arena unchanged), builds that exceed their limits (real processes
 //! in the sandbox), a broken bot whose check fails with its diagnosis, the Python and C kits
 //! submitted, built, checked and playing ladder matches through `Service` (records verified,
-//! ratings moved once per match), recovery after a simulated crash, and a spy bot that reads
-//! nothing of another team's version.
+//! ratings moved once per match), recovery after a simulated crash, a spy bot that reads
+//! nothing of another team's version, and hostile trees and disk quotas (issue 40: `quotas`
+//! at build time, `serve_trees` under the real server, `worker_trees` under a remote worker).
 //!
 //! Bots and builds run under the sandbox's wrapper, which re-executes the rollarena binary;
 //! the test binary names it with `sandbox::use_binary`. Arenas live in world-traversable

@@ -138,3 +138,72 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
     );
     assert!(used < 64 << 20, "within the 64M quota: {used} bytes");
 }
+
+/// An arena whose disk has no room for one more submission (a 64M tmpfs, where a submission
+/// may take its upload, 100M unpacked and a 512M build) refuses an upload, saying the disk is
+/// full, and stores nothing; its team and everything recorded stay as they were.
+#[test]
+fn a_full_disk_refuses_uploads_saying_so() {
+    if !rollarena::sandbox::is_root() {
+        eprintln!("SKIP a_full_disk_refuses_uploads_saying_so: mounting a small disk needs root");
+        return;
+    }
+    let tmp = crate::check::shared_tempdir("arena-full-");
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    let target = c(tmp.path());
+    // SAFETY: mount(2) with valid C strings.
+    let mounted = unsafe {
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            target.as_ptr(),
+            c"tmpfs".as_ptr(),
+            0,
+            c"size=64M,mode=0755".as_ptr().cast(),
+        )
+    };
+    assert_eq!(mounted, 0, "{}", std::io::Error::last_os_error());
+    struct Unmount(std::ffi::CString);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            // SAFETY: umount2 with a valid C string.
+            unsafe { libc::umount2(self.0.as_ptr(), libc::MNT_DETACH) };
+        }
+    }
+    let unmount = Unmount(target.clone());
+    let (tmp, arena) = super::arena_in(tmp, "rolit", |_| {});
+    let team = team(&arena, "late");
+    let refused = rollarena::arena::submissions::accept(
+        &arena,
+        team,
+        rollarena::arena::submissions::Upload {
+            file_name: "bot.py".into(),
+            bytes: super::kit_file("python", "bot.py"),
+            language: None,
+            label: None,
+        },
+    )
+    .unwrap_err();
+    eprintln!("full disk: {}", refused.message);
+    assert!(
+        refused.message.contains("the arena's disk is full"),
+        "{refused}"
+    );
+    assert!(refused.internal);
+    assert_eq!(
+        std::fs::read_dir(arena.dir.join("versions"))
+            .unwrap()
+            .count(),
+        0,
+        "nothing stored"
+    );
+    let versions: i64 = arena
+        .conn()
+        .unwrap()
+        .query_row("SELECT COUNT(*) FROM versions", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(versions, 0);
+    // The disk goes first, then its mount point.
+    drop(arena);
+    drop(unmount);
+    drop(tmp);
+}

@@ -26,8 +26,9 @@
 //! Files: `faults` (crashes, hangs, exits, stdout closed, children), `lines` (what a bot
 //! writes on stdout: garbage, illegal squares, a 100 MB line, floods, early and double
 //! answers), `resources` (stderr flood, fork bomb, memory hog, CPU burn), `sandbox` (what the
-//! sandbox levels promise: setsid, writes outside the scratch directory, the network), `crash`
-//! (the arbiter itself killed with SIGKILL mid-match).
+//! sandbox levels promise: setsid, writes outside the scratch directory, the network), `disk`
+//! (trees 100,000 levels deep, a full disk quota, `/sys/fs/cgroup` listed; in a match and in a
+//! tournament), `crash` (the arbiter itself killed with SIGKILL mid-match).
 
 use std::io::Read;
 use std::net::TcpListener;
