@@ -191,9 +191,12 @@ fn disk_room(arena: &Arena, upload: u64) -> Result<(), Refusal> {
     Err(Refusal {
         internal: true,
         ..Refusal::bad(format!(
-            "the arena's disk is full ({} and {inodes} inodes free, and a submission needs up              to {} and {need_inodes}: its upload, its source unpacked and its build): nothing              was stored; send it again later, and tell the organiser, who must free space on              the arena's disk",
-            super::config::format_size(bytes),
-            super::config::format_size(need),
+            "the arena's disk is full ({} MiB and {inodes} inodes free, and a submission \
+             needs up to {} MiB and {need_inodes} inodes: its upload, its source unpacked and \
+             its build): nothing was stored; send it again later, and tell the organiser, who \
+             must free space on the arena's disk",
+            bytes >> 20,
+            need.div_ceil(1 << 20),
         ))
     })
 }
