@@ -73,6 +73,11 @@ pub struct SandboxConfig {
     pub max_open_files: u64,
     #[serde(with = "size")]
     pub max_file_size: u64,
+    /// Bytes a seat may write in all its writable places together (its scratch directory,
+    /// /tmp, /var/tmp, /dev/shm: one tmpfs), and the files and directories it may make there.
+    #[serde(with = "size")]
+    pub disk: u64,
+    pub inodes: u64,
 }
 
 impl Default for SandboxConfig {
@@ -84,6 +89,8 @@ impl Default for SandboxConfig {
             max_processes: 128,
             max_open_files: 256,
             max_file_size: 64 << 20,
+            disk: crate::sandbox::DEFAULT_DISK,
+            inodes: crate::sandbox::DEFAULT_INODES,
         }
     }
 }
@@ -108,6 +115,12 @@ pub struct BuildConfig {
     pub max_file_size: u64,
     /// Builds run at once; 0: a quarter of the cores, at least 1 ([`BuildConfig::builders`]).
     pub workers: usize,
+    /// Bytes a build may write in its directory (a tmpfs of this size when the server is
+    /// root), and the files and directories it may make there; also the most a version's kept
+    /// build may hold.
+    #[serde(with = "size")]
+    pub disk: u64,
+    pub inodes: u64,
 }
 
 impl BuildConfig {
@@ -133,6 +146,8 @@ impl Default for BuildConfig {
             max_output: 1 << 20,
             max_file_size: 256 << 20,
             workers: 0,
+            disk: crate::sandbox::DEFAULT_DISK,
+            inodes: crate::sandbox::DEFAULT_INODES,
         }
     }
 }
@@ -342,6 +357,8 @@ impl Config {
             open_files: s.max_open_files,
             processes: s.max_processes,
             file_size: s.max_file_size,
+            disk: s.disk,
+            inodes: s.inodes,
         }
     }
 
@@ -354,6 +371,8 @@ impl Config {
             open_files: 1024,
             processes: b.max_processes,
             file_size: b.max_file_size,
+            disk: b.disk,
+            inodes: b.inodes,
         }
     }
 
@@ -500,7 +519,10 @@ impl Config {
              # How bots play: the strict sandbox, each seat under a uid of its own from \
              bot_uids\n# (when the server runs as root), with these limits.\n[sandbox]\n\
              bot_uids = {bot_uids}\nmemory = {memory}\ncpu_limit = {cpu}\n\
-             max_processes = {procs}\nmax_open_files = {files}\nmax_file_size = {fsize}\n\n\
+             max_processes = {procs}\nmax_open_files = {files}\nmax_file_size = {fsize}\n\
+             # disk, inodes: what a seat may write in its scratch directory, /tmp, /var/tmp \
+             and /dev/shm\n# together (one tmpfs: a write past it fails with ENOSPC; it \
+             counts against memory too).\ndisk = {disk}\ninodes = {inodes}\n\n\
              # How submissions are built: the recipe's build command in the strict sandbox (no \
              network),\n# under a uid of uids (never a seat's), with a wall time, memory, \
              processes and output\n# (stdout and stderr, kept in build.log) of at most \
@@ -508,7 +530,10 @@ impl Config {
              max_processes = {bprocs}\nmax_output = {bout}\nmax_file_size = {bfsize}\n\
              # Builds run at once (0: a quarter of the cores, at least 1). Each team has at \
              most one\n# build queued: a newer upload supersedes it. The team whose last \
-             build started longest ago\n# is built first.\nworkers = {bworkers}\n\n\
+             build started longest ago\n# is built first.\nworkers = {bworkers}\n\
+             # disk, inodes: what a build may write (its directory is a tmpfs of this size \
+             when the\n# server is root), and the most a version's kept build may hold.\n\
+             disk = {bdisk}\ninodes = {binodes}\n\n\
              # What an upload may be: its size, and an archive's unpacked size and entries.\n\
              [uploads]\nmax_bytes = {ubytes}\nmax_unpacked = {uunpacked}\nmax_files = {ufiles}\n\
              # Uploads a team may send in any hour (more are refused with HTTP 429 until \
@@ -543,6 +568,8 @@ impl Config {
             procs = s.max_processes,
             files = s.max_open_files,
             fsize = z(s.max_file_size),
+            disk = z(s.disk),
+            inodes = s.inodes,
             buids = q(&b.uids),
             btime = d(b.time),
             bmem = z(b.memory),
@@ -550,6 +577,8 @@ impl Config {
             bout = z(b.max_output),
             bfsize = z(b.max_file_size),
             bworkers = b.workers,
+            bdisk = z(b.disk),
+            binodes = b.inodes,
             ubytes = z(u.max_bytes),
             uunpacked = z(u.max_unpacked),
             ufiles = u.max_files,

@@ -9,6 +9,11 @@
 //! removed when the match ends ([`RunDir`]'s drop); a build runs in one of its own. Whatever a
 //! crash left there is removed when the server starts ([`prepare`]).
 //!
+//! A build's run directory is a tmpfs of its own when the server is root ([`RunDir::quota`]):
+//! the kernel caps its bytes and inodes (`[build] disk`, `[build] inodes`), and detaching it
+//! removes whatever the build left at once, however deep. Every walk over these trees
+//! (copying, removing) is [`crate::sandbox::tree`]'s, bounded and without recursion.
+//!
 //! A seat learns its own directory (its command names it), which is gone after its match; it
 //! cannot learn another's: the other seats run in PID namespaces of their own with a `/proc`
 //! of their own, and commands are recorded only in records, which bots cannot read.
@@ -17,6 +22,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::tokens::random_hex;
+use crate::sandbox::tree::{self, Bounds};
 
 /// The name of the arena's directory of run directories.
 pub const RUN: &str = "run";
@@ -28,12 +34,9 @@ pub fn prepare(arena_dir: &Path) -> Result<(), String> {
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for e in std::fs::read_dir(&run).map_err(|e| io(&run, e))?.flatten() {
         let path = e.path();
-        let removed = if e.file_type().is_ok_and(|t| t.is_dir()) {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-        removed.map_err(|e| io(&path, e))?;
+        // A build's tmpfs left mounted by a crash goes first (nothing if it is not one).
+        detach(&path);
+        tree::remove_all(&path).map_err(|e| io(&path, e))?;
     }
     Ok(())
 }
@@ -54,6 +57,8 @@ fn make_run(arena_dir: &Path) -> Result<PathBuf, String> {
 #[derive(Debug)]
 pub struct RunDir {
     path: PathBuf,
+    /// A tmpfs is mounted on it ([`RunDir::quota`]).
+    mounted: bool,
 }
 
 impl RunDir {
@@ -66,7 +71,10 @@ impl RunDir {
         }
         let path = run.join(random_hex(16));
         std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let dir = RunDir { path };
+        let dir = RunDir {
+            path,
+            mounted: false,
+        };
         std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755))
             .map_err(|e| format!("{}: {e}", dir.path.display()))?;
         Ok(dir)
@@ -75,7 +83,7 @@ impl RunDir {
     /// A fresh copy of a version's sealed build, for one match's seat or one check.
     pub fn copy_of(arena_dir: &Path, build: &Path) -> Result<RunDir, String> {
         let dir = RunDir::new(arena_dir)?;
-        copy_tree(build, &dir.path).map_err(|e| {
+        copy_tree(build, &dir.path, Bounds::new(u64::MAX, u64::MAX)).map_err(|e| {
             format!(
                 "copying {} to a run directory: {e}",
                 build.strip_prefix(arena_dir).unwrap_or(build).display()
@@ -87,36 +95,81 @@ impl RunDir {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Mounts a tmpfs of `bytes` and `inodes` on this (empty) run directory, so that the
+    /// kernel caps what is written in it (a write past it fails with ENOSPC) and dropping it
+    /// frees everything at once. Root only: `Ok(false)` when not root (nothing mounted).
+    pub fn quota(&mut self, bytes: u64, inodes: u64) -> Result<bool, String> {
+        if !crate::sandbox::is_root() {
+            return Ok(false);
+        }
+        let c = |s: String| std::ffi::CString::new(s).map_err(|_| "a NUL byte".to_string());
+        let target = c(self.path.display().to_string())?;
+        let data = c(format!("mode=0755,size={bytes},nr_inodes={inodes}"))?;
+        // SAFETY: mount(2) with valid C strings.
+        let r = unsafe {
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                target.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                data.as_ptr().cast(),
+            )
+        };
+        if r != 0 {
+            return Err(format!(
+                "cannot mount the build's tmpfs on {}: {}",
+                self.path.display(),
+                std::io::Error::last_os_error()
+            ));
+        }
+        self.mounted = true;
+        Ok(true)
+    }
+
+    /// Bytes and inodes left in a [`RunDir::quota`]'d directory.
+    pub fn free(&self) -> Option<(u64, u64)> {
+        self.mounted
+            .then(|| tree::free_space(&self.path).ok())
+            .flatten()
+    }
 }
 
 impl Drop for RunDir {
     fn drop(&mut self) {
-        if let Err(e) = std::fs::remove_dir_all(&self.path)
-            && e.kind() != std::io::ErrorKind::NotFound
-        {
-            tracing::warn!("cannot remove {}: {e}", self.path.display());
+        if self.mounted {
+            detach(&self.path);
+            if let Err(e) = std::fs::remove_dir(&self.path) {
+                tracing::error!("cannot remove {}: {e}", self.path.display());
+            }
+            return;
+        }
+        match self.path.parent() {
+            Some(run) => tree::discard(&self.path, run),
+            None => {
+                tree::remove_loudly(&self.path);
+            }
         }
     }
 }
 
-/// Copies a tree of directories, regular files and symbolic links (as links): directories
-/// 0755, files with their mode bits (a sealed build's are 0644 or 0755), owned by the copier.
-pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let kind = e.file_type()?;
-        if kind.is_dir() {
-            copy_tree(&src, &dst)?;
-        } else if kind.is_file() {
-            std::fs::copy(&src, &dst)?;
-        } else if kind.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dst)?;
-        }
-    }
-    Ok(())
+/// Detaches a filesystem mounted on `path` (at once, even while busy: it goes when its last
+/// user does); nothing when none is.
+fn detach(path: &Path) {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return;
+    };
+    // SAFETY: umount2 with a valid C string; EINVAL (not a mount point) is ignored.
+    unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH | libc::UMOUNT_NOFOLLOW) };
+}
+
+/// Copies a tree of directories, regular files and symbolic links (as links), within
+/// `bounds`: directories 0755, files 0755 when executable and 0644 otherwise, owned by the
+/// copier; files with several hard links are left out ([`tree::copy`]).
+pub fn copy_tree(from: &Path, to: &Path, bounds: Bounds) -> Result<(), String> {
+    tree::copy(from, to, bounds, false).map(|_| ())?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("{}: {e}", to.display()))
 }
 
 #[cfg(test)]

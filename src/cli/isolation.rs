@@ -46,6 +46,14 @@ pub struct IsolationArgs {
     /// Largest file a bot may write.
     #[arg(long, default_value = "64M", value_parser = parse_size, value_name = "SIZE")]
     pub max_file_size: u64,
+    /// Bytes a bot may write in its scratch directory, /tmp, /var/tmp and /dev/shm together
+    /// (one tmpfs of this size at basic and strict: a write past it fails with ENOSPC; what it
+    /// holds counts against --memory too).
+    #[arg(long, default_value = "512M", value_parser = parse_size, value_name = "SIZE")]
+    pub disk: u64,
+    /// Files and directories a bot may make there.
+    #[arg(long, default_value_t = crate::sandbox::DEFAULT_INODES, value_name = "N")]
+    pub inodes: u64,
 }
 
 impl IsolationArgs {
@@ -57,6 +65,8 @@ impl IsolationArgs {
             open_files: self.max_open_files,
             processes: self.max_processes,
             file_size: self.max_file_size,
+            disk: self.disk,
+            inodes: self.inodes,
         };
         crate::sandbox::output::make_private(self.output_group.as_deref()).map_err(UsageError)?;
         let iso = Isolation::new(

@@ -125,6 +125,15 @@ pub struct TournamentArgs {
     /// sandbox.uids; default 60000-60999).
     #[arg(long, value_name = "FIRST-LAST")]
     bot_uids: Option<String>,
+    /// Bytes a bot may write in its scratch directory, /tmp, /var/tmp and /dev/shm together
+    /// (one tmpfs: a write past it fails with ENOSPC); overrides the file's disk [default:
+    /// 512M].
+    #[arg(long, value_parser = crate::sandbox::parse_size, value_name = "SIZE")]
+    disk: Option<u64>,
+    /// Files and directories a bot may make there; overrides the file's inodes [default:
+    /// 100000].
+    #[arg(long, value_name = "N")]
+    inodes: Option<u64>,
     /// Make the output (records, logs, live page, report) readable by this group too (it is
     /// owner-only otherwise, so that no bot can read it while the tournament runs).
     #[arg(long, value_name = "GROUP")]
@@ -222,6 +231,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(uids) = &args.bot_uids {
         t.sandbox.uids = uids.clone();
+    }
+    if let Some(disk) = args.disk {
+        t.sandbox.limits.disk = disk;
+    }
+    if let Some(inodes) = args.inodes {
+        t.sandbox.limits.inodes = inodes;
     }
     crate::sandbox::output::make_private(args.output_group.as_deref()).map_err(UsageError)?;
     let isolation = Isolation::new(

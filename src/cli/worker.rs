@@ -58,6 +58,15 @@ pub struct WorkerArgs {
     /// never handed to two live bots on the machine).
     #[arg(long, default_value = identity::DEFAULT_RANGE, value_name = "FIRST-LAST", help_heading = "Isolation of bots")]
     pub bot_uids: String,
+    /// Bytes a bot may write in its scratch directory, /tmp, /var/tmp and /dev/shm together
+    /// (one tmpfs: a write past it fails with ENOSPC), unless the arena's [sandbox] disk says
+    /// otherwise for its seats.
+    #[arg(long, default_value = "512M", value_parser = crate::sandbox::parse_size, value_name = "SIZE", help_heading = "Isolation of bots")]
+    pub disk: u64,
+    /// Files and directories a bot may make there (unless the arena's [sandbox] inodes says
+    /// otherwise).
+    #[arg(long, default_value_t = crate::sandbox::DEFAULT_INODES, value_name = "N", help_heading = "Isolation of bots")]
+    pub inodes: u64,
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
@@ -80,7 +89,11 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         args.sandbox,
         None,
         &args.bot_uids,
-        ResourceLimits::default(),
+        ResourceLimits {
+            disk: args.disk,
+            inodes: args.inodes,
+            ..ResourceLimits::default()
+        },
     )
     .map_err(UsageError)?;
     iso.probe().map_err(UsageError)?;
@@ -143,6 +156,6 @@ impl WorkDir {
 
 impl Drop for WorkDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        crate::sandbox::tree::remove_loudly(&self.0);
     }
 }

@@ -67,6 +67,10 @@ pub struct LaunchSpec {
     /// it, which only placed its start ([`PLACE_ONLY`]), is undone before its exec.
     #[serde(default)]
     pub free_cpus: bool,
+    /// `cwd` is the bot's scratch directory (made empty for it under the scratch root): in
+    /// its world it is a directory of the bot's tmpfs ([`world`]), not the host's.
+    #[serde(default)]
+    pub scratch: bool,
 }
 
 /// Set by a tournament whose table threads are bound to CPUs only to place their tables (not
@@ -100,6 +104,7 @@ impl LaunchSpec {
         });
         LaunchSpec {
             argv,
+            scratch: cwd.starts_with(&iso.scratch_root) && cwd != iso.scratch_root,
             cwd,
             env,
             uid: user.map(|u| u.uid),

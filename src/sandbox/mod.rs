@@ -32,6 +32,7 @@ pub mod identity;
 pub mod launch;
 pub mod output;
 pub mod scratch;
+pub mod tree;
 pub mod world;
 
 use std::os::unix::process::ExitStatusExt;
@@ -75,6 +76,26 @@ pub struct ResourceLimits {
     pub processes: u64,
     /// Largest file the bot may write, in bytes.
     pub file_size: u64,
+    /// Bytes the bot may write in its scratch directory and private temporary directories
+    /// together (one tmpfs, [`world`]).
+    #[serde(default = "default_disk")]
+    pub disk: u64,
+    /// Files and directories it may make there.
+    #[serde(default = "default_inodes")]
+    pub inodes: u64,
+}
+
+/// The default disk quota of a seat or a build: 512M.
+pub const DEFAULT_DISK: u64 = 512 << 20;
+/// The default quota of files and directories of a seat or a build.
+pub const DEFAULT_INODES: u64 = 100_000;
+
+fn default_disk() -> u64 {
+    DEFAULT_DISK
+}
+
+fn default_inodes() -> u64 {
+    DEFAULT_INODES
 }
 
 /// The smallest memory limit a bot can start under: the launch wrapper (this binary) runs
@@ -99,6 +120,8 @@ impl ResourceLimits {
         for (what, flag, value, least) in [
             ("open files", "--max-open-files", self.open_files, 16),
             ("processes", "--max-processes", self.processes, 3),
+            ("bytes of disk", "--disk", self.disk, 1 << 20),
+            ("files and directories", "--inodes", self.inodes, 64),
         ] {
             if value < least {
                 return Err(format!(
@@ -119,6 +142,8 @@ impl Default for ResourceLimits {
             open_files: 256,
             processes: 128,
             file_size: 64 << 20,
+            disk: DEFAULT_DISK,
+            inodes: DEFAULT_INODES,
         }
     }
 }
@@ -345,7 +370,7 @@ impl Isolation {
             .stdin(std::process::Stdio::null())
             .output()
             .map_err(|e| format!("cannot run the sandbox wrapper: {e}"))?;
-        let _ = std::fs::remove_dir_all(&tmp);
+        tree::remove_loudly(&tmp);
         if output.status.success() {
             return Ok(());
         }
@@ -407,7 +432,7 @@ pub fn stale_entries(dir: &std::path::Path) -> Vec<(u32, PathBuf)> {
 /// to clean up). Called when isolation is set up.
 fn remove_stale_scratch() {
     for (_, dir) in stale_entries(&std::env::temp_dir()) {
-        let _ = std::fs::remove_dir_all(dir);
+        tree::remove_loudly(&dir);
     }
 }
 
@@ -415,10 +440,10 @@ fn remove_stale_scratch() {
 /// parents). Called once when the arbiter exits.
 pub fn cleanup() {
     // Twice: a bot's directory that the reaper removes meanwhile can fail the first pass.
-    if std::fs::remove_dir_all(scratch_root()).is_err() {
-        let _ = std::fs::remove_dir_all(scratch_root());
+    if tree::remove_all(&scratch_root()).is_err() {
+        tree::remove_loudly(&scratch_root());
     }
-    let _ = std::fs::remove_dir_all(scratch::copy_dir());
+    tree::remove_loudly(&scratch::copy_dir());
     cgroup::cleanup();
 }
 

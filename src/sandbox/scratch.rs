@@ -9,7 +9,7 @@
 use std::io;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{OnceLock, mpsc};
+use std::sync::OnceLock;
 
 use super::BotUser;
 
@@ -35,31 +35,15 @@ pub fn make_private_dir(dir: &Path, owner: Option<&BotUser>) -> io::Result<()> {
     Ok(())
 }
 
-/// Removes a dead bot's scratch directory on a thread of its own, so that a table that ends
-/// does not wait on the file system before it starts its next bots (removing a directory took
-/// 1-7 ms here, more while the results file was being synced). Whatever is still queued when
-/// the arbiter exits goes with the scratch root ([`super::cleanup`]).
+/// Removes a dead bot's scratch directory: moved aside into the scratch root at once and
+/// removed on a thread of its own ([`super::tree::discard`]), so that a table that ends does
+/// not wait on the file system before it starts its next bots (removing a directory took 1-7
+/// ms here, more while the results file was being synced; a hostile bot's tree, 100,000 levels
+/// deep, takes a second). Whatever is still there when the arbiter exits goes with the scratch
+/// root ([`super::cleanup`]).
 pub fn remove_later(dir: PathBuf) {
-    static QUEUE: OnceLock<Option<mpsc::Sender<PathBuf>>> = OnceLock::new();
-    let queue = QUEUE.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<PathBuf>();
-        std::thread::Builder::new()
-            .name("scratch-reaper".into())
-            .spawn(move || {
-                for dir in rx {
-                    let _ = std::fs::remove_dir_all(dir);
-                }
-            })
-            .ok()
-            .map(|_| tx)
-    });
-    let left = match queue {
-        Some(tx) => tx.send(dir).err().map(|e| e.0),
-        None => Some(dir),
-    };
-    if let Some(dir) = left {
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    let trash = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+    super::tree::discard(&dir, &trash);
 }
 
 /// A program that does nothing and succeeds.

@@ -3,11 +3,16 @@
 //!
 //! - **PID**: the bot sees and can signal only its own processes.
 //! - **mount**: a fresh `/proc` of that PID namespace (the host's processes, the arbiter's
-//!   command line and environment, the other seats are not in it), and private tmpfs on
+//!   command line and environment, the other seats are not in it), and private directories on
 //!   `/tmp`, `/var/tmp`, `/dev/shm` and `/run/lock` (the world-writable places bots could
-//!   meet in), sized to the bot's memory limit and charged to its memory cgroup. Of the host's
-//!   directories there, the bot sees only those its command names (its program, its files,
-//!   its working and scratch directories), bound at the same paths.
+//!   meet in) and on its scratch directory, all in one tmpfs of the bot's own: its size and
+//!   inodes are the bot's disk quota (`disk`, `inodes` of [`super::ResourceLimits`]: a write
+//!   past it fails with ENOSPC), its pages are charged to the bot's memory cgroup, and it
+//!   vanishes with the bot's mount namespace, however deep a tree the bot made in it. Of the
+//!   host's directories there, the bot sees only those its command names (its program, its
+//!   files, its working directory), bound at the same paths. `/sys/fs/cgroup` is an empty
+//!   read-only tmpfs: the names of the other seats' cgroups, of builds and of other arbiters
+//!   are not in sight (the bot's own limits are enforced all the same).
 //! - **network**: loopback only, its own: no other seat (nor anything else) is reachable over
 //!   TCP, UDP or abstract unix sockets.
 //! - **IPC**: System V and POSIX message queues and shared memory of its own.
@@ -84,17 +89,11 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
     mount(None, "/", None, libc::MS_REC | libc::MS_PRIVATE, None)
         .map_err(|e| format!("making the bot's mounts private: {e}"))?;
     let dirs = private_dirs();
-    let kept = kept_paths(spec, &dirs)?;
-    let size = format!("mode=1777,size={}", spec.limits.memory);
-    for dir in &dirs {
-        mount(
-            Some("tmpfs"),
-            &dir.display().to_string(),
-            Some("tmpfs"),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            Some(&size),
-        )
-        .map_err(|e| format!("mounting a private tmpfs on {}: {e}", dir.display()))?;
+    let mut kept = kept_paths(spec, &dirs)?;
+    let scratch = pool(spec, &dirs)?;
+    if scratch.is_some() {
+        let cwd = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
+        kept.retain(|k| k.0 != cwd);
     }
     for (path, fd, writable) in &kept {
         std::fs::create_dir_all(path)
@@ -120,6 +119,9 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
             .map_err(|e| format!("making {target} read-only: {e}"))?;
         }
     }
+    if let Some(fd) = scratch {
+        bind_scratch(spec, &fd)?;
+    }
     mount(
         Some("proc"),
         "/proc",
@@ -133,7 +135,108 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
              container's /proc must not be partly masked, or the arbiter must run as root)"
         )
     })?;
-    Ok(())
+    hide_cgroups()
+}
+
+/// The bot's tmpfs (see the module header): mounted on the first private directory, a
+/// directory of it bound on each private directory (the first covering the tmpfs's root), and
+/// one made for the scratch directory when the bot has one, whose descriptor is returned for
+/// [`bind_scratch`] (once the host's directories it may lie under are in place).
+fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, String> {
+    let Some(base) = dirs.first() else {
+        return Ok(None);
+    };
+    let data = format!(
+        "mode=0755,size={},nr_inodes={}",
+        spec.limits.disk, spec.limits.inodes
+    );
+    let shown = base.display().to_string();
+    mount(
+        Some("tmpfs"),
+        &shown,
+        Some("tmpfs"),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        Some(&data),
+    )
+    .map_err(|e| format!("mounting the bot's tmpfs on {shown} ({data}): {e}"))?;
+    use std::os::unix::fs::PermissionsExt;
+    let make = |name: &str, mode: u32| -> Result<OwnedFd, String> {
+        let path = base.join(name);
+        std::fs::create_dir(&path)
+            .and_then(|()| std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)))
+            .map_err(|e| format!("making {} in the bot's tmpfs: {e}", path.display()))?;
+        open_path(&path)
+    };
+    let subdirs = (0..dirs.len())
+        .map(|i| make(&format!("private-{i}"), 0o1777))
+        .collect::<Result<Vec<_>, _>>()?;
+    let scratch = if spec.scratch {
+        let fd = make("scratch", 0o700)?;
+        if let (Some(uid), Some(gid)) = (spec.uid, spec.gid) {
+            // An O_PATH descriptor cannot be fchown()ed: through its /proc link.
+            std::os::unix::fs::chown(
+                format!("/proc/self/fd/{}", fd.as_raw_fd()),
+                Some(uid),
+                Some(gid),
+            )
+            .map_err(|e| format!("giving the scratch directory to the bot: {e}"))?;
+        }
+        Some(fd)
+    } else {
+        None
+    };
+    for (dir, fd) in dirs.iter().zip(&subdirs) {
+        let target = dir.display().to_string();
+        let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        mount(Some(&source), &target, None, libc::MS_BIND, None)
+            .map_err(|e| format!("binding the bot's tmpfs on {target}: {e}"))?;
+    }
+    Ok(scratch)
+}
+
+/// Binds the bot's scratch directory of its tmpfs on its working directory.
+fn bind_scratch(spec: &LaunchSpec, fd: &OwnedFd) -> Result<(), String> {
+    std::fs::create_dir_all(&spec.cwd)
+        .map_err(|e| format!("making {}: {e}", spec.cwd.display()))?;
+    let target = spec.cwd.display().to_string();
+    let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+    mount(Some(&source), &target, None, libc::MS_BIND, None)
+        .map_err(|e| format!("binding the bot's scratch directory on {target}: {e}"))
+}
+
+/// Covers `/sys/fs/cgroup` with an empty read-only tmpfs (see the module header).
+fn hide_cgroups() -> Result<(), String> {
+    let cgroups = Path::new("/sys/fs/cgroup");
+    if !cgroups.is_dir() {
+        return Ok(());
+    }
+    mount(
+        Some("tmpfs"),
+        "/sys/fs/cgroup",
+        Some("tmpfs"),
+        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        Some("mode=0555,size=4k,nr_inodes=1"),
+    )
+    .map_err(|e| format!("hiding /sys/fs/cgroup from the bot: {e}"))
+}
+
+/// An `O_PATH` descriptor of a directory, to bind it from `/proc/self/fd` once its path is
+/// covered.
+fn open_path(path: &Path) -> Result<OwnedFd, String> {
+    let c = CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| format!("a NUL byte in {}", path.display()))?;
+    // SAFETY: open with a valid C string; the descriptor is owned below.
+    let fd = unsafe {
+        libc::open(
+            c.as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(os_err(&format!("opening {}", path.display())));
+    }
+    // SAFETY: fd is a fresh descriptor we own.
+    Ok(unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) })
 }
 
 /// The host directories under a private directory that the bot must still see, opened before

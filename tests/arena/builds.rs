@@ -15,14 +15,14 @@ use super::{arena, state, team};
 
 /// Builds and checks the next queued version, as the server's builder does (in a child
 /// process); the sandboxes are probed first, as the server does at its start.
-fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
+pub(super) fn build_next(arena: &rollarena::arena::Arena, sandboxes: &Sandboxes) {
     let _ = sandboxes;
     let built = build_once(arena, "embedded:test:builder", &AtomicBool::new(false));
     assert!(built.unwrap(), "a version was queued");
 }
 
 /// A recipe whose build is `build`, for a single file `bot.sh`.
-fn recipe(name: &str, build: &str) -> Recipe {
+pub(super) fn recipe(name: &str, build: &str) -> Recipe {
     Recipe {
         name: name.into(),
         main: "bot.sh".into(),
@@ -32,7 +32,7 @@ fn recipe(name: &str, build: &str) -> Recipe {
     }
 }
 
-fn submit(
+pub(super) fn submit(
     arena: &rollarena::arena::Arena,
     team: i64,
     language: &str,
@@ -125,16 +125,13 @@ fn builds_past_their_limits_are_killed_and_fail_naming_the_limit() {
     );
     assert!(chatty_log.contains("output cut at 64K"));
 
-    // A build within its limits leaves its files, owned by root and read-only to others; its
-    // check then fails (the bot says nothing), with the diagnosis kept.
-    let built = arena.version_dir(fine).join("build/built.txt");
-    assert_eq!(std::fs::read_to_string(&built).unwrap(), "built\n");
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(&built).unwrap();
-    if rollarena::sandbox::is_root() {
-        assert_eq!(meta.uid(), 0);
-    }
-    assert_eq!(meta.mode() & 0o777, 0o644);
+    // A build within its limits succeeds; its check then fails (the bot says nothing), with
+    // the diagnosis kept, and a failed version keeps its log but not its build tree.
+    let (s, why) = state(&arena, fine);
+    assert_eq!(s, "failed");
+    assert!(why.unwrap().starts_with("check:"));
+    assert!(arena.version_dir(fine).join("check.json").is_file());
+    assert!(!arena.version_dir(fine).join("build").exists());
     assert!(log(fine).contains("build: ok"), "{}", log(fine));
 }
 

@@ -2,9 +2,11 @@
 //! in, its message out, the arena unchanged), builds that exceed their limits (real processes
 //! in the sandbox), a broken bot whose check fails with its diagnosis, the Python and C kits
 //! submitted, built, checked and playing ladder matches through `Service` (records verified,
-//! ratings moved once per match), recovery after a simulated crash, and a spy bot that reads
-//! nothing of another team's version; and (`hostile`) a hostile team's attacks at build time
-//! (Java) and at run time (Python) as real uploads to the real server, and its forged forms.
+//! ratings moved once per match), recovery after a simulated crash, a spy bot that reads
+//! nothing of another team's version, hostile trees and disk quotas (`quotas` at build time,
+//! `serve_trees` under the real server, `worker_trees` under a remote worker); and (`hostile`)
+//! a hostile team's attacks at build time (Java) and at run time (Python) as real uploads to
+//! the real server, and its forged forms.
 //!
 //! Bots and builds run under the sandbox's wrapper, which re-executes the rollarena binary;
 //! the test binary names it with `sandbox::use_binary`. Arenas live in world-traversable
@@ -13,9 +15,12 @@
 mod builds;
 mod hostile;
 mod ladder;
+mod quotas;
 mod recovery;
+mod serve_trees;
 pub mod spying;
 mod uploads;
+mod worker_trees;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -89,6 +89,15 @@ Behaviours (ply-free names, as the tests use them):
   network             on turn N tries to connect to 127.0.0.1:--port (2 s timeout) and send
                       "zoo-network <tag>", logs {"network": {"ok": .., "error": ..}}, then
                       plays on.
+  disk-bomb           on turn N makes a directory tree --count levels deep (default 100000)
+                      in its working directory and one of --length levels (default 20000) in
+                      /tmp, each by mkdir+chdir until done or refused; fills /tmp with one
+                      file, 1 MiB at a time, until a write fails (the safety net --cap-mb
+                      stops it), then removes that file; lists /sys/fs/cgroup recursively
+                      and writes every name found to stderr; logs {"disk": {"scratch":
+                      {"levels", "error"}, "tmp": {..}, "fill": {"bytes", "error"},
+                      "cgroups": [up to 20 names]}}, then answers and plays on, leaving its
+                      trees behind.
 
 Other options:
   --log-messages  log every message received as JSON: {"got": type, ...some fields}.
@@ -120,6 +129,7 @@ BEHAVIOURS = [
     "close-stdout", "long-line", "flood-stdout", "log", "log-flood", "burn-between-turns",
     "stderr", "fork-child", "fork-crash", "setsid-child", "exit-on-end", "no-read",
     "huge-line", "stderr-flood", "fork-bomb", "memory-hog", "write-outside", "network",
+    "disk-bomb",
 ]
 STARTUP = {"exit-at-once", "crash-before-ready", "hang-before-ready"}
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -443,6 +453,15 @@ class Zoo:
                 "cwd": os.getcwd(), "scratch_env": os.environ.get("ROLLARENA_SCRATCH"),
             }}))
             return self.answer()
+        if b == "disk-bomb":
+            report = {
+                "scratch": deep_tree(os.getcwd(), ARGS.count or 100000),
+                "tmp": deep_tree("/tmp", ARGS.length or 20000),
+                "fill": fill("/tmp/zoo-fill", ARGS.cap_mb),
+                "cgroups": list_cgroups()[:20],
+            }
+            log(json.dumps({"disk": report}))
+            return self.answer()
         if b == "network":
             log(json.dumps({"network": try_connect(ARGS.port)}))
             return self.answer()
@@ -583,6 +602,63 @@ def try_write(path):
         return {"path": path, "ok": True, "error": None}
     except OSError as e:
         return {"path": path, "ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+
+
+def deep_tree(base, levels):
+    """Makes `levels` directories, each inside the last, under `base`, by mkdir and chdir
+    (the path soon passes PATH_MAX); returns {"levels": made, "error": why it stopped}."""
+    home = os.open(".", os.O_RDONLY)
+    made, error = 0, None
+    try:
+        os.chdir(base)
+        name = "zoo-deep"
+        while os.path.lexists(name):
+            name += "+"
+        os.mkdir(name)
+        os.chdir(name)
+        while made < levels:
+            os.mkdir("d")
+            os.chdir("d")
+            made += 1
+    except OSError as e:
+        error = "%s: %s" % (type(e).__name__, e)
+    os.fchdir(home)
+    os.close(home)
+    return {"levels": made, "error": error}
+
+
+def fill(path, cap_mb):
+    """Writes 1 MiB blocks to `path` until a write fails or `cap_mb` MiB; removes the file;
+    returns {"bytes": written, "error": why it stopped}."""
+    written, error = 0, None
+    block = b"z" * (1 << 20)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            while written < cap_mb << 20:
+                written += os.write(fd, block)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        error = "%s: %s" % (type(e).__name__, e)
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+    return {"bytes": written, "error": error}
+
+
+def list_cgroups():
+    """Every name under /sys/fs/cgroup (at most 5000 looked at), each also on stderr."""
+    names = []
+    for root, dirs, files in os.walk("/sys/fs/cgroup"):
+        for name in dirs + files:
+            names.append(os.path.join(root, name))
+            if len(names) >= 5000:
+                break
+    for name in names:
+        stderr("zoo-cgroup %s\n" % name)
+    return names
 
 
 def try_connect(port):

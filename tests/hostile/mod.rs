@@ -26,8 +26,9 @@
 //! Files: `faults` (crashes, hangs, exits, stdout closed, children), `lines` (what a bot
 //! writes on stdout: garbage, illegal squares, a 100 MB line, floods, early and double
 //! answers), `resources` (stderr flood, fork bomb, memory hog, CPU burn), `sandbox` (what the
-//! sandbox levels promise: setsid, writes outside the scratch directory, the network), `crash`
-//! (the arbiter itself killed with SIGKILL mid-match).
+//! sandbox levels promise: setsid, writes outside the scratch directory, the network), `disk`
+//! (trees 100,000 levels deep, a full disk quota, `/sys/fs/cgroup` listed; in a match and in a
+//! tournament), `crash` (the arbiter itself killed with SIGKILL mid-match).
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -82,6 +83,7 @@ pub const ISSUE_LIST: &[&str] = &[
     "burns CPU while it is not its turn",
     "writes files outside its working directory",
     "opens a network connection",
+    "fills its disk and leaves a tree 100,000 levels deep",
 ];
 
 /// What the record must say of seat 1.
@@ -202,6 +204,7 @@ macro_rules! rows {
 
 mod cgroup2;
 mod crash;
+mod disk;
 mod faults;
 mod lines;
 mod links;
@@ -440,6 +443,7 @@ impl Sampler {
 #[test]
 fn the_table_covers_the_issue_list() {
     let rows: Vec<Row> = [
+        disk::rows(),
         faults::rows(),
         lines::rows(),
         resources::rows(),

@@ -19,6 +19,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::wire::Artifact;
 use crate::arena::submissions::unpack;
 use crate::arena::{Arena, admin, sql};
+use crate::sandbox::tree;
 use crate::tournament::config::sha256_hex;
 
 /// The artifact's file in a version's directory.
@@ -31,7 +32,9 @@ pub const UNPACK_LIMITS: unpack::Limits = unpack::Limits {
     max_files: 200_000,
 };
 
-/// Packs the directory `dir` (deterministically; see the module header).
+/// Packs the directory `dir` (deterministically; see the module header), within the bounds
+/// a worker unpacks ([`UNPACK_LIMITS`], [`tree::MAX_DEPTH`] levels): one walk on descriptors,
+/// without recursion ([`tree::walk`]).
 pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
     let gz = flate2::GzBuilder::new()
         .mtime(0)
@@ -41,7 +44,22 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
     let root = dir
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
-    add_dir(&mut tar, &root, &root, Path::new(""))?;
+    let bounds = tree::Bounds::new(UNPACK_LIMITS.max_files, UNPACK_LIMITS.max_unpacked);
+    let mut refused: Option<String> = None;
+    let walked = tree::walk(&root, bounds, (), |_, e| {
+        add(&mut tar, &root, e).map_err(|r| match r {
+            Added::Refused(why) => {
+                refused = Some(why.clone());
+                std::io::Error::other(why)
+            }
+            Added::Io(e) => e,
+        })?;
+        Ok((e.kind == tree::Kind::Dir).then_some(()))
+    });
+    if let Some(why) = refused {
+        return Err(why);
+    }
+    walked.map_err(|e| format!("packing {}: {e}", dir.display()))?;
     let gz = tar
         .into_inner()
         .map_err(|e| format!("packing {}: {e}", dir.display()))?;
@@ -49,66 +67,57 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("packing {}: {e}", dir.display()))
 }
 
-fn add_dir<W: Write>(
-    tar: &mut tar::Builder<W>,
-    root: &Path,
-    dir: &Path,
-    rel: &Path,
-) -> Result<(), String> {
-    let io = |p: &Path, e: std::io::Error| format!("packing {}: {e}", p.display());
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| io(dir, e))?
-        .collect::<Result<_, _>>()
-        .map_err(|e| io(dir, e))?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let path = e.path();
-        let name = rel.join(e.file_name());
-        let kind = e.file_type().map_err(|e| io(&path, e))?;
-        let mut header = tar::Header::new_gnu();
-        header.set_mtime(0);
-        header.set_uid(0);
-        header.set_gid(0);
-        if kind.is_dir() {
-            header.set_entry_type(tar::EntryType::Directory);
-            header.set_mode(0o755);
-            header.set_size(0);
-            tar.append_data(&mut header, &name, std::io::empty())
-                .map_err(|e| io(&path, e))?;
-            add_dir(tar, root, &path, &name)?;
-            continue;
-        }
-        let file = if kind.is_symlink() {
-            let target = path
+enum Added {
+    Refused(String),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for Added {
+    fn from(e: std::io::Error) -> Added {
+        Added::Io(e)
+    }
+}
+
+/// Adds one entry of the walk to the archive.
+fn add<W: Write>(tar: &mut tar::Builder<W>, root: &Path, e: &tree::Entry) -> Result<(), Added> {
+    let name = e.rel;
+    let mut header = tar::Header::new_gnu();
+    header.set_mtime(0);
+    header.set_uid(0);
+    header.set_gid(0);
+    if e.kind == tree::Kind::Dir {
+        header.set_entry_type(tar::EntryType::Directory);
+        header.set_mode(0o755);
+        header.set_size(0);
+        tar.append_data(&mut header, name, std::io::empty())?;
+        return Ok(());
+    }
+    let file = match e.kind {
+        tree::Kind::Symlink => {
+            let target = root
+                .join(name)
                 .canonicalize()
                 .ok()
                 .filter(|t| t.starts_with(root) && t.is_file());
-            target.ok_or_else(|| {
-                format!(
+            let target = target.ok_or_else(|| {
+                Added::Refused(format!(
                     "the build holds the symbolic link {} to something that is not a file \
                      inside the build: an artifact carries the build's own files only",
                     name.display()
-                )
-            })?
-        } else if kind.is_file() {
-            path.clone()
-        } else {
-            continue;
-        };
-        let bytes = std::fs::read(&file).map_err(|e| io(&file, e))?;
-        use std::os::unix::fs::PermissionsExt;
-        let exec = std::fs::metadata(&file)
-            .map_err(|e| io(&file, e))?
-            .permissions()
-            .mode()
-            & 0o111
-            != 0;
-        header.set_entry_type(tar::EntryType::Regular);
-        header.set_mode(if exec { 0o755 } else { 0o644 });
-        header.set_size(bytes.len() as u64);
-        tar.append_data(&mut header, &name, &bytes[..])
-            .map_err(|e| io(&path, e))?;
-    }
+                ))
+            })?;
+            std::fs::File::open(target)?
+        }
+        tree::Kind::File => std::fs::File::from(e.open()?),
+        _ => return Ok(()),
+    };
+    use std::os::unix::fs::PermissionsExt;
+    let meta = file.metadata()?;
+    let exec = meta.permissions().mode() & 0o111 != 0;
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_mode(if exec { 0o755 } else { 0o644 });
+    header.set_size(meta.len());
+    tar.append_data(&mut header, name, std::io::Read::take(file, meta.len()))?;
     Ok(())
 }
 

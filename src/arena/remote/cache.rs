@@ -64,7 +64,7 @@ impl Cache {
                 .and_then(|t| t.elapsed().ok())
                 .is_some_and(|age| age > std::time::Duration::from_secs(3600));
             if e.file_name().to_string_lossy().starts_with(".staging-") && old {
-                let _ = std::fs::remove_dir_all(e.path());
+                crate::sandbox::tree::remove_loudly(&e.path());
             }
         }
         Ok(Cache {
@@ -106,11 +106,11 @@ impl Cache {
             .map_err(|e| Missing::Refused(format!("{}: {e}", staging.display())))?;
         let unpacked = artifact::verify_and_unpack(&bytes, &a.sha256, &staging);
         if let Err(e) = unpacked {
-            let _ = std::fs::remove_dir_all(&staging);
+            crate::sandbox::tree::remove_loudly(&staging);
             return Err(Missing::Refused(e));
         }
         if let Err(e) = std::fs::rename(&staging, &path) {
-            let _ = std::fs::remove_dir_all(&staging);
+            crate::sandbox::tree::remove_loudly(&staging);
             // Another worker sharing the cache put it there first.
             if !path.is_dir() {
                 return Err(Missing::Refused(format!("{}: {e}", path.display())));

@@ -9,8 +9,16 @@
 //! A build that exceeds a limit is killed, whole (its process group, the cgroup, and the PID
 //! namespace, whose init dies with the wrapper), and fails with the limit named in its log.
 //! The wrapper's parent-death signal kills it as well when the server dies, even by SIGKILL.
-//! Afterwards the build directory belongs to root again and is read-only for everyone, and
-//! it is moved to `versions/<id>/build/` (root's only): seats run copies of it.
+//!
+//! Disk: as root, the build directory is a tmpfs of its own, of `[build] disk` bytes and
+//! `[build] inodes` files and directories, so the kernel stops a build that writes more (ENOSPC,
+//! and the verdict names the quota). A build that succeeds is copied out of it, within the same
+//! bounds and [`tree::MAX_DEPTH`] levels, read-only for everyone and root's, into
+//! `versions/<id>/build/` (root's only): seats run copies of it. The tmpfs is then detached,
+//! which frees all it held at once. A failed build keeps its log and nothing of its tree.
+//! Without root no tmpfs can be mounted: the build runs in a plain directory, and the same
+//! bounds are checked when its tree is sealed and kept (a build past them fails). Every walk
+//! over the tree is [`tree`]'s: iterative, on descriptors, bounded.
 
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -22,9 +30,10 @@ use std::time::{Duration, Instant};
 
 use crate::arbiter::process::Group;
 use crate::arena::config::{BuildConfig, Recipe, format_size};
-use crate::arena::rundir::{RunDir, copy_tree};
+use crate::arena::rundir::{RUN, RunDir, copy_tree};
 use crate::sandbox::cgroup::BotCgroups;
 use crate::sandbox::launch::{LaunchSpec, SETUP_FAILED, WRAPPER_ARG};
+use crate::sandbox::tree::{self, Bounds};
 use crate::sandbox::{Isolation, Level};
 
 /// Builds the version in `dir` (a version's directory, in the arena `arena_dir`): `source/`
@@ -47,11 +56,10 @@ pub fn build(
     );
     let (max_output, time) = (limits.max_output, limits.time);
     let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
-    if build.exists() {
-        std::fs::remove_dir_all(build).map_err(|e| io(build, e))?;
-    }
-    let work = RunDir::new(arena_dir)?;
-    copy_tree(source, work.path()).map_err(|e| io(work.path(), e))?;
+    discard(arena_dir, dir);
+    let mut work = RunDir::new(arena_dir)?;
+    let quota = work.quota(limits.disk, limits.inodes)?;
+    let bounds = Bounds::new(limits.inodes, limits.disk);
     let mut log_file = std::fs::OpenOptions::new()
         .create(true)
         .write(true)
@@ -61,7 +69,9 @@ pub fn build(
     std::fs::set_permissions(log, std::fs::Permissions::from_mode(0o600))
         .map_err(|e| io(log, e))?;
     let started = Instant::now();
-    let verdict = if recipe.build.trim().is_empty() {
+    let verdict = if let Err(e) = copy_tree(source, work.path(), bounds) {
+        Err(format!("its source does not fit in the build's disk: {e}"))
+    } else if recipe.build.trim().is_empty() {
         let _ = writeln!(log_file, "(the {} recipe has no build step)", recipe.name);
         Ok(())
     } else {
@@ -73,11 +83,18 @@ pub fn build(
             log_file.try_clone().map_err(|e| io(log, e))?,
             max_output,
             time,
+            bounds,
             stop,
         )?
     };
-    seal(work.path()).map_err(|e| io(work.path(), e))?;
-    std::fs::rename(work.path(), build).map_err(|e| io(build, e))?;
+    let verdict = match verdict {
+        Ok(()) => keep(&work, build, bounds, quota),
+        Err(why) => Err(match over_quota(&work, limits) {
+            Some(quota) => format!("{quota}: {why}"),
+            None => why,
+        }),
+    };
+    drop(work);
     let secs = started.elapsed().as_secs_f64();
     let _ = match &verdict {
         Ok(()) => writeln!(log_file, "\nbuild: ok in {secs:.1} s"),
@@ -86,7 +103,62 @@ pub fn build(
     Ok(verdict)
 }
 
+/// Keeps a successful build's tree as `build` (see the module header); the reason when it
+/// cannot be kept (a bound passed).
+fn keep(work: &RunDir, build: &Path, bounds: Bounds, quota: bool) -> Result<(), String> {
+    let why = |e: tree::Error| format!("its build directory cannot be kept: {e}");
+    if !quota {
+        tree::seal(work.path(), bounds).map_err(why)?;
+        return std::fs::rename(work.path(), build)
+            .map_err(|e| format!("{}: {e}", build.display()));
+    }
+    let staging = build.with_file_name(".build-new");
+    tree::remove_loudly(&staging);
+    // Hard links are kept: on the build's own tmpfs they can only name its own files.
+    let copied = tree::copy(work.path(), &staging, bounds, true).map_err(why);
+    let kept = copied.and_then(|_| {
+        std::fs::set_permissions(&staging, std::fs::Permissions::from_mode(0o755))
+            .and_then(|()| std::fs::rename(&staging, build))
+            .map_err(|e| format!("{}: {e}", build.display()))
+    });
+    if kept.is_err() {
+        tree::remove_loudly(&staging);
+    }
+    kept
+}
+
+/// The quota a failed build filled, if it filled one (its tmpfs is all but full): "it filled
+/// its disk quota of 512M ([build] disk)".
+fn over_quota(work: &RunDir, limits: &BuildConfig) -> Option<String> {
+    let (bytes, inodes) = work.free()?;
+    if bytes < (limits.disk / 100).max(1 << 20) {
+        Some(format!(
+            "it filled its disk quota of {} ([build] disk)",
+            format_size(limits.disk)
+        ))
+    } else if inodes < (limits.inodes / 100).max(16) {
+        Some(format!(
+            "it filled its quota of {} files and directories ([build] inodes)",
+            limits.inodes
+        ))
+    } else {
+        None
+    }
+}
+
+/// Removes a version's build tree (moved aside at once): before it is built again, and when
+/// it failed (a failed version keeps its log, not its tree).
+pub fn discard(arena_dir: &Path, version_dir: &Path) {
+    for name in ["build", ".build-new"] {
+        let path = version_dir.join(name);
+        if path.symlink_metadata().is_ok() {
+            tree::discard(&path, &arena_dir.join(RUN));
+        }
+    }
+}
+
 /// Runs the command in the sandbox; the verdict as [`build`] gives it.
+#[allow(clippy::too_many_arguments)]
 fn run(
     iso: &Isolation,
     command: &str,
@@ -94,11 +166,13 @@ fn run(
     log: std::fs::File,
     max_output: u64,
     time: Duration,
+    bounds: Bounds,
     stop: &AtomicBool,
 ) -> Result<Result<(), String>, String> {
     let (user, _lease) = iso.take_identity()?;
     if let Some(u) = &user {
-        chown_all(dir, u.uid, u.gid).map_err(|e| format!("{}: {e}", dir.display()))?;
+        tree::chown_all(dir, u.uid, u.gid, bounds)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -234,55 +308,4 @@ fn copy_capped(mut from: impl Read, mut to: std::fs::File, max: u64, over: &Atom
             let _ = writeln!(to, "\n[... output cut at {} ...]", format_size(max));
         }
     }
-}
-
-fn chown_all(dir: &Path, uid: u32, gid: u32) -> std::io::Result<()> {
-    std::os::unix::fs::lchown(dir, Some(uid), Some(gid))?;
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        if e.file_type()?.is_dir() {
-            chown_all(&e.path(), uid, gid)?;
-        } else {
-            std::os::unix::fs::lchown(e.path(), Some(uid), Some(gid))?;
-        }
-    }
-    Ok(())
-}
-
-/// Gives the build back to root, read-only for everyone (executables stay executable), with
-/// nothing setuid: the seats run it, and nothing of theirs can change it.
-fn seal(dir: &Path) -> std::io::Result<()> {
-    if crate::sandbox::is_root() {
-        std::os::unix::fs::lchown(dir, Some(0), Some(0))?;
-    }
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))?;
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let kind = e.file_type()?;
-        if kind.is_dir() {
-            seal(&e.path())?;
-        } else if kind.is_symlink() {
-            if crate::sandbox::is_root() {
-                std::os::unix::fs::lchown(e.path(), Some(0), Some(0))?;
-            }
-        } else {
-            let path = e.path();
-            use std::os::unix::fs::MetadataExt;
-            if e.metadata()?.nlink() > 1 {
-                // A hard link the build made: it may name a file outside the build, whose
-                // owner and mode must not change.
-                std::fs::remove_file(&path)?;
-                continue;
-            }
-            if crate::sandbox::is_root() {
-                std::os::unix::fs::lchown(&path, Some(0), Some(0))?;
-            }
-            let exec = e.metadata()?.permissions().mode() & 0o111 != 0;
-            std::fs::set_permissions(
-                &path,
-                std::fs::Permissions::from_mode(if exec { 0o755 } else { 0o644 }),
-            )?;
-        }
-    }
-    Ok(())
 }

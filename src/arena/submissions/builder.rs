@@ -154,6 +154,8 @@ fn build_and_check(
     Ok(if report.passed {
         Report::Passed
     } else {
+        // A failed version keeps its log and its check, not its build tree.
+        build::discard(&arena.dir, &vdir);
         Report::CheckFailed {
             why: checking::first_failure(&report).unwrap_or_else(|| "check: failed".into()),
         }

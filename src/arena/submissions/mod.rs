@@ -57,6 +57,8 @@ pub struct Refusal {
     pub internal: bool,
     /// Too many uploads: seconds until the next is taken (HTTP 429).
     pub retry_after: Option<u64>,
+    /// The arena's disk has no room for it (HTTP 507).
+    pub disk_full: bool,
 }
 
 impl Refusal {
@@ -67,6 +69,7 @@ impl Refusal {
             too_large: false,
             internal: false,
             retry_after: None,
+            disk_full: false,
         }
     }
 
@@ -159,6 +162,7 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
         None => None,
     };
     let versions = arena.dir.join("versions");
+    disk_room(arena, upload.bytes.len() as u64)?; // (task A) a full disk refuses uploads
     let staging = versions.join(format!(".staging-{}", super::tokens::random_hex(8)));
     let source = staging.join("source");
     std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
@@ -177,7 +181,7 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
         )
     })();
     if stored.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
+        crate::sandbox::tree::remove_loudly(&staging); // (task A) no recursion
     }
     stored
 }
@@ -217,6 +221,34 @@ fn rate_limit(conn: &rusqlite::Connection, team: i64, per_hour: u32) -> Result<(
                 .to_string()
                 .replace('T', " ")
                 .trim_end_matches('Z')
+        ))
+    })
+}
+
+/// (task A) Refuses an upload when the arena's disk has no room for it: the upload, its
+/// unpacked source ([uploads] max_unpacked) and its kept build ([build] disk), in bytes and
+/// inodes. Nothing is stored, and what is recorded stays as it is.
+fn disk_room(arena: &Arena, upload: u64) -> Result<(), Refusal> {
+    let c = &arena.config;
+    let Ok((bytes, inodes)) = crate::sandbox::tree::free_space(&arena.dir) else {
+        return Ok(());
+    };
+    let need = upload
+        .saturating_add(c.uploads.max_unpacked)
+        .saturating_add(c.build.disk);
+    let need_inodes = c.uploads.max_files.saturating_add(c.build.inodes);
+    if bytes >= need && inodes >= need_inodes {
+        return Ok(());
+    }
+    Err(Refusal {
+        disk_full: true,
+        ..Refusal::bad(format!(
+            "the arena's disk is full ({} MiB and {inodes} inodes free, and a submission \
+             needs up to {} MiB and {need_inodes} inodes: its upload, its source unpacked and \
+             its build): nothing was stored; send it again later, and tell the organiser, who \
+             must free space on the arena's disk",
+            bytes >> 20,
+            need.div_ceil(1 << 20),
         ))
     })
 }
@@ -383,11 +415,11 @@ fn insert(
     let dir = arena.version_dir(id);
     if dir.exists() {
         // Left by a crash before its row was committed: not anyone's version.
-        let _ = std::fs::remove_dir_all(&dir);
+        crate::sandbox::tree::remove_loudly(&dir); // (task A) no recursion
     }
     std::fs::rename(staging, &dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
     if let Err(e) = tx.commit() {
-        let _ = std::fs::remove_dir_all(&dir);
+        crate::sandbox::tree::remove_loudly(&dir); // (task A) no recursion
         return Err(internal(sql(e)));
     }
     Ok(id)
@@ -419,7 +451,7 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
             false
         };
         if orphan {
-            let _ = std::fs::remove_dir_all(e.path());
+            crate::sandbox::tree::remove_loudly(&e.path()); // (task A) no recursion
         }
     }
     Ok(())

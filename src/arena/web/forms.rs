@@ -241,6 +241,8 @@ pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejec
             let retry_after = r.retry_after;
             let error = if r.too_large {
                 WebError::TooLarge(r.message)
+            } else if r.disk_full {
+                WebError::InsufficientStorage(r.message)
             } else if r.internal {
                 WebError::Internal(r.message)
             } else if retry_after.is_some() {

@@ -73,6 +73,8 @@ pub enum WebError {
     Conflict(String),
     TooLarge(String),
     TooManyRequests(String),
+    /// The arena's disk has no room for an upload (HTTP 507): the message says so.
+    InsufficientStorage(String),
     Internal(String),
 }
 
@@ -86,6 +88,7 @@ impl WebError {
             WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -99,6 +102,7 @@ impl WebError {
             | WebError::Conflict(m)
             | WebError::TooLarge(m)
             | WebError::TooManyRequests(m)
+            | WebError::InsufficientStorage(m)
             | WebError::Internal(m) => m,
         }
     }

@@ -849,6 +849,12 @@ fn limits_from(
     if let Some(v) = &raw.max_file_size {
         out.file_size = size(v, "max_file_size")?;
     }
+    if let Some(v) = &raw.disk {
+        out.disk = size(v, "disk")?;
+    }
+    if let Some(v) = &raw.inodes {
+        out.inodes = count(v, "inodes")?;
+    }
     if let Some(v) = &raw.max_processes {
         out.processes = count(v, "max_processes")?;
     }

@@ -390,7 +390,7 @@ fn in_user_terms(message: &str, key: &str) -> String {
         "a string" if ["time", "startup", "margin", "cpu_limit", "first_move"].contains(&key) => {
             format!("a duration in quotes, e.g. {key} = \"1s\"")
         }
-        "a string" if ["memory", "max_file_size"].contains(&key) => {
+        "a string" if ["memory", "max_file_size", "disk"].contains(&key) => {
             format!("a size in quotes, e.g. {key} = \"2G\"")
         }
         "a string" => format!("text in quotes, e.g. {key} = \"...\""),

@@ -94,6 +94,8 @@ pub(super) struct RawLimits {
     pub(super) max_processes: Option<i64>,
     pub(super) max_open_files: Option<i64>,
     pub(super) max_file_size: Option<String>,
+    pub(super) disk: Option<String>,
+    pub(super) inodes: Option<i64>,
 }
 
 #[derive(Deserialize)]
