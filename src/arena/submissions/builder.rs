@@ -36,8 +36,10 @@ pub const CHILD_ARG: &str = "__build";
 pub const MAX_CRASHES: i64 = 2;
 
 /// How long a stopping server waits for a child to finish (a check under way) before it
-/// kills it; the version is built again at the next start either way.
-const STOP_GRACE: Duration = Duration::from_secs(20);
+/// kills it; the version is built again at the next start either way, without counting the
+/// attempt. Short, because `serve` stops within 5 s whatever runs (protocol/ARENA.md §9):
+/// the builder must put the version back in the queue before the server's own deadline.
+const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// One step of a child's build, as a line of JSON on its stdout.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
