@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -25,6 +25,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::api::ApiError;
 use super::{Site, proxies, throttle};
 use crate::arena::db;
+use crate::arena::remote::registry;
 use crate::arena::tokens;
 use crate::arena::views::Viewer;
 
@@ -135,8 +136,9 @@ fn worker_api(path: &str) -> bool {
 
 /// Every request under `/api/` with an `Authorization` header: a token that is not valid is
 /// refused with 401 in the API's JSON before any handler runs (so the public addresses refuse
-/// it too), and counted as a failed login of its address; a valid one is handed on to the
-/// handler. The worker API checks its workers' tokens itself: its 401s are counted here.
+/// it too, and nothing else about the request is looked at first), and counted as a failed
+/// login of its address; a valid one is handed on to the handler. On the worker API the token
+/// must be a worker's (its handlers check it again, and answer a team's token with 403).
 pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) -> Response {
     let path = request.uri().path();
     if !super::api_refusals::is_api(path) || !request.headers().contains_key(AUTHORIZATION) {
@@ -151,14 +153,23 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
     }
     let (mut parts, body) = request.into_parts();
     if worker_api(parts.uri.path()) {
-        let address = address_of(&parts, &site);
-        let response = next.run(Request::from_parts(parts, body)).await;
-        if response.status() == StatusCode::UNAUTHORIZED
-            && let Err(e) = throttle::failed(&site, &address).await
-        {
-            return ApiError(e).into_response();
-        }
-        return response;
+        // A worker's token, checked as its handler will (which answers the other refusals,
+        // such as a team's token here).
+        let token = bearer_token(&parts.headers);
+        let s = site.clone();
+        let refused =
+            super::blocking(move || Ok(registry::authenticate(&s.conn()?, token.as_deref()).err()))
+                .await;
+        return match refused {
+            Ok(Some((401, message))) => {
+                if let Err(e) = throttle::failed(&site, &address_of(&parts, &site)).await {
+                    return ApiError(e).into_response();
+                }
+                ApiError(super::WebError::Unauthorized(message)).into_response()
+            }
+            Ok(_) => next.run(Request::from_parts(parts, body)).await,
+            Err(e) => ApiError(e).into_response(),
+        };
     }
     match Auth::from_request_parts(&mut parts, &site).await {
         Ok(auth) => {
