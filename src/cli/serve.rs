@@ -25,9 +25,10 @@ use crate::arena::web::{self, Site};
 /// Create the arena first with `rollarena arena init DIR --game G`. Put it behind a reverse
 /// proxy with TLS to serve it beyond this machine (the README's "Running an arena" shows how);
 /// the proxy must send `X-Forwarded-Proto: https` so that session cookies are marked Secure,
-/// and `X-Forwarded-For` so that failed logins are counted per client. SIGTERM or Ctrl-C stops
-/// it cleanly; a killed server loses nothing (unfinished matches and builds run again at the
-/// next start).
+/// and `X-Forwarded-For` so that failed logins are counted per client (name the proxy in
+/// arena.toml's [server] trusted_proxies: nobody else's header is believed). SIGTERM or
+/// Ctrl-C stops it within 5 s (live pages told, matches in play and builds queued again); a
+/// killed server loses nothing (unfinished matches and builds run again at the next start).
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The arena's directory (made by `rollarena arena init`).
