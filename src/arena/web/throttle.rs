@@ -7,7 +7,7 @@
 //!
 //! A correct token is never counted, slowed or refused, whatever its address did: a class
 //! behind one school's NAT logs in while someone there guesses tokens (a lockout per address
-//! would shut it out). Tokens are 128 random bits; this only keeps guessing slow and visible.
+//! would shut it out). Tokens are 256 random bits; this only keeps guessing slow and visible.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
