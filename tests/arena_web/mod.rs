@@ -18,16 +18,26 @@
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
-//!   and `rollarena worker` show its message.
+//!   and `rollarena worker` show its message;
+//! - `tokens`: every address of the API refuses a bad token with 401, the public ones too;
+//! - `logins`: failed logins slowed per address, never locking out the right token;
+//!   `X-Forwarded-For` believed from `[server] trusted_proxies` only;
+//! - `stopping`: SIGTERM stops the server within 5 s with live streams open (each gets a last
+//!   event) and with a match in play (queued again, played after the restart);
+//! - `seeds`: the ladder's match seeds are 53 random bits.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
 mod e2e;
+mod logins;
 mod organiser;
 mod pinning;
+mod seeds;
 mod sigkill;
+mod stopping;
+mod tokens;
 mod uploads;
 mod visibility;
 
