@@ -134,9 +134,10 @@ fn worker_api(path: &str) -> bool {
     path.starts_with("/api/worker/") && path != "/api/worker/traffic"
 }
 
-/// Every request under `/api/` with an `Authorization` header: a token that is not valid is
-/// refused with 401 in the API's JSON before any handler runs (so the public addresses refuse
-/// it too, and nothing else about the request is looked at first), and counted as a failed
+/// Every request to an address of the API with an `Authorization` header: a token that is not
+/// valid is refused with 401 in the API's JSON before its handler runs (so the public addresses
+/// refuse it too, and nothing in the request's method, path, query or body is looked at
+/// first), and counted as a failed
 /// login of its address; a valid one is handed on to the handler. On the worker API the token
 /// must be a worker's (its handlers check it again, and answer a team's token with 403).
 pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) -> Response {
@@ -146,7 +147,9 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
     }
     if bearer_token(request.headers()).is_none() {
         return ApiError(super::WebError::Unauthorized(
-            "the Authorization header must be `Bearer TOKEN` (a team's token starts with              team_, the organiser's with org_, a worker's with worker_); leave it out to be              answered as the public"
+            "the Authorization header must be `Bearer TOKEN` (a team's token starts with \
+             team_, the organiser's with org_, a worker's with worker_); leave it out to be \
+             answered as the public"
                 .into(),
         ))
         .into_response();
@@ -170,6 +173,19 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
             Ok(_) => next.run(Request::from_parts(parts, body)).await,
             Err(e) => ApiError(e).into_response(),
         };
+    }
+    // A worker's own token is not a bad one: the address answers it as it answers anyone (a
+    // 405 for a method it does not take, a 401 where it needs a team or the organiser).
+    if let Some(token) = bearer_token(&parts.headers)
+        && tokens::Kind::of(&token) == Some(tokens::Kind::Worker)
+    {
+        let s = site.clone();
+        let known =
+            super::blocking(move || Ok(registry::authenticate(&s.conn()?, Some(&token)).is_ok()))
+                .await;
+        if matches!(known, Ok(true)) {
+            return next.run(Request::from_parts(parts, body)).await;
+        }
     }
     match Auth::from_request_parts(&mut parts, &site).await {
         Ok(auth) => {

@@ -201,11 +201,12 @@ pub fn router(site: Site) -> Router {
         .route("/api/playing", get(live::playing))
         .route("/api/changes", get(live::changes))
         .route("/live.js", get(live::script))
-        .fallback(not_found)
-        .layer(axum::middleware::from_fn_with_state(
+        // On the routes only: an unknown address stays a 404 whatever the token.
+        .route_layer(axum::middleware::from_fn_with_state(
             site.clone(),
             auth::api_tokens,
         ))
+        .fallback(not_found)
         .layer(DefaultBodyLimit::max(api_refusals::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             site.clone(),
