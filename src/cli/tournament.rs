@@ -218,7 +218,10 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     {
         // Each shard would draw its own seed, so its own schedule and deals.
         return Err(UsageError(format!(
-            "--shard {shard}: the shards of one tournament must share its seed, and {} gives              none (without one, each run draws its own): add `seed = N` to the file, N a random              number below 2^53 (python3 -c 'import secrets; print(secrets.randbits(53))'),              or give every shard the same --seed N",
+            "--shard {shard}: the shards of one tournament must share its seed, and {} gives \
+             none (without one, each run draws its own): add `seed = N` to the file, N a random \
+             number below 2^53 (python3 -c 'import secrets; print(secrets.randbits(53))'), \
+             or give every shard the same --seed N",
             args.file.display()
         ))
         .into());
