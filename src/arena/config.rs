@@ -498,7 +498,9 @@ impl Config {
              opponents\n# drawn from the whole pool. anchors: built-in bots that play in the \
              ladder ({bots}).\n# sprt: each version against the pool, elo0,elo1,alpha,beta \
              (normalized Elo).\n# lease: how long a worker holds a match without a \
-             heartbeat. max_attempts: tries\n# before a match is marked failed.\n[ladder]\n\
+             heartbeat. max_attempts: tries\n# before a match is marked failed. Every match's \
+             seed (it deals the cards) is drawn from the\n# operating system, 53 bits: \
+             nothing to set (protocol/SPEC.md section 9).\n[ladder]\n\
              placement_matches = {placement}\nanchors = [{anchors}]\nsprt = {sprt}\n\
              lease = {lease}\nmax_attempts = {attempts}\n\n\
              # The web server: where `rollarena serve` listens unless --listen says \
