@@ -1,18 +1,31 @@
 //! SIGTERM stops `rollarena serve` within 5 s whatever is connected (issue 40): open
 //! server-sent event streams (`/api/changes`, a match's live stream) get a last `shutdown`
 //! event and are closed, an idle keep-alive connection and a request whose headers never end
-//! do not hold it up, and a match in play is given back to the queue, played again after the
-//! restart. Raw TCP clients on loopback, the real server, its real database.
+//! do not hold it up, and a match in play and a build in progress are given back to the queue,
+//! taken up again after the restart. Raw TCP clients on loopback, the real server, its real
+//! database.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{Arena, Server, wait_for};
+use super::{Arena, Server, kit, submit, version_id, wait_for};
 
-/// This test's bots' uids: no other test's, so the processes counted are this server's.
+/// This test's bots' and builds' uids: no other test's, so the processes counted are this
+/// server's.
 const BOTS: (u32, u32) = (64150, 64199);
+const BUILDS: (u32, u32) = (64200, 64219);
+
+/// A C recipe whose build takes long enough to be caught building.
+const SLOW_RECIPE: &str = r#"
+[[recipes]]
+name = "slowc"
+main = "bot.c"
+extensions = []
+build = "sleep 30 && gcc -O2 -o bot bot.c -lm"
+run = "bot"
+"#;
 
 /// The promise: from SIGTERM to the process's exit.
 const STOP_LIMIT: Duration = Duration::from_secs(5);
@@ -137,7 +150,8 @@ fn open_streams_and_stuck_connections_do_not_hold_the_server_up() {
     assert!(!log.contains("exiting now"), "no forced exit: {log}");
 }
 
-/// Goofspiel's built-in bots as anchors, in matches long enough to be caught in play.
+/// Goofspiel's built-in bots as anchors, in matches long enough to be caught in play, and a
+/// slow recipe.
 fn long_matches() -> Arena {
     let arena = Arena::init_game(
         "goofspiel",
@@ -149,19 +163,36 @@ fn long_matches() -> Arena {
             "--rounds",
             "4000",
         ],
-        "",
+        SLOW_RECIPE,
     );
-    arena.own_uids(BOTS, (64200, 64219));
+    arena.own_uids(BOTS, BUILDS);
     arena
 }
 
 #[test]
-fn a_match_in_play_is_queued_again_and_played_after_the_restart() {
+fn a_match_in_play_and_a_build_are_queued_again_and_taken_up_after_the_restart() {
     let arena = long_matches();
+    let token = arena.team("builder");
     let mut server = Server::start(&arena, 1);
-    wait_for("a match in play", Duration::from_secs(60), || {
-        arena.count("SELECT COUNT(*) FROM matches WHERE state = 'running'") == 1
-    });
+    let (code, out, err) = submit(&server, &token, &kit("c"), &["--language", "slowc"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let building = version_id(&out);
+    let state_of = |v: i64| -> String {
+        arena
+            .db()
+            .query_row("SELECT state FROM versions WHERE id = ?1", [v], |r| {
+                r.get(0)
+            })
+            .unwrap()
+    };
+    wait_for(
+        "a match in play and a build",
+        Duration::from_secs(60),
+        || {
+            arena.count("SELECT COUNT(*) FROM matches WHERE state = 'running'") == 1
+                && state_of(building) == "building"
+        },
+    );
     let id = arena.ids("SELECT id FROM matches WHERE state = 'running'")[0];
     let attempts = arena.count(&format!("SELECT attempts FROM matches WHERE id = {id}"));
     // Its page's live stream, with moves in it (204 until its first message).
@@ -202,19 +233,25 @@ fn a_match_in_play_is_queued_again_and_played_after_the_restart() {
         arena.count("SELECT COUNT(*) FROM matches WHERE state IN ('done', 'failed')"),
         0
     );
+    assert_eq!(state_of(building), "queued", "the build given back at once");
     wait_for(
-        "no bot outliving the server",
+        "no bot or build outliving the server",
         Duration::from_secs(10),
-        || super::processes_of(&[BOTS]).is_empty(),
+        || super::processes_of(&[BOTS, BUILDS]).is_empty(),
     );
 
-    // The next start plays it again (the oldest queued match first).
+    // The next start plays the match again (the oldest queued first) and builds again.
     let mut again = Server::start(&arena, 1);
-    wait_for("the match in play again", Duration::from_secs(60), || {
-        arena.count(&format!(
-            "SELECT COUNT(*) FROM matches WHERE id = {id} AND state = 'running'"
-        )) == 1
-    });
+    wait_for(
+        "the match in play and the build again",
+        Duration::from_secs(60),
+        || {
+            arena.count(&format!(
+                "SELECT COUNT(*) FROM matches WHERE id = {id} AND state = 'running'"
+            )) == 1
+                && state_of(building) == "building"
+        },
+    );
     let (status, _) = terminate(&mut again);
     assert!(status.success(), "{status}: {}", again.stderr());
 }
