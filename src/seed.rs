@@ -57,9 +57,17 @@ pub fn fallback_rng(round_seed: u64, seat: usize) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(mix(round_seed ^ mix(seat as u64 + 1)))
 }
 
-/// A fresh match seed when the user gives none.
+/// A fresh seed when the user gives none (a `match` without `--seed`, a tournament file
+/// without `seed`, every ladder match, every table of the arena's final): the full 53 bits,
+/// straight from the operating system's random source (getrandom), so nothing a participant
+/// sees or can compute (a file's hash, a clock, a counter, another match's seed) leads to it.
+/// A bot that wants the chance of its round must try the 2^53 keys (protocol/SPEC.md §9).
 pub fn random_seed() -> u64 {
-    rand::random::<u64>() & SEED_MASK
+    use rand::TryRngCore;
+    let word = rand::rngs::OsRng
+        .try_next_u64()
+        .unwrap_or_else(|e| panic!("the operating system's random source failed: {e}"));
+    word & SEED_MASK
 }
 
 #[cfg(test)]
@@ -86,5 +94,15 @@ mod tests {
         assert_ne!(c & SEED_MASK, start_seed(42, 0, 0));
         assert_ne!(c & SEED_MASK, round_seed(42, 0, 0));
         assert!(start_seed(u64::MAX, 9, 9) <= SEED_MASK);
+    }
+
+    #[test]
+    fn random_seeds_use_all_53_bits() {
+        // 64 draws: each has its top 21 bits all clear with p = 2^-21, so the OR of them
+        // misses bit 52 with p = 2^-64 only if the source is sound.
+        let all = (0..64).map(|_| random_seed()).fold(0, |a, s| a | s);
+        assert!(all <= SEED_MASK);
+        assert_ne!(all >> 52, 0, "no draw reached bit 52: {all:#x}");
+        assert_ne!(random_seed(), random_seed());
     }
 }

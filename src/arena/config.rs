@@ -214,12 +214,16 @@ impl Default for LadderConfig {
 pub struct ServerConfig {
     /// Where `rollarena serve` listens unless `--listen` says otherwise.
     pub listen: String,
+    /// Reverse proxies (addresses or CIDR blocks) whose `X-Forwarded-For` names the client
+    /// whose failed logins are counted; nobody's by default (the peer's address counts).
+    pub trusted_proxies: Vec<String>,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             listen: "127.0.0.1:8080".into(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -430,6 +434,7 @@ impl Config {
             return Err("[uploads]: the limits must be above 0".into());
         }
         self.sprt()?;
+        crate::arena::web::proxies::parse_list(&self.server.trusted_proxies)?;
         if self.ladder.max_attempts == 0 {
             return Err("[ladder] max_attempts must be at least 1".into());
         }
@@ -542,11 +547,17 @@ impl Config {
              opponents\n# drawn from the whole pool. anchors: built-in bots that play in the \
              ladder ({bots}).\n# sprt: each version against the pool, elo0,elo1,alpha,beta \
              (normalized Elo).\n# lease: how long a worker holds a match without a \
-             heartbeat. max_attempts: tries\n# before a match is marked failed.\n[ladder]\n\
+             heartbeat. max_attempts: tries\n# before a match is marked failed. Every match's \
+             seed (it deals the cards) is drawn from the\n# operating system, 53 bits: \
+             nothing to set (protocol/SPEC.md section 9).\n[ladder]\n\
              placement_matches = {placement}\nanchors = [{anchors}]\nsprt = {sprt}\n\
              lease = {lease}\nmax_attempts = {attempts}\n\n\
              # The web server: where `rollarena serve` listens unless --listen says \
-             otherwise.\n[server]\nlisten = {listen}\n\n\
+             otherwise.\n# trusted_proxies: the reverse proxies (addresses or blocks, as \
+             \"127.0.0.1\" or \"10.0.0.0/8\")\n# whose X-Forwarded-For names the client; \
+             nobody's by default. Failed logins count per client\n# address and are slowed \
+             past 10 in 15 minutes (a correct token is never slowed).\n\
+             [server]\nlisten = {listen}\ntrusted_proxies = [{proxies}]\n\n\
              # The languages teams submit in. name: what --language says; main: the file a \
              submission\n# must hold at its top; extensions: endings a single uploaded file \
              may have (stored as main);\n# build: run by /bin/sh -c in the build directory \
@@ -589,6 +600,13 @@ impl Config {
             lease = d(l.lease),
             attempts = l.max_attempts,
             listen = q(&self.server.listen),
+            proxies = self
+                .server
+                .trusted_proxies
+                .iter()
+                .map(|p| q(p))
+                .collect::<Vec<_>>()
+                .join(", "),
         );
         for r in &self.recipes {
             let ext: Vec<String> = r.extensions.iter().map(|e| q(e)).collect();

@@ -41,6 +41,7 @@ const IDLE: Duration = Duration::from_millis(300);
 
 /// The running background work.
 pub struct Service {
+    arena: Arc<Arena>,
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     _lock: std::fs::File,
@@ -123,6 +124,7 @@ impl Service {
             )?);
         }
         Ok(Service {
+            arena,
             stop,
             threads,
             _lock: lock,
@@ -130,12 +132,26 @@ impl Service {
     }
 
     /// Stops everything: matches in play are stopped (their bots killed) and queued again, a
-    /// build in progress is killed (and built again at the next start); a check in progress
-    /// is given a little time to finish (`builder`'s grace), then killed and run again.
+    /// build in progress is killed and queued again; a check in progress is given 2 s to finish
+    /// (`builder`'s grace), then killed and queued again (`rollarena serve` exits anyway at its
+    /// deadline: the next start queues it again).
     pub fn shutdown(self) {
         self.stop.store(true, Ordering::SeqCst);
         for t in self.threads {
             let _ = t.join();
+        }
+        // Shutdown (task C): the builder left its version `building`; queue it again now, not
+        // only at the next start.
+        let owner = format!("{EMBEDDED}{}:%", std::process::id());
+        if let Err(e) = self.arena.conn().and_then(|c| {
+            c.execute(
+                "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
+                 WHERE state IN ('building', 'checking') AND lease_owner LIKE ?1",
+                [&owner],
+            )
+            .map_err(sql)
+        }) {
+            tracing::warn!("arena: stopping: {e}");
         }
     }
 }

@@ -150,8 +150,9 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
 }
 
 /// Checks that the bots cannot read a file from which the secrets of a game of hidden
-/// information follow (`what`, said in the error, and `why` it matters): a tournament file,
-/// whose seed (given, or its SHA-256) deals every card, or an openings file of deal seeds. A
+/// information follow (`what`, said in the error, and `why` it matters): a tournament file
+/// with a `seed` (which deals every card; without one the seed is drawn from the operating
+/// system and nothing in the file decides a card), or an openings file of deal seeds. A
 /// bot finds such a file by looking (the filesystem outside its scratch directory is the
 /// host's, with its uid's rights), so one it may read is refused before any bot starts, as
 /// ssh refuses a key others may read. Nothing to check when the bots run as the arbiter's own

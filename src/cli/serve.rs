@@ -1,7 +1,10 @@
 //! `rollarena serve DIR`: the arena's web server (pages and JSON API) and its background work
 //! (builds and checks, the matchmaker, N embedded match workers) in one process, until SIGTERM
-//! or Ctrl-C stops both cleanly: the server stops taking requests and finishes those under
-//! way, then the background work stops (matches in play are queued again, bots killed).
+//! or Ctrl-C stops both within [`STOP_DEADLINE`]: the server stops taking requests, ends every
+//! live stream with a last event and gives requests under way [`web::STOP_GRACE`], then the
+//! background work stops (matches in play and builds in progress are queued again, bots and
+//! builds killed). Whatever is still running at the deadline (a check that does not end) is
+//! left to the next start's recovery, and the process exits anyway.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -22,9 +25,10 @@ use crate::arena::web::{self, Site};
 /// Create the arena first with `rollarena arena init DIR --game G`. Put it behind a reverse
 /// proxy with TLS to serve it beyond this machine (the book's docs/arena.md shows how);
 /// the proxy must send `X-Forwarded-Proto: https` so that session cookies are marked Secure,
-/// and `X-Forwarded-For` so that failed logins are counted per client. SIGTERM or Ctrl-C stops
-/// it cleanly; a killed server loses nothing (unfinished matches and builds run again at the
-/// next start).
+/// and `X-Forwarded-For` so that failed logins are counted per client (name the proxy in
+/// arena.toml's [server] trusted_proxies: nobody else's header is believed). SIGTERM or
+/// Ctrl-C stops it within 5 s (live pages told, matches in play and builds queued again); a
+/// killed server loses nothing (unfinished matches and builds run again at the next start).
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The arena's directory (made by `rollarena arena init`).
@@ -97,15 +101,18 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             ""
         }
     );
-    let served = runtime.block_on(web::serve(listener, Site { arena }, shutdown_signal()));
-    eprintln!("rollarena: stopping: the matches in play are queued again");
+    let served = runtime.block_on(web::serve(listener, Site::new(arena), shutdown_signal()));
     service.shutdown();
-    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    eprintln!("rollarena: stopped");
     served.context("the web server failed")?;
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// SIGTERM (a service manager's stop) or SIGINT (Ctrl-C).
+/// How long the server takes to stop at most, from the signal to the process's exit.
+pub const STOP_DEADLINE: std::time::Duration = std::time::Duration::from_millis(4500);
+
+/// SIGTERM (a service manager's stop) or SIGINT (Ctrl-C); then the stop's deadline runs.
 async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).expect("SIGTERM can be handled");
@@ -113,4 +120,18 @@ async fn shutdown_signal() {
         _ = term.recv() => {}
         _ = tokio::signal::ctrl_c() => {}
     }
+    eprintln!(
+        "rollarena: stopping: live pages are told, matches in play and builds are queued again"
+    );
+    // Nothing outlives the process: bots and builds die with it (their parent-death signal),
+    // and what they held runs again at the next start (the service's recovery).
+    std::thread::spawn(|| {
+        std::thread::sleep(STOP_DEADLINE);
+        eprintln!(
+            "rollarena: still stopping after {:.1} s: exiting now; unfinished matches and \
+             builds run again at the next start",
+            STOP_DEADLINE.as_secs_f64()
+        );
+        std::process::exit(0);
+    });
 }

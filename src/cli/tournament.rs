@@ -222,6 +222,19 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         sprt,
     };
     let loaded = config::load(&args.file, &overrides).map_err(|e| UsageError(e.to_string()))?;
+    if let Some(shard) = args.shard
+        && loaded.seed_drawn
+    {
+        // Each shard would draw its own seed, so its own schedule and deals.
+        return Err(UsageError(format!(
+            "--shard {shard}: the shards of one tournament must share its seed, and {} gives \
+             none (without one, each run draws its own): add `seed = N` to the file, N a random \
+             number below 2^53 (python3 -c 'import secrets; print(secrets.randbits(53))'), \
+             or give every shard the same --seed N",
+            args.file.display()
+        ))
+        .into());
+    }
     let mut t = loaded.tournament;
     if let Some(level) = args.sandbox {
         t.sandbox.level = level;
@@ -250,13 +263,14 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if !args.public_seed && t.game().is_ok_and(|g| g.hidden_information()) {
         let hidden = "the game deals hidden cards from the tournament's seed";
         // With --seed the file does not decide it (the command line is out of a sandboxed
-        // bot's sight: its PID namespace shows no other process).
-        if args.seed.is_none() {
+        // bot's sight: its PID namespace shows no other process), nor without a `seed` in it
+        // (the seed is drawn from the operating system, and kept in the private output).
+        if args.seed.is_none() && !loaded.seed_drawn {
             super::isolation::check_private(
                 &isolation,
                 &args.file,
                 "the tournament file",
-                &format!("{hidden}, which is its `seed` or, without one, its SHA-256"),
+                &format!("{hidden}, which is its `seed`"),
             )
             .map_err(UsageError)?;
         }
@@ -343,7 +357,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         &mut t,
         &args.file.display().to_string(),
         &loaded.file_sha256,
-        loaded.seed_derived,
+        loaded.seed_drawn,
         args.add_bot,
     )
     .map_err(UsageError)?;

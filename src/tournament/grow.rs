@@ -34,7 +34,7 @@ pub fn fit(
     t: &mut Tournament,
     file: &str,
     file_sha256: &str,
-    seed_derived: bool,
+    seed_drawn: bool,
     add: bool,
 ) -> Result<Field, String> {
     let has_meta = dir.join(output::META).is_file();
@@ -51,8 +51,8 @@ pub fn fit(
     let old = output::read_meta(dir)?;
     if old.file_sha256 == file_sha256 {
         t.added.clone_from(&old.tournament.added);
-        if seed_derived {
-            // A grown event keeps the seed derived from the file it started with.
+        if seed_drawn {
+            // A resumed or grown event keeps the seed drawn when it started (tournament.json).
             t.seed = old.tournament.seed;
         }
         // The same --add-bot again (after an interruption) goes on with the grown event.
@@ -110,8 +110,8 @@ pub fn fit(
             t.bots.len()
         )));
     }
-    if seed_derived {
-        // The seed came from the old file's bytes: the event keeps it.
+    if seed_drawn {
+        // The seed was drawn when the event started: the event keeps it.
         t.seed = before.seed;
     }
     let mut same = t.clone();

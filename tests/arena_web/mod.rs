@@ -28,7 +28,13 @@
 //!   throughout and the version fails after its second crash; a restart with a version left
 //!   building serves at once;
 //! - `fairness`: one team's ten slow uploads delay another's build by at most one build, a
-//!   superseded version says so, and the 13th upload in an hour is refused with HTTP 429.
+//!   superseded version says so, and the 13th upload in an hour is refused with HTTP 429;
+//! - `tokens`: every address of the API refuses a bad token with 401, the public ones too;
+//! - `logins`: failed logins slowed per address, never locking out the right token;
+//!   `X-Forwarded-For` believed from `[server] trusted_proxies` only;
+//! - `stopping`: SIGTERM stops the server within 5 s with live streams open (each gets a last
+//!   event) and with a match in play (queued again, played after the restart);
+//! - `seeds`: the ladder's match seeds are 53 random bits.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
@@ -38,10 +44,14 @@ mod crashes;
 mod e2e;
 mod fairness;
 mod fuzz;
+mod logins;
 mod organiser;
 mod organiser_shell;
 mod pinning;
+mod seeds;
 mod sigkill;
+mod stopping;
+mod tokens;
 mod uploads;
 mod visibility;
 

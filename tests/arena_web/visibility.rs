@@ -122,8 +122,8 @@ fn team_a_never_sees_team_b_s_sources_logs_or_stderr() {
         );
     }
 
-    // Failed logins are limited per address (the proxy's X-Forwarded-For, trusted from
-    // loopback): the eleventh from one address is refused, another address still logs in.
+    // Failed logins never shut the right token out (`logins` has their slowing and the
+    // proxies): after ten failures from one address the right token logs in from it.
     let csrf = "ab".repeat(16);
     let try_login = |address: &str, token: &str| {
         super::post_with(
@@ -137,14 +137,7 @@ fn team_a_never_sees_team_b_s_sources_logs_or_stderr() {
     for _ in 0..10 {
         assert_eq!(try_login("10.9.9.9", "team_wrong").status, 401);
     }
-    let refused = try_login("10.9.9.9", &token_a);
-    assert_eq!(refused.status, 429, "{}", refused.body);
-    assert!(
-        refused.body.contains("too many failed logins"),
-        "{}",
-        refused.body
-    );
-    assert_eq!(try_login("10.9.9.10", &token_a).status, 303);
+    assert_eq!(try_login("10.9.9.9", &token_a).status, 303);
     // A form without its CSRF token is refused.
     let forged = super::post(
         &format!("{url}/logout"),

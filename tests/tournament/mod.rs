@@ -3,7 +3,7 @@
 //! a table ends (`ahead`), the book's round robin, a run
 //! killed with SIGKILL and resumed (a table and a match going on from their last finished
 //! round), four shards as separate processes merged, and the merge's
-//! refusals; files the hidden cards follow from kept out of the bots' reach (`private`); where the bots may run, with and without `--pin` (`placement`). End-to-end runs use built-in bots on small boards and compare results with the
+//! refusals; files the hidden cards follow from kept out of the bots' reach (`private`); a seed drawn when none is given, kept for `--resume` (`seeds`); where the bots may run, with and without `--pin` (`placement`). End-to-end runs use built-in bots on small boards and compare results with the
 //! timing fields removed ([`comparable_results`], [`comparable_standings`]).
 
 mod ahead;
@@ -16,6 +16,7 @@ mod results;
 mod resume;
 mod runs;
 mod schedule;
+mod seeds;
 mod stats;
 
 use std::path::Path;

@@ -1,8 +1,9 @@
 //! The files a game of hidden information's cards follow from stay out of the bots' reach: a
-//! tournament file (its `seed`, or its SHA-256 without one) and an openings file of deal seeds
-//! that the bots' uids could read are refused before any bot starts, with the way out in the
-//! message; `--public-seed` plays anyway; a file made private plays. Rolit's are not checked
-//! (nothing of it is hidden). A `--seed` at `--sandbox none`, where a bot can read the
+//! tournament file with a `seed` and an openings file of deal seeds that the bots' uids could
+//! read are refused before any bot starts, with the way out in the message; `--public-seed`
+//! plays anyway; a file made private plays, and so does a readable file without a `seed`
+//! (its seed is drawn from the operating system, nothing in the file decides the cards).
+//! Rolit's are not checked (nothing of it is hidden). A `--seed` at `--sandbox none`, where a bot can read the
 //! arbiter's command line, is warned about. Runs as root, where bots get uids of their own.
 
 use std::fs::Permissions;
@@ -18,6 +19,8 @@ fn write(dir: &Path, name: &str, text: &str, mode: u32) -> std::path::PathBuf {
     path
 }
 
+/// A tournament file of two random bots; `seed = ...` in it unless `openings` (the deals then
+/// come from the openings file).
 fn file(game: &str, openings: bool) -> String {
     let options = match game {
         "rolit" => "[options]\nsize = 6\n",
@@ -31,7 +34,7 @@ fn file(game: &str, openings: bool) -> String {
         if openings {
             "openings = \"deals.txt\"\n"
         } else {
-            ""
+            "seed = 4503599627370517\n"
         }
     )
 }
@@ -80,6 +83,18 @@ fn readable_files_the_cards_follow_from_are_refused() {
         assert_ok(
             &rollarena(&["tournament", s(&t), "-o", s(&out), "-q"]),
             &format!("{game}, file private"),
+        );
+        std::fs::remove_dir_all(&out).unwrap();
+        // Without a `seed` the file decides no card: readable, it plays.
+        let seedless = write(
+            d,
+            &format!("{game}-seedless.toml"),
+            &file(game, false).replace("seed = 4503599627370517\n", ""),
+            0o644,
+        );
+        assert_ok(
+            &rollarena(&["tournament", s(&seedless), "-o", s(&out), "-q"]),
+            &format!("{game}, a readable file without a seed"),
         );
     }
     // An openings file of deal seeds, the tournament file private.

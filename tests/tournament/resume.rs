@@ -282,8 +282,8 @@ fn an_interrupted_match_prints_its_standings_so_far() {
     }
 }
 
-/// 3 bots, 2 per table: 3 tables of 2 rounds. The seed is the file's own (derived from its
-/// bytes), which the grown event must keep.
+/// 3 bots, 2 per table: 3 tables of 2 rounds. No seed: the one drawn at the first run (kept in
+/// tournament.json) is the one the grown event must keep.
 const SMALL_FIELD: &str = r#"name = "growing"
 players = 2
 rounds = 2

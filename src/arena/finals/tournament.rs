@@ -275,7 +275,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
         rounds,
         schedule: spec,
         repeat,
-        seed: opts.seed.unwrap_or_else(|| rand::random::<u32>() as u64),
+        seed: opts.seed.unwrap_or_else(crate::seed::random_seed),
         time_ms: config.time.as_millis() as u64,
         tc: None,
         first_move_ms: 0,
@@ -353,8 +353,10 @@ fn queue(
     phase: u32,
 ) -> Result<(), String> {
     for table in tables {
-        // A seed per table from the tournament's, as reproducible as the schedule.
-        let seed = crate::seed::mix(t.seed ^ u64::from(table.index).rotate_left(32)) >> 1;
+        // A seed per table drawn from the operating system, not derived from the
+        // tournament's: the final's report (served at /final/) prints the tournament's seed,
+        // and a table's seed decides its deals (games with hidden information).
+        let seed = crate::seed::random_seed();
         conn.execute(
             "INSERT INTO matches (created_at, state, kind, seed, rounds)
              VALUES (?1, 'queued', ?2, ?3, ?4)",

@@ -146,7 +146,9 @@ pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<us
         ) else {
             break;
         };
-        insert(conn, &pick, config.rounds, rng.random::<u32>() as u64)?;
+        // The seed decides the deal of games with hidden information: 53 bits from the
+        // operating system, never fewer (a seat told `start.seed` could try them all).
+        insert(conn, &pick, config.rounds, crate::seed::random_seed())?;
         made += 1;
     }
     Ok(made)

@@ -5,20 +5,27 @@
 //! Tokens and session ids are looked up by their SHA-256 ([`tokens::hash`]), never stored.
 //! Every form carries a CSRF token that every POST checks: a session's own token once logged
 //! in; before that (the login form) a random value also set in a cookie (double submit).
-//! Failed logins are counted per address in `login_attempts`; past
-//! [`MAX_FAILED_LOGINS`] within [`LOGIN_WINDOW_MS`], that address is refused until the window
-//! has passed.
+//! A refused token (the login form's, or a bearer token) counts against its address and is
+//! answered slowly past a few ([`super::throttle`]); a correct one never is.
+//!
+//! Under `/api/`, [`api_tokens`] checks a request's token before any handler runs, so every
+//! address of the API refuses a bad token with 401 (the public ones included, which answer
+//! as to the public only when no token is sent), and the handlers reuse what it found.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Site;
+use super::api::ApiError;
+use super::{Site, proxies, throttle};
 use crate::arena::db;
+use crate::arena::remote::registry;
 use crate::arena::tokens;
 use crate::arena::views::Viewer;
 
@@ -28,9 +35,6 @@ pub const SESSION_COOKIE: &str = "rollarena_session";
 pub const LOGIN_CSRF_COOKIE: &str = "rollarena_login_csrf";
 /// How long a browser session lasts.
 pub const SESSION_MS: i64 = 7 * 24 * 3600 * 1000;
-/// Failed logins an address may make in [`LOGIN_WINDOW_MS`].
-pub const MAX_FAILED_LOGINS: i64 = 10;
-pub const LOGIN_WINDOW_MS: i64 = 15 * 60 * 1000;
 
 /// The viewer of a request and, for a browser session, its CSRF token.
 #[derive(Clone, Debug)]
@@ -47,50 +51,148 @@ pub struct Auth {
 }
 
 /// A bad bearer token is refused rather than served as the public's, so a mistyped token never
-/// looks like "logged out"; an expired or unknown session cookie is just no session.
+/// looks like "logged out" (and counts as a failed login of its address, answered slowly past
+/// a few); an expired or unknown session cookie is just no session. What [`api_tokens`]
+/// found already is taken as it is.
 impl FromRequestParts<Site> for Auth {
     type Rejection = super::WebError;
 
     async fn from_request_parts(parts: &mut Parts, site: &Site) -> Result<Self, Self::Rejection> {
+        if let Some(auth) = parts.extensions.get::<Auth>() {
+            return Ok(auth.clone());
+        }
         let bearer = bearer_token(&parts.headers);
         let session = cookie(&parts.headers, SESSION_COOKIE);
         let tls = over_tls(&parts.headers);
-        let site = site.clone();
-        super::blocking(move || {
-            let conn = site.conn()?;
+        let address = address_of(parts, site);
+        let s = site.clone();
+        let found = super::blocking(move || {
+            let conn = s.conn()?;
             let closing =
                 crate::arena::finals::freeze::closing(&conn).map_err(super::WebError::Internal)?;
             if let Some(token) = bearer {
-                let viewer = viewer_of_token(&conn, &token)?
-                    .ok_or_else(|| super::WebError::Unauthorized(unknown_token(&token)))?;
-                return Ok(Auth {
+                let Some(viewer) = viewer_of_token(&conn, &token)? else {
+                    return Ok(Err(unknown_token(&token)));
+                };
+                return Ok(Ok(Auth {
                     viewer,
                     csrf: None,
                     bearer: true,
                     tls,
                     closing,
-                });
+                }));
             }
             if let Some(id) = session
                 && let Some((viewer, csrf)) = session_of(&conn, &id)?
             {
-                return Ok(Auth {
+                return Ok(Ok(Auth {
                     viewer,
                     csrf: Some(csrf),
                     bearer: false,
                     tls,
                     closing,
-                });
+                }));
             }
-            Ok(Auth {
+            Ok(Ok(Auth {
                 viewer: Viewer::Public,
                 csrf: None,
                 bearer: false,
                 tls,
                 closing,
-            })
+            }))
         })
-        .await
+        .await?;
+        match found {
+            Ok(auth) => Ok(auth),
+            Err(message) => {
+                throttle::failed(site, &address).await?;
+                Err(super::WebError::Unauthorized(message))
+            }
+        }
+    }
+}
+
+/// The address a request's failed logins count against ([`proxies::client_address`]).
+pub fn address_of(parts: &Parts, site: &Site) -> String {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    client_address(&parts.headers, peer, site)
+}
+
+/// [`proxies::client_address`] with the arena's trusted proxies.
+pub fn client_address(headers: &HeaderMap, peer: Option<SocketAddr>, site: &Site) -> String {
+    // Checked when the arena was opened: an entry that does not parse trusts nobody.
+    let trusted =
+        proxies::parse_list(&site.arena.config.server.trusted_proxies).unwrap_or_default();
+    proxies::client_address(headers, peer, &trusted)
+}
+
+/// Whether `path` is the worker API's, whose handlers take a worker's token themselves.
+fn worker_api(path: &str) -> bool {
+    path.starts_with("/api/worker/") && path != "/api/worker/traffic"
+}
+
+/// Every request to an address of the API with an `Authorization` header: a token that is not
+/// valid is refused with 401 in the API's JSON before its handler runs (so the public addresses
+/// refuse it too, and nothing in the request's method, path, query or body is looked at
+/// first), and counted as a failed
+/// login of its address; a valid one is handed on to the handler. On the worker API the token
+/// must be a worker's (its handlers check it again, and answer a team's token with 403).
+pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    if !super::api_refusals::is_api(path) || !request.headers().contains_key(AUTHORIZATION) {
+        return next.run(request).await;
+    }
+    if bearer_token(request.headers()).is_none() {
+        return ApiError(super::WebError::Unauthorized(
+            "the Authorization header must be `Bearer TOKEN` (a team's token starts with \
+             team_, the organiser's with org_, a worker's with worker_); leave it out to be \
+             answered as the public"
+                .into(),
+        ))
+        .into_response();
+    }
+    let (mut parts, body) = request.into_parts();
+    if worker_api(parts.uri.path()) {
+        // A worker's token, checked as its handler will (which answers the other refusals,
+        // such as a team's token here).
+        let token = bearer_token(&parts.headers);
+        let s = site.clone();
+        let refused =
+            super::blocking(move || Ok(registry::authenticate(&s.conn()?, token.as_deref()).err()))
+                .await;
+        return match refused {
+            Ok(Some((401, message))) => {
+                if let Err(e) = throttle::failed(&site, &address_of(&parts, &site)).await {
+                    return ApiError(e).into_response();
+                }
+                ApiError(super::WebError::Unauthorized(message)).into_response()
+            }
+            Ok(_) => next.run(Request::from_parts(parts, body)).await,
+            Err(e) => ApiError(e).into_response(),
+        };
+    }
+    // A worker's own token is not a bad one: the address answers it as it answers anyone (a
+    // 405 for a method it does not take, a 401 where it needs a team or the organiser).
+    if let Some(token) = bearer_token(&parts.headers)
+        && tokens::Kind::of(&token) == Some(tokens::Kind::Worker)
+    {
+        let s = site.clone();
+        let known =
+            super::blocking(move || Ok(registry::authenticate(&s.conn()?, Some(&token)).is_ok()))
+                .await;
+        if matches!(known, Ok(true)) {
+            return next.run(Request::from_parts(parts, body)).await;
+        }
+    }
+    match Auth::from_request_parts(&mut parts, &site).await {
+        Ok(auth) => {
+            parts.extensions.insert(auth);
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Err(e) => ApiError(e).into_response(),
     }
 }
 
@@ -192,41 +294,6 @@ pub fn end_session(conn: &Connection, id: &str) -> Result<(), super::WebError> {
     Ok(())
 }
 
-/// Refuses a login from `address` that failed too often lately; the message says when to
-/// try again.
-pub fn login_allowed(conn: &Connection, address: &str) -> Result<(), super::WebError> {
-    let since = db::now_ms() - LOGIN_WINDOW_MS;
-    let (count, oldest): (i64, Option<i64>) = conn.query_row(
-        "SELECT COUNT(*), MIN(at) FROM login_attempts WHERE address = ?1 AND at > ?2",
-        params![address, since],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    if count >= MAX_FAILED_LOGINS {
-        let wait_ms = oldest.unwrap_or(since) + LOGIN_WINDOW_MS - db::now_ms();
-        let minutes = (wait_ms.max(0) + 59_999) / 60_000;
-        return Err(super::WebError::TooManyRequests(format!(
-            "too many failed logins from your address ({count} in the last {} minutes): \
-             try again in {minutes} minute{}",
-            LOGIN_WINDOW_MS / 60_000,
-            if minutes == 1 { "" } else { "s" }
-        )));
-    }
-    Ok(())
-}
-
-pub fn login_failed(conn: &Connection, address: &str) -> Result<(), super::WebError> {
-    let now = db::now_ms();
-    conn.execute(
-        "DELETE FROM login_attempts WHERE at <= ?1",
-        params![now - LOGIN_WINDOW_MS],
-    )?;
-    conn.execute(
-        "INSERT INTO login_attempts (address, at) VALUES (?1, ?2)",
-        params![address, now],
-    )?;
-    Ok(())
-}
-
 /// The connection's peer, when the server knows it.
 pub struct Peer(pub Option<SocketAddr>);
 
@@ -241,22 +308,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
                 .map(|c| c.0),
         ))
     }
-}
-
-/// The address a login is counted against: the peer's, or, when the peer is a reverse proxy
-/// on this machine (loopback), the last address of its `X-Forwarded-For`.
-pub fn client_address(headers: &HeaderMap, peer: Option<SocketAddr>) -> String {
-    let peer_ip = peer.map(|c| c.ip());
-    if peer_ip.is_none_or(|ip| ip.is_loopback())
-        && let Some(forwarded) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .and_then(|v| v.trim().parse::<IpAddr>().ok())
-    {
-        return forwarded.to_string();
-    }
-    peer_ip.map_or_else(|| "unknown".into(), |ip| ip.to_string())
 }
 
 /// The token of `Authorization: Bearer TOKEN`.
@@ -341,10 +392,6 @@ mod tests {
         assert_eq!(bearer_token(&h).as_deref(), Some("team_x"));
         assert_eq!(cookie(&h, SESSION_COOKIE).as_deref(), Some("abc"));
         assert!(over_tls(&h));
-        let local = SocketAddr::from(([127, 0, 0, 1], 9));
-        assert_eq!(client_address(&h, Some(local)), "10.0.0.7");
-        let remote = SocketAddr::from(([8, 8, 8, 8], 9));
-        assert_eq!(client_address(&h, Some(remote)), "8.8.8.8");
         assert!(
             set_cookie("a", "b", 5, true)
                 .to_str()

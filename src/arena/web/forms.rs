@@ -43,20 +43,22 @@ pub async fn login(
     if !auth::csrf_ok(expected.as_deref(), form.csrf.as_deref()) {
         return Err(WebError::Forbidden(CSRF_REFUSED.into()));
     }
-    let address = auth::client_address(&headers, peer);
+    let address = auth::client_address(&headers, peer, &site);
     let token = form.token.trim().to_string();
+    let s = site.clone();
+    // A correct token logs in at once, whatever its address did; a wrong one counts against
+    // the address and is answered slowly past a few (`throttle`).
     let found = blocking(move || {
-        let conn = site.conn()?;
-        auth::login_allowed(&conn, &address)?;
+        let conn = s.conn()?;
         match auth::viewer_of_token(&conn, &token)? {
             Some(viewer) => Ok(Ok(auth::start_session(&conn, &viewer)?)),
-            None => {
-                auth::login_failed(&conn, &address)?;
-                Ok(Err(auth::unknown_token(&token)))
-            }
+            None => Ok(Err(auth::unknown_token(&token))),
         }
     })
     .await?;
+    if found.is_err() {
+        super::throttle::failed(&site, &address).await?;
+    }
     match found {
         Ok(session) => {
             let mut response = Redirect::to("/").into_response();

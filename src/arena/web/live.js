@@ -158,6 +158,10 @@
         handle(JSON.parse(e.data));
       };
       source.addEventListener('reload', () => location.reload());
+      // The server is stopping: EventSource reconnects by itself once it is back.
+      source.addEventListener('shutdown', () => {
+        status.textContent = 'The server is restarting: this page follows the match again once it is back.';
+      });
       source.onerror = () => {
         if (over || source.readyState !== EventSource.CLOSED) return;
         // Not in play (not started yet, or just over): look again soon.

@@ -16,9 +16,13 @@
 //!
 //! Every message in the hub is already public, so a match in play is watchable by anyone, as
 //! its page is once it ends. Each stream sends a comment every 15 s, so proxies keep it open.
+//! When the server stops, every stream sends a last `shutdown` event and ends ([`sse`]), so
+//! that no open page holds the server up (the browser's EventSource reconnects by itself once
+//! the server is back).
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +31,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{self, Stream};
+use futures_util::stream::{self, Stream, StreamExt};
 use maud::{Markup, html};
 use rusqlite::OptionalExtension;
 use serde_json::Value;
@@ -138,11 +142,42 @@ pub async fn stream(
             }
         }
     });
-    Ok(sse(events))
+    Ok(sse(&site, events))
 }
 
-fn sse(events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static) -> Response {
-    let mut response = Sse::new(events)
+/// The last event of every stream when the server stops.
+fn shutdown_event() -> Event {
+    Event::default().event("shutdown").data(
+        serde_json::json!({
+            "error": "the server is stopping: this page reconnects once it is back"
+        })
+        .to_string(),
+    )
+}
+
+/// `events` until the server stops, then [`shutdown_event`] and the end.
+fn until_stopped(
+    site: &Site,
+    events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static,
+) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
+    let stopping: Pin<Box<dyn Future<Output = ()> + Send>> = Box::pin(site.stopping());
+    let events: Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>> = Box::pin(events);
+    stream::unfold(Some((events, stopping)), |state| async move {
+        let (mut events, mut stopping) = state?;
+        tokio::select! {
+            biased;
+            () = &mut stopping => Some((Ok(shutdown_event()), None)),
+            next = events.next() => next.map(|e| (e, Some((events, stopping)))),
+        }
+    })
+}
+
+/// A server-sent events response of `events`, ended when the server stops.
+fn sse(
+    site: &Site,
+    events: impl Stream<Item = Result<Event, Infallible>> + Send + 'static,
+) -> Response {
+    let mut response = Sse::new(until_stopped(site, events))
         .keep_alive(KeepAlive::new().interval(HEARTBEAT))
         .into_response();
     // nginx would otherwise buffer the stream.
@@ -164,7 +199,7 @@ pub async fn changes(State(site): State<Site>) -> Response {
         let e = Event::default().event("changed").data(what);
         Some((Ok::<_, Infallible>(e), receiver))
     });
-    sse(events)
+    sse(&site, events)
 }
 
 /// What the pages show changes when this does: finished matches, versions' states, teams.

@@ -11,7 +11,8 @@
 //! over server-sent events, and the site's one script), [`pinning`] (a team's choice of the
 //! version that plays: its page's buttons and its API), [`error_pages`] (the error pages,
 //! with the closing-time banner every page carries), [`api_refusals`] (every refusal under
-//! `/api/` as JSON, axum's own included).
+//! `/api/` as JSON, axum's own included), [`proxies`] (whose `X-Forwarded-For` is believed),
+//! [`throttle`] (failed logins slowed, never locked out).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
@@ -25,7 +26,9 @@ pub mod live;
 pub mod pages;
 pub mod pinning;
 pub mod plot;
+pub mod proxies;
 pub mod templates;
+pub mod throttle;
 pub mod workers;
 
 use std::net::SocketAddr;
@@ -40,13 +43,31 @@ use axum::routing::{get, post};
 use super::Arena;
 use super::views::ViewError;
 
-/// What every handler shares: the open arena.
+/// What every handler shares: the open arena, and the server's stop (set once a shutdown
+/// signal came: every live stream sends its last event and ends, see [`serve`]).
 #[derive(Clone)]
 pub struct Site {
     pub arena: Arc<Arena>,
+    stop: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl Site {
+    pub fn new(arena: Arc<Arena>) -> Site {
+        Site {
+            arena,
+            stop: Arc::new(tokio::sync::watch::channel(false).0),
+        }
+    }
+
+    /// Resolves once the server is stopping (at once if it is already).
+    pub fn stopping(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut stop = self.stop.subscribe();
+        async move {
+            // An error is the sender gone: the server is gone too.
+            let _ = stop.wait_for(|s| *s).await;
+        }
+    }
+
     pub fn conn(&self) -> Result<rusqlite::Connection, WebError> {
         self.arena.conn().map_err(WebError::Internal)
     }
@@ -184,6 +205,11 @@ pub fn router(site: Site) -> Router {
         .route("/api/playing", get(live::playing))
         .route("/api/changes", get(live::changes))
         .route("/live.js", get(live::script))
+        // On the routes only: an unknown address stays a 404 whatever the token.
+        .route_layer(axum::middleware::from_fn_with_state(
+            site.clone(),
+            auth::api_tokens,
+        ))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(api_refusals::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
@@ -246,16 +272,42 @@ async fn security_headers(mut response: Response) -> Response {
     response
 }
 
-/// Serves the site on `listener` until `shutdown` resolves; requests under way finish.
+/// How long requests under way may take to finish once the server stops (live streams end at
+/// once); past it their connections are closed.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Serves the site on `listener` until `shutdown` resolves. Then it takes no new connection,
+/// every live stream (a match's, `/api/changes`) sends a last `shutdown` event and ends, and
+/// requests under way get [`STOP_GRACE`] to finish before their connections are closed: an
+/// open page never holds the server up.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     site: Site,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
+    let stop = site.stop.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        stop.send_replace(true);
+    });
+    let stopping = site.stopping();
+    let server = axum::serve(
         listener,
-        router(site).into_make_service_with_connect_info::<SocketAddr>(),
+        router(site.clone()).into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown)
-    .await
+    .with_graceful_shutdown(site.stopping());
+    let deadline = async {
+        stopping.await;
+        tokio::time::sleep(STOP_GRACE).await;
+    };
+    tokio::select! {
+        served = server.into_future() => served,
+        () = deadline => {
+            eprintln!(
+                "rollarena: requests still under way after {} s: their connections are closed",
+                STOP_GRACE.as_secs()
+            );
+            Ok(())
+        }
+    }
 }

@@ -514,13 +514,10 @@ pub(super) fn jobs(at: &Checker, raw: &RawFile) -> Result<Option<usize>, ConfigE
         .transpose()
 }
 
-/// The tournament seed: the command line's, the file's, or one derived from the file.
-pub(super) fn seed(
-    at: &Checker,
-    raw: &RawFile,
-    overrides: &Overrides,
-    file_sha256: &str,
-) -> Result<u64, ConfigError> {
+/// The tournament seed: the command line's, the file's, or one drawn from the operating
+/// system's random source (kept in the output directory's `tournament.json`, so `--resume`
+/// and `--add-bot` play on with it: see `grow::fit`).
+pub(super) fn seed(at: &Checker, raw: &RawFile, overrides: &Overrides) -> Result<u64, ConfigError> {
     Ok(match overrides.seed {
         Some(s) if s > crate::seed::SEED_MASK => {
             return Err(at.flag_err(
@@ -537,11 +534,10 @@ pub(super) fn seed(
                 ));
             }
             Some(s) => *s.get_ref() as u64,
-            // No seed anywhere: derive it from the file, so the run is still reproducible and
-            // every shard agrees on it.
-            None => {
-                u64::from_str_radix(&file_sha256[..16], 16).expect("hex") & crate::seed::SEED_MASK
-            }
+            // No seed anywhere: a fresh one. Not the file's hash, nor anything else that
+            // whoever has seen the file could compute: in a game with hidden information the
+            // seed decides every deal.
+            None => crate::seed::random_seed(),
         },
     })
 }

@@ -8,8 +8,10 @@
 //!
 //! Relative paths in the file (`output`, a bot's `cwd`) are relative to the file's directory,
 //! so a tournament runs the same from anywhere. The seed, when neither the file nor the
-//! command line gives one, is derived from the file's SHA-256: the schedule, the openings and
-//! every round seed are then a pure function of the file.
+//! command line gives one, is drawn from the operating system's random source (never derived
+//! from the file, which others may have seen: in a game with hidden information it decides
+//! every deal) and kept in the output directory's private `tournament.json`, so a resumed run
+//! plays on with it and the report names it to reproduce the run.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -275,9 +277,10 @@ pub struct Loaded {
     pub run: RunSettings,
     /// SHA-256 of the file's bytes.
     pub file_sha256: String,
-    /// Neither the file nor the command line gave a seed: it was derived from the file's
-    /// SHA-256 (a field that grows keeps the seed it was played with).
-    pub seed_derived: bool,
+    /// Neither the file nor the command line gave a seed: it was drawn from the operating
+    /// system's random source, and a run that goes on in an output directory (`--resume`,
+    /// `--add-bot`) takes the one kept there instead.
+    pub seed_drawn: bool,
 }
 
 /// Reads, parses and validates a tournament file.
@@ -319,7 +322,7 @@ pub fn parse(
     let play = checks::play(&at, &raw, overrides, &game)?;
     let repeat = checks::repeat(&at, &raw, overrides)?;
     let jobs = checks::jobs(&at, &raw)?;
-    let seed = checks::seed(&at, &raw, overrides, &file_sha256)?;
+    let seed = checks::seed(&at, &raw, overrides)?;
     let sandbox = checks::sandbox(&at, &raw)?;
     let bots = checks::bots(&at, &raw, base, sandbox.limits)?;
     let schedule = checks::schedule(&at, &raw, &bots, game.players)?;
@@ -352,7 +355,7 @@ pub fn parse(
     };
     checks::sprt(&at, &tournament)?;
     Ok(Loaded {
-        seed_derived: overrides.seed.is_none() && raw.seed.is_none(),
+        seed_drawn: overrides.seed.is_none() && raw.seed.is_none(),
         tournament,
         run: RunSettings {
             jobs,
