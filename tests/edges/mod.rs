@@ -7,8 +7,10 @@
 //! - `preflight`: a bot that cannot start stops the run before anything is written;
 //! - `words`: what the terminal says (forfeit causes, warnings, plurals);
 //! - `check`: `check` judging a line as the referee does, and claiming nothing it did not see;
-//! - `readme`: the README's smallest bot passes `check`.
+//! - `readme`: the README's smallest bot passes `check`;
+//! - `anywhere`: a bot named directly in /tmp plays (the seat's /tmp is private).
 
+mod anywhere;
 mod check;
 mod inputs;
 mod preflight;
