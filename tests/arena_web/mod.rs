@@ -18,13 +18,17 @@
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
 //!   (a path, query or body that does not decode, a missing content type, a body too large, a
 //!   method the address does not take, an unknown address) included, and `rollarena submit`
-//!   and `rollarena worker` show its message.
+//!   and `rollarena worker` show its message;
+//! - `handover`: `arena team`'s instructions (the server's address, the token in
+//!   ROLLARENA_TOKEN), `arena export`'s private archive, and `submit --wait` showing the stderr
+//!   of a kit with a SyntaxError.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
 
 mod api_errors;
 mod e2e;
+mod handover;
 mod organiser;
 mod pinning;
 mod sigkill;
