@@ -442,17 +442,12 @@ impl Config {
             return Err("[ladder] lease must be at least 5s (workers renew it every third)".into());
         }
         for anchor in &self.ladder.anchors {
-            if !entry.bots.iter().any(|b| b.name == anchor.as_str()) && anchor != "random" {
+            let choices = anchor_choices(entry);
+            if !choices.contains(&anchor.as_str()) {
                 return Err(format!(
                     "[ladder] anchors: {} has no built-in bot {anchor:?}; it has {}",
                     entry.name,
-                    entry
-                        .bots
-                        .iter()
-                        .map(|b| b.name)
-                        .chain(["random"])
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    choices.join(", ")
                 ));
             }
         }
@@ -495,14 +490,7 @@ impl Config {
         };
         let entry = registry::find(&self.game).ok();
         let bots = entry
-            .map(|e| {
-                e.bots
-                    .iter()
-                    .map(|b| b.name)
-                    .chain(["random"])
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
+            .map(|e| anchor_choices(e).join(", "))
             .unwrap_or_default();
         let s = &self.sandbox;
         let b = &self.build;
@@ -623,6 +611,16 @@ impl Config {
     }
 }
 
+/// The built-in bots an arena may take as anchors: the game's own, and `random`, which
+/// every game has (once, in the game's order when the game lists it).
+pub fn anchor_choices(entry: &registry::Entry) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = entry.bots.iter().map(|b| b.name).collect();
+    if !names.contains(&"random") {
+        names.push("random");
+    }
+    names
+}
+
 /// A TOML basic string.
 fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -721,5 +719,27 @@ mod tests {
         std::fs::write(dir.path().join(FILE), text).unwrap();
         let e = Config::load(dir.path()).unwrap_err();
         assert!(e.contains("typo") || e.contains("unknown field"), "{e}");
+    }
+
+    #[test]
+    fn the_comment_on_anchors_lists_each_built_in_bot_once() {
+        for entry in registry::GAMES {
+            let Ok(config) = Config::new(entry.name, Map::new()) else {
+                continue;
+            };
+            let text = config.to_toml();
+            let listed = text
+                .split("play in the ladder (")
+                .nth(1)
+                .and_then(|t| t.split(")").next())
+                .unwrap_or_else(|| panic!("{}: no list of anchors in {text}", entry.name));
+            let names: Vec<&str> = listed.split(", ").collect();
+            let mut once = names.clone();
+            once.sort();
+            once.dedup();
+            assert_eq!(names.len(), once.len(), "{}: {listed}", entry.name);
+            assert_eq!(names, anchor_choices(entry), "{}", entry.name);
+            assert!(names.contains(&"random"), "{}: {listed}", entry.name);
+        }
     }
 }

@@ -68,12 +68,20 @@ pub struct InitArgs {
 }
 
 /// Add a team to the arena in DIR and print its token (the team submits with it).
+///
+/// The token goes to stdout alone (`TOKEN=$(rollarena arena team DIR NAME)`); the team's
+/// instructions go to stderr: the server's address and the token in ROLLARENA_TOKEN, which
+/// keeps it off the command line (where `ps` and the shell's history show it).
 #[derive(Args, Debug)]
 pub struct TeamArgs {
     /// The arena's directory.
     pub dir: PathBuf,
     /// The team's name: up to 64 characters, any but control characters.
     pub name: String,
+    /// The address teams reach the server at, for their instructions, e.g.
+    /// https://arena.example.org [default: http:// and arena.toml's [server] listen].
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
@@ -120,11 +128,34 @@ fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
 
 fn team(args: TeamArgs) -> anyhow::Result<ExitCode> {
     let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let server = match &args.server {
+        Some(url) => {
+            let url = url.trim_end_matches('/');
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(UsageError(format!(
+                    "--server {url:?} is not an address: give it with its scheme, like \
+                     https://arena.example.org or http://192.0.2.7:8080"
+                ))
+                .into());
+            }
+            url.to_string()
+        }
+        None => format!("http://{}", arena.config.server.listen),
+    };
     let token = admin::add_team(&arena, &args.name).map_err(UsageError)?;
+    let guessed = if args.server.is_none() {
+        "\n(The address is arena.toml's [server] listen; give --server URL with the one the teams \
+         reach, e.g. https://arena.example.org.)"
+    } else {
+        ""
+    };
     eprintln!(
-        "Added the team {:?}. Its token follows: give it to the team (it submits with \
-         `rollarena submit --token TOKEN`); it is shown this once.",
-        args.name
+        "Added the team {name:?}. Its token is shown this once (alone on stdout, after this). \
+         Give the team these instructions:\n\n    export ROLLARENA_TOKEN={token}\n    rollarena \
+         submit --server {server} --wait mybot.py\n\nThe variable keeps the token off the \
+         command line, where `ps` and the shell's history would show it. The same token logs \
+         in on the site, {server}/login.{guessed}",
+        name = args.name,
     );
     println!("{token}");
     Ok(ExitCode::SUCCESS)

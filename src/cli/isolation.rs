@@ -124,6 +124,13 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
     if argv[0] != "rollarena" {
         let program = crate::arbiter::process::resolve_program(&argv[0])?;
         if !scratch::reachable(&program, user, true) {
+            if let Some(fix) = chmod_file(&program, user, true) {
+                return Err(format!(
+                    "{} cannot be run by {}: {fix}",
+                    program.display(),
+                    who(user)
+                ));
+            }
             return Err(format!(
                 "{} cannot be run by {}: the file and every directory above it must be \
                  readable and searchable by {} ({})",
@@ -137,6 +144,9 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
     for arg in &argv[1..] {
         let path = std::path::Path::new(arg);
         if !arg.starts_with('-') && path.exists() && !scratch::reachable(path, user, false) {
+            if let Some(fix) = chmod_file(path, user, false) {
+                return Err(format!("{arg} cannot be read by {}: {fix}", who(user)));
+            }
             return Err(format!(
                 "{arg} cannot be read by {}: make it and every directory above it readable by \
                  {} ({})",
@@ -147,6 +157,30 @@ pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The fix when only the file's own mode keeps the bots from it (its directories let them
+/// through: a bot in /tmp made with mode 0700, say): the chmod that gives them what they need.
+fn chmod_file(
+    path: &std::path::Path,
+    user: &crate::sandbox::BotUser,
+    want_exec: bool,
+) -> Option<String> {
+    let blocked = scratch::blocker(path, user, want_exec)?;
+    if std::fs::canonicalize(path).ok()? != blocked || blocked.is_dir() {
+        return None;
+    }
+    let (what, bits) = if want_exec {
+        ("read and run", "a+rx")
+    } else {
+        ("read", "a+r")
+    };
+    Some(format!(
+        "its mode ({:o}) does not let {} {what} it; `chmod {bits} {}` does",
+        std::os::unix::fs::PermissionsExt::mode(&blocked.metadata().ok()?.permissions()) & 0o7777,
+        them(user),
+        blocked.display()
+    ))
 }
 
 /// Checks that the bots cannot read a file from which the secrets of a game of hidden

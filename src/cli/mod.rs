@@ -11,8 +11,10 @@ mod bot;
 mod build_child;
 mod check;
 mod clock_args;
+mod completions;
 pub mod game_flags;
 mod isolation;
+mod man;
 mod match_resume;
 mod matches;
 mod merge;
@@ -27,6 +29,15 @@ mod worker;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// This build's version and the commit it was built from (`0.2.0 (1a2b3c4)`, `-dirty` when its
+/// sources differed from the commit, `unknown` when built without git): see build.rs.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("ROLLARENA_COMMIT"),
+    ")"
+);
 
 /// Exit code: the job completed.
 pub const EXIT_OK: u8 = 0;
@@ -71,7 +82,7 @@ pub fn exit_code(err: &anyhow::Error) -> ExitCode {
 /// Exit codes: 0 the job completed (bot faults are results, not errors); 1 a verdict went
 /// against the input; 2 bad usage or input; 3 the arbiter itself failed.
 #[derive(Parser, Debug)]
-#[command(name = "rollarena", version, about, long_about, max_term_width = 100)]
+#[command(name = "rollarena", version = VERSION, about, long_about, max_term_width = 100)]
 pub struct Cli {
     /// More log output on stderr (-v: debug, -vv: trace). ROLLARENA_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -100,6 +111,26 @@ enum Command {
     /// The server's child process that builds one version (internal).
     #[command(name = "__build", hide = true)]
     BuildChild(build_child::BuildChildArgs),
+    Completions(completions::CompletionsArgs),
+    Man(man::ManArgs),
+}
+
+/// The whole command line as clap sees it: the derived definitions with each game's own
+/// flags, bots and checks added. `--help`, the completion scripts and the manual pages are
+/// all made from it.
+pub fn command() -> clap::Command {
+    // Named `rollarena` in usage lines whatever the path it was started by: a built-in bot
+    // runs as /proc/self/exe, and "Usage: exe bot ..." would name nothing a user can type.
+    Cli::command()
+        .bin_name("rollarena")
+        .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
+        .mut_subcommand("check", check::with_game_checks)
+        .mut_subcommand("replay", replay::with_game_replays)
+        .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
+        .mut_subcommand("bot", bot::with_bot_list)
+        .mut_subcommand("arena", |c| {
+            c.mut_subcommand("init", |c| game_flags::add(c, |e| (e.flags)()))
+        })
 }
 
 impl Cli {
@@ -107,19 +138,7 @@ impl Cli {
     /// registry of games, grouped under a heading per game in `match --help`); exits with
     /// clap's message on bad usage.
     pub fn from_env() -> Cli {
-        // Named `rollarena` in usage lines whatever the path it was started by: a built-in bot
-        // runs as /proc/self/exe, and "Usage: exe bot ..." would name nothing a user can type.
-        let command = Cli::command()
-            .bin_name("rollarena")
-            .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
-            .mut_subcommand("check", check::with_game_checks)
-            .mut_subcommand("replay", replay::with_game_replays)
-            .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
-            .mut_subcommand("bot", bot::with_bot_list)
-            .mut_subcommand("arena", |c| {
-                c.mut_subcommand("init", |c| game_flags::add(c, |e| (e.flags)()))
-            });
-        let found = command.get_matches();
+        let found = command().get_matches();
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         match (&mut cli.command, found.subcommand()) {
             (Command::Match(args), Some(("match", sub))) => {
@@ -168,6 +187,8 @@ impl Cli {
             Command::Worker(args) => worker::run(args),
             Command::Submit(args) => submit::run(args),
             Command::BuildChild(args) => build_child::run(args),
+            Command::Completions(args) => completions::run(args),
+            Command::Man(args) => man::run(args),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `rollarena submit`: a team's upload to an arena's server over its JSON API. A file goes as
 //! it is; a directory is packed as a tar.gz in memory (regular files and directories only;
 //! `.git` left out). With `--wait` it follows the build and check until they end and prints
-//! their verdict: the check's failed items with their hints, exit 1 when the version failed.
+//! their verdict: the check's failed items with their hints and the bot's stderr, exit 1 when
+//! the version failed.
 //! Every refusal by the server is printed with the server's own message.
 
 use std::io::Read;
@@ -167,8 +168,11 @@ fn answer(
     }
 }
 
+/// The lines of a failed item's stderr that `--wait` prints (its end, where the error is).
+const STDERR_LINES: usize = 20;
+
 /// Why a version failed: its one-line failure, then each failed item of its check with the
-/// item's detail and hint.
+/// item's detail, hint and the end of the bot's stderr.
 pub fn failure_report(view: &Value) -> String {
     let id = view.get("id").and_then(Value::as_i64).unwrap_or(0);
     let mut out = format!(
@@ -195,6 +199,23 @@ pub fn failure_report(view: &Value) -> String {
         if let Some(problem) = item.get("problem") {
             for line in text(problem, "hint").lines() {
                 out.push_str(&format!("       {line}\n"));
+            }
+            // The hint of a bot that died says its stderr is below: it is.
+            let stderr = text(problem, "stderr");
+            let lines: Vec<&str> = stderr.lines().collect();
+            if !lines.is_empty() {
+                let shown = &lines[lines.len().saturating_sub(STDERR_LINES)..];
+                out.push_str(&format!(
+                    "       its stderr{}:\n",
+                    if shown.len() < lines.len() {
+                        format!(" (its last {} lines)", shown.len())
+                    } else {
+                        String::new()
+                    }
+                ));
+                for line in shown {
+                    out.push_str(&format!("       | {line}\n"));
+                }
             }
         }
     }

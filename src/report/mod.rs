@@ -57,6 +57,18 @@ pub fn write(dir: &Path) -> Result<Written, String> {
 
 /// Writes the report of the output directory `dir` into `out`.
 pub fn write_to(dir: &Path, out: &Path) -> Result<Written, String> {
+    write_with_home(dir, out, None)
+}
+
+/// A link from every page of a report back to the site that serves it (an arena's final).
+#[derive(Clone, Copy, Debug)]
+pub struct Home<'a> {
+    pub href: &'a str,
+    pub label: &'a str,
+}
+
+/// [`write_to`], every page linking to `home` first when one is given.
+pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Written, String> {
     let meta = output::read_meta(dir)?;
     let t = &meta.tournament;
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
@@ -111,7 +123,8 @@ pub fn write_to(dir: &Path, out: &Path) -> Result<Written, String> {
 
     let mut bytes = viewers.bytes;
     let mut files = viewers.files;
-    let common = |kind: &str, root: &str| json!({"kind": kind, "root": root, "title": t.name, "names": names, "players": t.players});
+    let home = home.map(|h| json!({"href": h.href, "label": h.label}));
+    let common = |kind: &str, root: &str| json!({"kind": kind, "root": root, "title": t.name, "names": names, "players": t.players, "home": home});
 
     // A page per bot.
     let mut bot_seats = Vec::new();
@@ -213,11 +226,27 @@ fn about(meta: &Meta, s: &Standings, c: &Collector, scheduled: Option<u32>) -> V
     if let Some(sh) = meta.shard {
         cmd.push_str(&format!(" --shard {sh}"));
     }
-    let mut reproduce = format!(
-        "# with the tournament file as it was (SHA-256 {}); every setting it resolved to is \
-         below, and the results do not depend on --jobs\n{cmd}",
-        meta.file_sha256
-    );
+    let mut reproduce = if meta.file.is_empty() && meta.merged_from.is_empty() {
+        // An arena's final: no tournament file, no command of its own to run again.
+        format!(
+            "# an arena's final (`rollarena arena final`), played from the teams' versions in \
+             the arena rather than from a tournament file: every setting it resolved to is \
+             below, each table's seed follows from the tournament's seed ({}), and every round \
+             is in results.jsonl",
+            t.seed
+        )
+    } else if meta.file_sha256.is_empty() {
+        format!(
+            "# with the tournament file as it was; every setting it resolved to is below, and \
+             the results do not depend on --jobs\n{cmd}"
+        )
+    } else {
+        format!(
+            "# with the tournament file as it was (SHA-256 {}); every setting it resolved to \
+             is below, and the results do not depend on --jobs\n{cmd}",
+            meta.file_sha256
+        )
+    };
     if !meta.merged_from.is_empty() {
         reproduce.push_str(&format!(
             "\n# then, with one --shard i/n run per shard:\nrollarena merge {} --output OUT",

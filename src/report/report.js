@@ -54,6 +54,8 @@
     const down = exact.slice(0, exact.length - 60).replace(/\.$/, '');
     return Number(down[down.length - 1]) % 2 === 0 ? down : s;
   }
+  // "1 table", "2 tables".
+  const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const fmt = (x, d) => (x === null || x === undefined || Number.isNaN(x)) ? '-' : fixed(Number(x), d);
   // Round wins (a shared win counts 1/k): whole numbers as they are, and a column in which one
   // is not whole shows every value with the decimals the most precise one needs (at most 2).
@@ -74,6 +76,9 @@
     document.title = (DATA.title ? DATA.title + ' - ' : '') + (DATA.heading || 'rollarena report');
     document.getElementById('title').textContent = DATA.heading || DATA.title || 'rollarena report';
     const nav = document.getElementById('nav');
+    if (DATA.home) {
+      append(nav, [el('a', { href: DATA.home.href, id: 'home' }, '\u2190 ' + DATA.home.label)]);
+    }
     if (DATA.kind !== 'live') {
       append(nav, [el('a', { href: ROOT + 'index.html' }, 'standings'),
         el('a', { href: ROOT + 'tables.html' }, 'tables and rounds')]);
@@ -181,7 +186,7 @@
       `SPRT [${t.test.elo0}, ${t.test.elo1}] (${t.test.model}, α ${t.test.alpha}, β ${t.test.beta}): LLR ${fmt(t.llr, 2)} ` +
       `(${fmt(t.lower, 2)}, ${fmt(t.upper, 2)}), W-D-L ${t.wdl.wins}-${t.wdl.draws}-${t.wdl.losses}` +
       (t.pentanomial ? `, pentanomial (LL, LD, WL+DD, WD, WW) ${t.pentanomial.join(', ')}` : '') + `: ${verdict}` +
-      (t.decided_after ? ` after ${t.decided_after} rounds` : ''));
+      (t.decided_after ? ` after ${count(t.decided_after, 'round')}` : ''));
   }
 
   function crosstable() {
@@ -313,7 +318,7 @@
       const rows = DATA.standings.standings.map((r) => nameIndex.get(r.bot)).filter((i) => i !== undefined).map((i) =>
         el('tr', {}, el('td', { class: 'name' }, botLink(i)), Array.from({ length: n }, (_, k) => {
           const t = (perBot[i].by_order || [])[k];
-          return el('td', { class: 'num', title: t ? `${t.rounds} rounds, ${fmt(winPct(t), 1)}% wins` : null },
+          return el('td', { class: 'num', title: t ? `${count(t.rounds, 'round')}, ${fmt(winPct(t), 1)}% wins` : null },
             t ? `${fmt(avg(t), 1)} (${fmt(winPct(t), 0)}%)` : '-');
         })));
       parts.push(el('h3', { text: 'average points (win %) by play order, per bot' }),
@@ -335,7 +340,7 @@
         ['schedule', a.schedule],
         ['players per table', String(a.players)],
         ['rounds per table', String(a.rounds)],
-        ['tables', `${a.tables_played} played${a.tables_scheduled ? ` of ${a.tables_scheduled} scheduled` : ''}, ${a.rounds_played} rounds`],
+        ['tables', `${a.tables_played} played${a.tables_scheduled ? ` of ${a.tables_scheduled} scheduled` : ''}, ${count(a.rounds_played, 'round')}`],
         ['seed', String(a.seed)],
         ['file', a.file ? el('code', { text: a.file }) : null],
         ['file SHA-256', a.file_sha256 ? el('code', { text: a.file_sha256 }) : null],
@@ -353,7 +358,7 @@
   function indexPage() {
     const s = DATA.standings;
     DATA.heading = s.tournament;
-    DATA.subtitle = `${s.rounds_played} rounds, ${s.tables_played} tables${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''}`;
+    DATA.subtitle = `${count(s.rounds_played, 'round')}, ${count(s.tables_played, 'table')}${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''}`;
     header();
     main.appendChild(panel('standings', standingsTable(s), sprtBlock(s),
       el('p', { class: 'muted', text: 'Ranked by round wins (a shared win counts 1/k), then points, then rounds won outright. Click a column to sort, a bot for its page.' })));
@@ -396,7 +401,7 @@
     const b = DATA.bot;
     const row = DATA.row;
     DATA.heading = NAMES[b];
-    DATA.subtitle = row ? `rank ${row.rank} of ${NAMES.length}: ${row.rounds} rounds, ${wins(row.wins)} wins, ${row.points} points, rating ${fmt(row.rating.mu, 1)} ±${fmt(row.rating.sigma, 1)}` : '';
+    DATA.subtitle = row ? `rank ${row.rank} of ${NAMES.length}: ${count(row.rounds, 'round')}, ${wins(row.wins)} wins, ${row.points} points, rating ${fmt(row.rating.mu, 1)} ±${fmt(row.rating.sigma, 1)}` : '';
     header();
     const idents = DATA.idents.map(([n, v, a]) => `${n}${v ? ' ' + v : ''}${a ? ' by ' + a : ''}`);
     main.appendChild(panel('bot', kv([
@@ -497,7 +502,7 @@
 
   function tablesPage() {
     DATA.heading = `${DATA.title}: tables and rounds`;
-    DATA.subtitle = `${DATA.tables.length} tables; every round opens in the replay viewer`;
+    DATA.subtitle = `${count(DATA.tables.length, 'table')}; every round opens in the replay viewer`;
     header();
     const tp = panel('tables');
     const tbody = el('tbody');
@@ -542,7 +547,7 @@
     DATA.subtitle = '';
     header();
     document.getElementById('subtitle').appendChild(el('span', { class: 'live' },
-      `live: ${s.rounds_played} rounds, ${s.tables_played} tables${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''} counted; updated ${DATA.updated}; this page reloads itself`));
+      `live: ${count(s.rounds_played, 'round')}, ${count(s.tables_played, 'table')}${s.tables_scheduled ? ` of ${s.tables_scheduled}` : ''} counted; updated ${DATA.updated}; this page reloads itself`));
     main.appendChild(panel('standings', standingsTable(s), sprtBlock(s)));
     main.appendChild(progressPanel(s));
     const R = DATA.rounds;

@@ -58,9 +58,15 @@ pub fn bin_true() -> &'static str {
 /// Whether `user` can reach `path` with the given access (`want_exec` for programs, read
 /// otherwise), judging by ownership and mode bits along the path.
 pub fn reachable(path: &Path, user: &BotUser, want_exec: bool) -> bool {
-    let Ok(abs) = std::fs::canonicalize(path) else {
-        return false;
-    };
+    std::fs::canonicalize(path).is_ok() && blocker(path, user, want_exec).is_none()
+}
+
+/// What keeps `user` from `path` (see [`reachable`]): the first directory above it that the
+/// user may not search, or the file itself when it is not readable (and runnable, with
+/// `want_exec`) by the user; `None` when nothing does (or the path does not exist, which
+/// [`reachable`] says).
+pub fn blocker(path: &Path, user: &BotUser, want_exec: bool) -> Option<PathBuf> {
+    let abs = std::fs::canonicalize(path).ok()?;
     let allowed = |meta: &std::fs::Metadata, bits: u32| {
         // The class the user falls in (owner, group, others) must grant every bit asked.
         let shift = if meta.uid() == user.uid {
@@ -72,16 +78,17 @@ pub fn reachable(path: &Path, user: &BotUser, want_exec: bool) -> bool {
         };
         (meta.mode() >> shift) & bits == bits
     };
-    for dir in abs.ancestors().skip(1) {
+    let ancestors: Vec<&Path> = abs.ancestors().skip(1).collect();
+    for dir in ancestors.into_iter().rev() {
         match dir.metadata() {
             Ok(meta) if allowed(&meta, 0o1) => {}
-            _ => return false,
+            _ => return Some(dir.to_path_buf()),
         }
     }
     match abs.metadata() {
-        Ok(meta) if meta.is_dir() => allowed(&meta, 0o5),
-        Ok(meta) => allowed(&meta, if want_exec { 0o5 } else { 0o4 }),
-        Err(_) => false,
+        Ok(meta) if meta.is_dir() && allowed(&meta, 0o5) => None,
+        Ok(meta) if !meta.is_dir() && allowed(&meta, if want_exec { 0o5 } else { 0o4 }) => None,
+        _ => Some(abs),
     }
 }
 

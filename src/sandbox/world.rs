@@ -10,7 +10,8 @@
 //!   past it fails with ENOSPC), its pages are charged to the bot's memory cgroup, and it
 //!   vanishes with the bot's mount namespace, however deep a tree the bot made in it. Of the
 //!   host's directories there, the bot sees only those its command names (its program, its
-//!   files, its working directory), bound at the same paths. `/sys/fs/cgroup` is an empty
+//!   files, its working directory), bound at the same paths; a file named directly in one of the
+//!   private directories (`/tmp/mybot`) is bound alone, read-only. `/sys/fs/cgroup` is an empty
 //!   read-only tmpfs: the names of the other seats' cgroups, of builds and of other arbiters
 //!   are not in sight (the bot's own limits are enforced all the same).
 //! - **network**: loopback only, its own: no other seat (nor anything else) is reachable over
@@ -95,9 +96,14 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
         let cwd = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
         kept.retain(|k| k.0 != cwd);
     }
-    for (path, fd, writable) in &kept {
-        std::fs::create_dir_all(path)
-            .map_err(|e| format!("making {} in the private tmpfs: {e}", path.display()))?;
+    for Kept {
+        path,
+        fd,
+        writable,
+        file,
+    } in &kept
+    {
+        mount_point(path, *file)?;
         let target = path.display().to_string();
         let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
         mount(
@@ -107,7 +113,12 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
             libc::MS_BIND | libc::MS_REC,
             None,
         )
-        .map_err(|e| format!("binding {target} into the bot's world: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "binding {target} into the bot's world: {e}{}",
+                if *file { FILE_WAY_OUT } else { "" }
+            )
+        })?;
         if !writable {
             mount(
                 None,
@@ -239,17 +250,64 @@ fn open_path(path: &Path) -> Result<OwnedFd, String> {
     Ok(unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) })
 }
 
-/// The host directories under a private directory that the bot must still see, opened before
-/// the private tmpfs hides them: its working directory (writable, its own), and the files and
-/// directories its command names (a file stands for its directory, where an interpreter looks
-/// for its modules). At `basic` these keep the bot user's rights on the host (the organiser
-/// named them); at `strict` the named ones are read-only.
-fn kept_paths(
-    spec: &LaunchSpec,
-    dirs: &[PathBuf],
-) -> Result<Vec<(PathBuf, OwnedFd, bool)>, String> {
+/// What to do when a file named directly in a private directory cannot be bound.
+const FILE_WAY_OUT: &str = " (a file directly in /tmp, /var/tmp or /dev/shm is bound alone, \
+     read-only; put the bot and its files in a directory of their own, e.g. /tmp/mybot/, or \
+     outside these directories, e.g. /srv or /opt)";
+
+/// A host path the bot still sees under a private tmpfs: bound at `path` from `fd` (opened
+/// before the tmpfs hides it), a directory or, for a file named directly in a private
+/// directory, that file alone.
+struct Kept {
+    path: PathBuf,
+    fd: OwnedFd,
+    writable: bool,
+    file: bool,
+}
+
+/// Makes the mount point of a kept path in the private tmpfs: a directory (and its parents),
+/// or an empty file for a file bound alone.
+fn mount_point(path: &Path, file: bool) -> Result<(), String> {
+    let made = if file {
+        path.parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(path)
+                    .map(drop)
+            })
+    } else {
+        std::fs::create_dir_all(path)
+    };
+    made.map_err(|e| {
+        format!(
+            "making {} in the private tmpfs: {e}{}",
+            path.display(),
+            if file { FILE_WAY_OUT } else { "" }
+        )
+    })
+}
+
+/// The host paths under a private directory that the bot must still see, opened before the
+/// private tmpfs hides them: its working directory (writable, its own), and the files and
+/// directories its command names. A file stands for its directory (where an interpreter looks
+/// for its modules), except a file directly in a private directory (`/tmp/mybot`): the
+/// directory is the world-writable place itself, so that file alone is bound, read-only, at
+/// the path the command names (and where a symbolic link leads). At `basic` the directories
+/// keep the bot user's rights on the host (the organiser named them); at `strict` the named
+/// ones are read-only.
+fn kept_paths(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Vec<Kept>, String> {
     let under_private = |p: &Path| dirs.iter().any(|d| p.starts_with(d) && p != d);
-    let mut wanted: Vec<(PathBuf, bool)> = vec![(spec.cwd.clone(), true)];
+    let in_private = |p: &Path| {
+        p.parent()
+            .is_some_and(|parent| dirs.iter().any(|d| d == parent))
+    };
+    // (where the bot sees it, what is bound there, writable, a file bound alone)
+    let mut wanted: Vec<(PathBuf, PathBuf, bool, bool)> =
+        vec![(spec.cwd.clone(), spec.cwd.clone(), true, false)];
     for arg in &spec.argv {
         let path = Path::new(arg);
         if !path.is_absolute() {
@@ -261,51 +319,62 @@ fn kept_paths(
         // A symbolic link stands for the file it names too: the program must be reachable
         // where the link leads (`DIR/arena` -> `/tmp/build/rollarena`).
         let real = std::fs::canonicalize(path).ok();
-        for path in std::iter::once(path).chain(real.as_deref()) {
-            let dir = if meta.is_dir() {
-                path.to_path_buf()
-            } else {
-                match path.parent() {
-                    Some(p) => p.to_path_buf(),
-                    None => continue,
-                }
-            };
-            wanted.push((dir, spec.level != Level::Strict));
+        for seen in std::iter::once(path).chain(real.as_deref()) {
+            if meta.is_dir() {
+                wanted.push((seen.into(), seen.into(), spec.level != Level::Strict, false));
+            } else if in_private(seen) {
+                let Some(real) = &real else { continue };
+                wanted.push((seen.into(), real.clone(), false, true));
+            } else if let Some(dir) = seen.parent() {
+                wanted.push((dir.into(), dir.into(), spec.level != Level::Strict, false));
+            }
         }
     }
-    let mut kept: Vec<(PathBuf, OwnedFd, bool)> = Vec::new();
-    for (path, writable) in wanted {
-        let Ok(path) = std::fs::canonicalize(&path) else {
-            continue;
+    let mut kept: Vec<Kept> = Vec::new();
+    for (seen, source, writable, file) in wanted {
+        // A directory is bound where it really is; a file alone where the command names it
+        // (its directory, the private one, is the tmpfs's).
+        let path = if file {
+            match seen.parent().and_then(|p| std::fs::canonicalize(p).ok()) {
+                Some(dir) => dir.join(seen.file_name().unwrap_or_default()),
+                None => continue,
+            }
+        } else {
+            match std::fs::canonicalize(&seen) {
+                Ok(p) => p,
+                Err(_) => continue,
+            }
         };
         if !under_private(&path) {
             continue;
         }
-        if let Some(k) = kept.iter_mut().find(|k| k.0 == path) {
-            k.2 |= writable;
+        if let Some(k) = kept.iter_mut().find(|k| k.path == path) {
+            k.writable |= writable;
             continue;
         }
-        let c = CString::new(path.as_os_str().as_encoded_bytes())
-            .map_err(|_| format!("a NUL byte in {}", path.display()))?;
+        let c = CString::new(source.as_os_str().as_encoded_bytes())
+            .map_err(|_| format!("a NUL byte in {}", source.display()))?;
+        let flags = libc::O_PATH | libc::O_CLOEXEC | if file { 0 } else { libc::O_DIRECTORY };
         // SAFETY: open with a valid C string; the descriptor is owned below.
-        let fd = unsafe {
-            libc::open(
-                c.as_ptr(),
-                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
+        let fd = unsafe { libc::open(c.as_ptr(), flags) };
         if fd < 0 {
-            return Err(os_err(&format!("opening {}", path.display())));
+            let err = os_err(&format!("opening {}", source.display()));
+            return Err(if file {
+                format!("{err}{FILE_WAY_OUT}")
+            } else {
+                err
+            });
         }
-        // SAFETY: fd is a fresh descriptor we own.
-        kept.push((
+        kept.push(Kept {
             path,
-            unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) },
+            // SAFETY: fd is a fresh descriptor we own.
+            fd: unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) },
             writable,
-        ));
+            file,
+        });
     }
     // Parents first, so that a bind inside another lands on top of it.
-    kept.sort_by_key(|k| k.0.components().count());
+    kept.sort_by_key(|k| k.path.components().count());
     Ok(kept)
 }
 

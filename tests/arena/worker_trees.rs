@@ -9,8 +9,8 @@ use std::time::Duration;
 use crate::arena_remote::{Worker, arena, python_team, register, wait_for};
 use crate::arena_web::{Server, Who, get, kit};
 
-const UIDS: [(u32, u32); 2] = [(63400, 63419), (63420, 63429)];
-const W: (u32, u32) = (63430, 63449);
+const UIDS: [(u32, u32); 2] = [(65300, 65319), (65320, 65329)];
+const W: (u32, u32) = (65330, 65349);
 
 /// The Python kit, making a 3,000-level tree in /tmp first (mkdir and chdir; landlock, at
 /// the arena's strict level, makes each step cost the kernel O(depth), so not 100,000).

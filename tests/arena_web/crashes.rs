@@ -22,7 +22,7 @@ run = "/bin/sh bot.sh"
 "#;
 
 /// The uids of these tests' builds and bots: ranges of their own.
-const UIDS: [(u32, u32); 2] = [(62200, 62299), (62300, 62399)];
+const UIDS: [(u32, u32); 2] = [(65400, 65499), (65500, 65599)];
 
 /// The pid of the server's build child for `version`, if one runs.
 fn build_child(server: &Server, version: i64) -> Option<i32> {

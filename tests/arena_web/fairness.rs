@@ -23,7 +23,7 @@ build = "sleep 3"
 run = "/bin/sh bot.sh"
 "#;
 
-const UIDS: [(u32, u32); 2] = [(62400, 62499), (62500, 62599)];
+const UIDS: [(u32, u32); 2] = [(65100, 65199), (65200, 65299)];
 
 /// Uploads `bot.sh` for `token` through the API; the answer.
 fn upload(server: &Server, token: &str, n: usize) -> super::Answer {

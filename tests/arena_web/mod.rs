@@ -34,7 +34,10 @@
 //!   `X-Forwarded-For` believed from `[server] trusted_proxies` only;
 //! - `stopping`: SIGTERM stops the server within 5 s with live streams open (each gets a last
 //!   event) and with a match in play (queued again, played after the restart);
-//! - `seeds`: the ladder's match seeds are 53 random bits.
+//! - `seeds`: the ladder's match seeds are 53 random bits;
+//! - `handover`: `arena team`'s instructions (the server's address, the token in
+//!   ROLLARENA_TOKEN), `arena export`'s private archive, and `submit --wait` showing the stderr
+//!   of a kit with a SyntaxError.
 //!
 //! Arenas live in world-traversable temporary directories (bots run as unprivileged uids);
 //! the kits' bots use the system interpreter. Waits are for states, with wide time limits.
@@ -45,6 +48,7 @@ mod e2e;
 mod fairness;
 mod fuzz;
 mod logins;
+mod handover;
 mod organiser;
 mod organiser_shell;
 mod pinning;

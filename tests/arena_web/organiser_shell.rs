@@ -8,7 +8,7 @@ use super::{Arena, Server, Who, get, kit, login, submit};
 use crate::arena_final::arena_cmd;
 
 /// This test's bots' and builds' uids.
-const UIDS: [(u32, u32); 2] = [(62400, 62449), (62450, 62499)];
+const UIDS: [(u32, u32); 2] = [(65000, 65049), (65050, 65099)];
 
 /// A team name that is markup and has blanks: the shell takes it as one word.
 const ODD: &str = "<b>Odd</b> team";

@@ -265,6 +265,10 @@ try {
     const xs = await small.$$eval('#rating-plot text.xtick', (ts) => ts.map((t) => t.textContent));
     check(xs.length >= 2 && new Set(xs).size === xs.length && xs.every((x) => /^\d+$/.test(x)), `x-axis labels ${JSON.stringify(xs)}`);
     stamp(`ok: the x axis of three rounds reads ${xs.join(' ')}`);
+    // One table is "1 table" (it read "1 tables of 1").
+    const subtitle = await small.$eval('#subtitle', (e) => e.textContent);
+    check(/^3 rounds, 1 table( of 1)?$/.test(subtitle), `the subtitle of one table: ${subtitle}`);
+    stamp(`ok: the subtitle of one table reads "${subtitle}"`);
 
     await index.waitForTimeout(300);
     check(dialogs.length === 0, `a dialog opened: ${JSON.stringify(dialogs)}`);

@@ -7,10 +7,14 @@
 //! - `preflight`: a bot that cannot start stops the run before anything is written;
 //! - `words`: what the terminal says (forfeit causes, warnings, plurals);
 //! - `check`: `check` judging a line as the referee does, and claiming nothing it did not see;
-//! - `readme`: the smallest bot of the book's "Writing a bot" passes `check`.
+//! - `readme`: the smallest bot of the book's "Writing a bot" passes `check`;
+//! - `install`: `--version` with its commit, the completion scripts and the manual pages;
+//! - `anywhere`: a bot named directly in /tmp plays (the seat's /tmp is private).
 
+mod anywhere;
 mod check;
 mod inputs;
+mod install;
 mod preflight;
 mod readme;
 mod words;

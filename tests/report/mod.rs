@@ -1,10 +1,13 @@
 //! The organiser's report (`rollarena report`, written by `tournament` and `merge`): a real
 //! tournament with a bot that forfeits (the replay tests' `fumbler.py`, which also writes
 //! markup to its stderr and its logs) and bots with HTML-injection names, its report's files
-//! and data (`files`), the live view, and the report in headless Chromium (`browser`).
+//! and data (`files`), the live view, and the report in headless Chromium (`browser`); an
+//! arena final's report, which has no tournament file and links back to the site
+//! (`final_page`).
 
 mod browser;
 mod files;
+mod final_page;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

@@ -6,10 +6,13 @@
 //! the lock and SQLite's WAL files are left out (the copy is whole without them).
 //!
 //! A file that exists is never overwritten: the archive is created with `create_new`, and
-//! removed again if the export fails half way.
+//! removed again if the export fails half way. The archive holds every token's hash and every
+//! team's code: it is made private to its owner (mode 0600), and the `arena.db` inside it has
+//! the live arena's mode (0600) too, so that `tar xzf` gives back a private database.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -31,6 +34,7 @@ pub fn export(arena: &Arena, file: &Path) -> Result<Exported, String> {
     let out = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o600)
         .open(file)
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::AlreadyExists => format!(
@@ -110,6 +114,14 @@ fn write(arena: &Arena, out: File) -> Result<String, String> {
 /// A consistent copy of the arena's database at `to`, with SQLite's online backup.
 pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
     let from = arena.conn()?;
+    // Private from its first byte (SQLite gives its journal the same mode).
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(to)
+        .map_err(|e| format!("cannot create the database copy {}: {e}", to.display()))?;
     let mut dest = rusqlite::Connection::open(to)
         .map_err(|e| format!("cannot create the database copy {}: {e}", to.display()))?;
     let backup = rusqlite::backup::Backup::new(&from, &mut dest)
@@ -121,5 +133,6 @@ pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
     // One file, not in WAL mode: the copy stands alone until a server opens it.
     dest.execute_batch("PRAGMA journal_mode = DELETE;")
         .map_err(|e| format!("the database copy: {e}"))?;
-    Ok(())
+    // The live database's mode, which the archive's entry takes from the copy.
+    crate::arena::admin::set_mode(to, 0o600)
 }

@@ -507,7 +507,12 @@ fn publish(arena: &Arena, t: &Tournament, all: &[(u32, i64, String)]) -> Result<
     let standings = fold.standings(runner::scheduled_tables(t).ok());
     output::write_standings(&dir, &standings)
         .map_err(|e| format!("cannot write the final's standings: {e}"))?;
-    crate::report::write(&dir)?;
+    // Served at /final/: every page links back to the site.
+    let home = crate::report::Home {
+        href: "/",
+        label: "the arena",
+    };
+    crate::report::write_with_home(&dir, &dir.join(crate::report::DIR), Some(home))?;
     Ok(standings)
 }
 

@@ -22,6 +22,7 @@ use super::finals_actions as actions;
 use super::{Site, WebError, blocking};
 use crate::arena::Arena;
 use crate::arena::finals::{freeze, tournament};
+use crate::record::notes::plural;
 use crate::tournament::aggregate::Standings;
 
 /// The routes of this file.
@@ -152,7 +153,7 @@ pub fn organiser_section(f: &OrganiserFinals, csrf: &str) -> Markup {
                 p #final-progress {
                     (p.state.schedule) ", started " (super::templates::time(p.state.started_at))
                     @if p.state.phases > 1 { ", Swiss round " (p.state.phase) " of " (p.state.phases) }
-                    ": " (p.done) " tables done"
+                    ": " (plural(p.done as usize, "table", "tables")) " done"
                     @if let Some(n) = p.tables_scheduled { " of " (n) }
                     ", " (p.running) " playing, " (p.queued) " queued, "
                     (p.failed) " failed, " (p.void) " void. "
@@ -190,7 +191,8 @@ fn final_table(s: &Standings) -> Markup {
     html! {
         h2 #final { "The final" }
         p.muted {
-            (s.tables_played) " tables, " (s.rounds_played) " rounds. "
+            (plural(s.tables_played as usize, "table", "tables")) ", "
+            (plural(s.rounds_played as usize, "round", "rounds")) ". "
             a href="/final/" { "The report" } " · "
             a href="/final/results.jsonl" { "every round (JSON Lines)" } " · "
             a href="/final/standings.csv" { "standings (CSV)" }
@@ -346,5 +348,23 @@ mod tests {
         let later = banner_in_document(doc.into(), Some(crate::arena::db::now_ms() + 3_600_000));
         assert!(later.contains("Submissions close at"), "{later}");
         assert_eq!(banner_in_document("no body".into(), Some(1)), "no body");
+    }
+
+    #[test]
+    fn the_final_counts_one_table_as_one_table() {
+        let standings = |tables: u32, rounds: u64| Standings {
+            tournament: "final".into(),
+            id: "x".into(),
+            tables_played: tables,
+            tables_scheduled: Some(tables),
+            rounds_played: rounds,
+            standings: Vec::new(),
+            head_to_head: Vec::new(),
+            sprt: None,
+        };
+        let one = final_table(&standings(1, 1)).into_string();
+        assert!(one.contains("1 table, 1 round. "), "{one}");
+        let more = final_table(&standings(3, 6)).into_string();
+        assert!(more.contains("3 tables, 6 rounds. "), "{more}");
     }
 }
