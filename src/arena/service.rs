@@ -30,7 +30,7 @@ use std::time::Duration;
 use super::ladder::{matchmaker, worker};
 use super::rundir;
 use super::submissions::builder;
-use super::{Arena, admin};
+use super::{Arena, admin, sql};
 use crate::sandbox::{Isolation, Level};
 
 /// Who embedded workers are, in `lease_owner`.

@@ -94,7 +94,7 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
     let scratch = pool(spec, &dirs)?;
     if scratch.is_some() {
         let cwd = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
-        kept.retain(|k| k.0 != cwd);
+        kept.retain(|k| k.path != cwd);
     }
     for Kept {
         path,
