@@ -64,17 +64,11 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
     });
     let sandboxes = Sandboxes::new(&arena).unwrap();
     let team = team(&arena, "diggers");
-    let deep = submit(&arena, team, "deep", "bot.sh", b"exit 0\n");
-    let wide = submit(&arena, team, "wide", "bot.sh", b"exit 0\n");
-    let huge = submit(&arena, team, "huge", "bot.sh", b"exit 0\n");
-    let fine = submit(
-        &arena,
-        team,
-        "python",
-        "bot.py",
-        &super::kit_file("python", "bot.py"),
-    );
-    for (v, name) in [(deep, "deep"), (wide, "wide"), (huge, "huge")] {
+    // Each built before the next is submitted: a team's newer upload supersedes its queued one.
+    let mut versions = Vec::new();
+    for name in ["deep", "wide", "huge"] {
+        let v = submit(&arena, team, name, "bot.sh", b"exit 0\n");
+        versions.push(v);
         let started = Instant::now();
         build_next(&arena, &sandboxes);
         let (s, why) = state(&arena, v);
@@ -87,6 +81,9 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
         assert!(!dir.join("build").exists(), "{name}: no tree is kept");
         assert!(dir.join("build.log").is_file(), "{name}: the log is kept");
     }
+    let [deep, wide, huge] = versions[..] else {
+        unreachable!("three versions")
+    };
     let why = |v| state(&arena, v).1.unwrap();
     assert!(
         why(deep).contains("deeper than 128 levels"),
@@ -110,6 +107,13 @@ fn builds_that_leave_deep_wide_or_huge_trees_fail_naming_the_bound_and_leave_not
     );
     // The builder goes on as ever: a good bot is built, kept (root's, read-only for others)
     // and checked.
+    let fine = submit(
+        &arena,
+        team,
+        "python",
+        "bot.py",
+        &super::kit_file("python", "bot.py"),
+    );
     build_next(&arena, &sandboxes);
     assert_eq!(state(&arena, fine), ("ready".to_string(), None));
     let kept = arena.version_dir(fine).join("build/bot.py");
@@ -188,7 +192,7 @@ fn a_full_disk_refuses_uploads_saying_so() {
         refused.message.contains("the arena's disk is full"),
         "{refused}"
     );
-    assert!(refused.internal);
+    assert!(refused.disk_full);
     assert_eq!(
         std::fs::read_dir(arena.dir.join("versions"))
             .unwrap()

@@ -22,7 +22,7 @@ run = "/bin/sh bot.sh"
 "#;
 
 /// The uids of these tests' builds and bots: ranges of their own.
-const UIDS: [(u32, u32); 2] = [(65400, 65499), (65500, 65599)];
+const UIDS: [(u32, u32); 2] = [(61100, 61199), (61200, 61299)];
 
 /// The pid of the server's build child for `version`, if one runs.
 fn build_child(server: &Server, version: i64) -> Option<i32> {

@@ -213,7 +213,7 @@ try {
     const live = await open(expect.live.page);
     await live.waitForSelector('body[data-ready]');
     const before = await live.$eval('#subtitle', (e) => e.textContent);
-    check(before.includes('live: 1 rounds'), `the live page says ${JSON.stringify(before)}`);
+    check(before.includes('live: 1 round,'), `the live page says ${JSON.stringify(before)}`);
     check(await live.$('meta[http-equiv="refresh"]'), 'the live page has no refresh');
     renameSync(expect.live.next, expect.live.page);
     // A reload may have come just before the new page: wait for up to three.

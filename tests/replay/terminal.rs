@@ -37,11 +37,14 @@ fn redact_times(s: &str) -> String {
     out
 }
 
-/// The output with what differs between runs (timings, the match id) redacted; CPU times are
-/// left out (the OS may not tell them).
+/// The output with what differs between runs (timings, the match id) and between releases
+/// (the built-in bots' version, which is rollarena's) redacted; CPU times are left out (the OS
+/// may not tell them).
 pub(super) fn redact(out: &str, record: &Path) -> String {
     let id = lines(record)[0]["match"].as_str().unwrap().to_string();
-    redact_times(&out.replace(&id, "<match>")).replace(", CPU T ms", "")
+    redact_times(&out.replace(&id, "<match>"))
+        .replace(", CPU T ms", "")
+        .replace(concat!(" ", env!("CARGO_PKG_VERSION"), ")"), " VERSION)")
 }
 
 /// Compares with a stored snapshot (or rewrites it with UPDATE_SNAPSHOTS=1).
