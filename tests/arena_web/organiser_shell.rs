@@ -13,6 +13,17 @@ const UIDS: [(u32, u32); 2] = [(65000, 65049), (65050, 65099)];
 /// A team name that is markup and has blanks: the shell takes it as one word.
 const ODD: &str = "<b>Odd</b> team";
 
+/// The row of team `name` in a JSON list of teams (`arena teams --json`, the API's).
+fn named(teams: &serde_json::Value, name: &str) -> serde_json::Value {
+    teams
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no team {name:?} in {teams}"))
+        .clone()
+}
+
 #[test]
 fn the_organiser_runs_the_arena_from_the_shell() {
     let arena = Arena::init(&["--size", "6", "--rounds", "2", "--anchor", "greedy"], "");
@@ -48,13 +59,7 @@ fn the_organiser_runs_the_arena_from_the_shell() {
     }
     let (code, out, err) = cmd(&["teams", "--json"]);
     assert_eq!(code, 0, "{err}");
-    let teams: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let alpha_row = teams
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "Alpha")
-        .unwrap();
+    let alpha_row = named(&serde_json::from_str(&out).unwrap(), "Alpha");
     assert_eq!(alpha_row["disabled"], false);
     assert_eq!(alpha_row["versions"], 0);
     assert!(alpha_row["active_version"].is_null());
@@ -69,16 +74,7 @@ fn the_organiser_runs_the_arena_from_the_shell() {
         Who::Token(&arena.organiser),
     )
     .json();
-    let row = |api: &serde_json::Value, name: &str| {
-        api["teams"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == name)
-            .unwrap()
-            .clone()
-    };
-    assert_eq!(row(&api, "Alpha")["disabled"], true);
+    assert_eq!(named(&api["teams"], "Alpha")["disabled"], true);
     let (code, out, err) = submit(&server, &alpha, &kit("python"), &[]);
     assert_ne!(code, 0, "{out}");
     assert!(err.contains("disabled"), "{err}");
@@ -89,13 +85,7 @@ fn the_organiser_runs_the_arena_from_the_shell() {
     let (code, out, err) = submit(&server, &alpha, &kit("python"), &[]);
     assert_eq!(code, 0, "{out}\n{err}");
     let (_, out, _) = cmd(&["teams", "--json"]);
-    let teams: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let alpha_row = teams
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "Alpha")
-        .unwrap();
+    let alpha_row = named(&serde_json::from_str(&out).unwrap(), "Alpha");
     assert_eq!(alpha_row["versions"], 1);
     assert!(alpha_row["last_submitted_at"].is_i64(), "{alpha_row}");
 
