@@ -131,18 +131,23 @@ fn slow_arena() -> (Arena, String, tempfile::TempDir) {
     (arena, token, tmp)
 }
 
+/// Submits the slow recipe's bot in `dir`; its version.
+fn submit_slow(server: &Server, token: &str, dir: &std::path::Path) -> i64 {
+    let (code, out, err) = submit(
+        server,
+        token,
+        &dir.join("bot.sh"),
+        &["--language", "slowsh"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    version_id(&out)
+}
+
 #[test]
 fn a_build_that_takes_its_process_down_twice_fails_and_the_server_answers_throughout() {
     let (arena, token, tmp) = slow_arena();
     let server = Server::start(&arena, 0);
-    let (code, out, err) = submit(
-        &server,
-        &token,
-        &tmp.path().join("bot.sh"),
-        &["--language", "slowsh"],
-    );
-    assert_eq!(code, 0, "{out}{err}");
-    let v = version_id(&out);
+    let v = submit_slow(&server, &token, tmp.path());
 
     let first = child_of_attempt(&arena, &server, v, 1);
     kill_until_gone(first, libc::SIGSEGV);
@@ -200,14 +205,7 @@ fn a_build_that_takes_its_process_down_twice_fails_and_the_server_answers_throug
 fn a_restart_with_a_version_left_building_serves_at_once() {
     let (arena, token, tmp) = slow_arena();
     let server = Server::start(&arena, 0);
-    let (code, out, err) = submit(
-        &server,
-        &token,
-        &tmp.path().join("bot.sh"),
-        &["--language", "slowsh"],
-    );
-    assert_eq!(code, 0, "{out}{err}");
-    let v = version_id(&out);
+    let v = submit_slow(&server, &token, tmp.path());
     let pid = child_of_attempt(&arena, &server, v, 1);
     // A clean stop is no crash: the build is killed and queued again, its attempt not counted.
     assert!(server.stop().success());
