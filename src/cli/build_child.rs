@@ -9,6 +9,10 @@ use clap::Args;
 
 use super::EXIT_OK;
 use crate::arena::submissions::builder;
+use crate::sandbox::tree;
+
+/// How long the child waits for its discarded trees to be removed before it exits.
+const REAP_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// Build and check one version of an arena, for `rollarena serve` (internal).
 #[derive(Args, Debug)]
@@ -20,7 +24,15 @@ pub struct BuildChildArgs {
 }
 
 pub fn run(args: BuildChildArgs) -> anyhow::Result<ExitCode> {
-    builder::child(&args.dir, args.id, &mut std::io::stdout().lock())
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let done = builder::child(&args.dir, args.id, &mut std::io::stdout().lock());
+    // The trees the build moved aside are removed on a thread that dies with this process:
+    // wait for it (a stopping server kills the child sooner; the next start sweeps the rest).
+    if !tree::wait_reaped(REAP_LIMIT) {
+        tracing::warn!(
+            "the build's discarded trees were not all removed within {} s; the next start removes the rest",
+            REAP_LIMIT.as_secs()
+        );
+    }
+    done.map_err(|e| anyhow::anyhow!(e))?;
     Ok(ExitCode::from(EXIT_OK))
 }

@@ -23,7 +23,8 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::{OnceLock, mpsc};
+use std::sync::{Condvar, Mutex, OnceLock, mpsc};
+use std::time::{Duration, Instant};
 
 /// The deepest a kept tree may be (a build, an artifact): far beyond any real build (a Java
 /// package tree, `node_modules`, a Rust `target/` are tens of levels deep).
@@ -534,6 +535,17 @@ pub fn discard(path: &Path, trash: &Path) {
     reap(doomed);
 }
 
+/// The trees handed to the reaper and not yet removed, and the signal of each removal.
+static PENDING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// Counts one tree more (`+1`) or one fewer (`-1`) as pending, waking [`wait_reaped`].
+fn pending(delta: isize) {
+    let (count, done) = &PENDING;
+    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
+    *n = n.saturating_add_signed(delta);
+    done.notify_all();
+}
+
 /// Hands `path` to the reaper thread (made at the first call), which removes it with
 /// [`remove_all`]; when no thread can be made, removes it now.
 fn reap(path: PathBuf) {
@@ -545,18 +557,41 @@ fn reap(path: PathBuf) {
             .spawn(move || {
                 for path in rx {
                     remove_loudly(&path);
+                    pending(-1);
                 }
             })
             .ok()
             .map(|_| tx)
     });
+    pending(1);
     let left = match queue {
         Some(tx) => tx.send(path).err().map(|e| e.0),
         None => Some(path),
     };
     if let Some(path) = left {
         remove_loudly(&path);
+        pending(-1);
     }
+}
+
+/// Waits until every tree handed to the reaper is removed, or `limit` has passed; whether
+/// none is left. A process that is about to exit calls it, for its reaper thread dies with
+/// it: what it had not removed would stay on the disk until the next start's sweep.
+pub fn wait_reaped(limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    let (count, done) = &PENDING;
+    let mut n = count.lock().unwrap_or_else(|e| e.into_inner());
+    while *n > 0 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        n = done
+            .wait_timeout(n, left)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    true
 }
 
 /// [`remove_all`], logging a failure as an error that names what is left behind.
