@@ -51,6 +51,7 @@ mod handover;
 mod logins;
 mod organiser;
 mod organiser_shell;
+mod pages;
 mod pinning;
 mod seeds;
 mod sigkill;
