@@ -217,3 +217,22 @@ fn an_unfinished_match_shows_nothing() {
     assert_eq!(done.row.seats.len(), 2);
     assert_eq!(done.row.seats[1].team, "<b>");
 }
+
+#[test]
+fn a_disabled_team_is_listed_apart_with_the_version_that_played_for_it() {
+    let (_dir, conn) = arena();
+    let lb = leaderboard(&conn).unwrap();
+    assert!(lb.rows.iter().all(|r| r.team != "c"));
+    assert_eq!(lb.disabled.len(), 1);
+    let c = &lb.disabled[0];
+    let v = c.version.as_ref().unwrap();
+    assert_eq!((c.team.as_str(), v.id, v.label.as_str()), ("c", 30, "v30"));
+    assert!((v.conservative - 47.0).abs() < 1e-9);
+    conn.execute("UPDATE teams SET disabled = 1 WHERE id = 4", [])
+        .unwrap();
+    let lb = leaderboard(&conn).unwrap();
+    let names: Vec<_> = lb.disabled.iter().map(|d| d.team.as_str()).collect();
+    assert_eq!(names, ["c", "d"]);
+    assert!(lb.disabled[1].version.is_none(), "d has nothing ready");
+    assert!(lb.unranked.is_empty());
+}

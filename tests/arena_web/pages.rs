@@ -300,6 +300,14 @@ fn forfeits_show_at_the_top_destructive_forms_ask_first_and_tables_read_well() {
         "the old token still works"
     );
     assert!(get(&format!("{url}/api/final"), Who::Nobody).json()["closing"].is_null());
+    // A final cannot start while the contest is open: refused at once, without a question.
+    let open = send("/organiser/final", "schedule=round-robin");
+    assert_eq!(open.status, 400, "{}", open.body);
+    assert!(
+        open.body.contains("the contest is still open"),
+        "{}",
+        open.body
+    );
     // A match that is not there is refused at once, without a question.
     let none = send("/organiser/rejudge", "action=void&match=999999");
     assert_eq!(none.status, 400, "{}", none.body);

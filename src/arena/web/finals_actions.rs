@@ -190,7 +190,8 @@ pub async fn final_form(
     let confirmed = confirm::confirmed(form.confirm.as_deref());
     let ask = {
         let form = form.clone();
-        move |_: &Site| {
+        move |site: &Site| {
+            tournament::may_start(&site.arena.conn()?)?;
             for (name, text) in [
                 ("rounds", &form.rounds),
                 ("repeat", &form.repeat),

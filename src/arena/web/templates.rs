@@ -218,7 +218,7 @@ fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Ma
         (wide(html! { table #versions {
             thead { tr {
                 th { "Version" } th { "Label" } th { "Language" } th { "Submitted" }
-                th { "Build and check" } th.num { "μ ± σ" } th.num { "Matches" } th { "SPRT" }
+                th { "State" } th.num { "μ ± σ" } th.num { "Matches" } th { "SPRT" }
             } }
             tbody {
                 @for v in versions {
