@@ -111,9 +111,10 @@ fn a_pinned_version_plays_instead_of_the_latest() {
 
 #[test]
 fn a_team_page_counts_results_against_each_opponent_and_hides_failures_from_others() {
-    let (_dir, conn) = arena();
+    let (dir, conn) = arena();
     let own = team(
         &conn,
+        dir.path(),
         "a",
         &Viewer::Team {
             id: 1,
@@ -145,14 +146,14 @@ fn a_team_page_counts_results_against_each_opponent_and_hides_failures_from_othe
             name: "<b>".into(),
         },
     ] {
-        let other = team(&conn, "a", &viewer).unwrap();
+        let other = team(&conn, dir.path(), "a", &viewer).unwrap();
         assert!(!other.own);
         assert!(other.versions.iter().all(|v| v.failure.is_none()));
     }
-    let org = team(&conn, "a", &Viewer::Organiser).unwrap();
+    let org = team(&conn, dir.path(), "a", &Viewer::Organiser).unwrap();
     assert!(org.own);
     assert!(matches!(
-        team(&conn, "zz", &Viewer::Public),
+        team(&conn, dir.path(), "zz", &Viewer::Public),
         Err(ViewError::NotFound(_))
     ));
 }
@@ -205,14 +206,33 @@ fn an_unfinished_match_shows_nothing() {
     )
     .unwrap();
     assert!(matches!(
-        match_page(&conn, dir.path(), 9),
+        match_page(&conn, dir.path(), 9, &Viewer::Public),
         Err(ViewError::NotFound(_))
     ));
     assert!(matches!(
         match_records(&conn, dir.path(), 9, &Viewer::Organiser),
         Err(ViewError::NotFound(_))
     ));
-    let done = match_page(&conn, dir.path(), 1).unwrap();
+    let done = match_page(&conn, dir.path(), 1, &Viewer::Public).unwrap();
     assert_eq!(done.row.seats.len(), 2);
     assert_eq!(done.row.seats[1].team, "<b>");
+}
+
+#[test]
+fn a_disabled_team_is_listed_apart_with_the_version_that_played_for_it() {
+    let (_dir, conn) = arena();
+    let lb = leaderboard(&conn).unwrap();
+    assert!(lb.rows.iter().all(|r| r.team != "c"));
+    assert_eq!(lb.disabled.len(), 1);
+    let c = &lb.disabled[0];
+    let v = c.version.as_ref().unwrap();
+    assert_eq!((c.team.as_str(), v.id, v.label.as_str()), ("c", 30, "v30"));
+    assert!((v.conservative - 47.0).abs() < 1e-9);
+    conn.execute("UPDATE teams SET disabled = 1 WHERE id = 4", [])
+        .unwrap();
+    let lb = leaderboard(&conn).unwrap();
+    let names: Vec<_> = lb.disabled.iter().map(|d| d.team.as_str()).collect();
+    assert_eq!(names, ["c", "d"]);
+    assert!(lb.disabled[1].version.is_none(), "d has nothing ready");
+    assert!(lb.unranked.is_empty());
 }

@@ -35,6 +35,10 @@
 //! - `stopping`: SIGTERM stops the server within 5 s with live streams open (each gets a last
 //!   event) and with a match in play (queued again, played after the restart);
 //! - `seeds`: the ladder's match seeds are 53 random bits;
+//! - `pages`: a crashing bot's forfeits at the top of its match pages (its stderr for its own
+//!   team and the organiser only) and counted on its team's page; every irreversible form
+//!   asks first (Enter never acts); tables that read well in Chromium at 1280 and 800 px; one
+//!   snapshot per render under a writer;
 //! - `handover`: `arena team`'s instructions (the server's address, the token in
 //!   ROLLARENA_TOKEN), `arena export`'s private archive, and `submit --wait` showing the stderr
 //!   of a kit with a SyntaxError.
@@ -51,6 +55,7 @@ mod handover;
 mod logins;
 mod organiser;
 mod organiser_shell;
+mod pages;
 mod pinning;
 mod seeds;
 mod sigkill;

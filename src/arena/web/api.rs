@@ -56,7 +56,7 @@ type ApiResult<T> = Result<Json<T>, ApiError>;
 
 pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboard> {
     Ok(Json(
-        blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?,
+        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn)?))).await?,
     ))
 }
 
@@ -66,7 +66,10 @@ pub async fn team(
     Path(name): Path<String>,
 ) -> ApiResult<views::TeamPage> {
     Ok(Json(
-        blocking(move || Ok(views::team(&site.conn()?, &name, &auth.viewer)?)).await?,
+        blocking(move || {
+            site.snapshot(|conn| Ok(views::team(conn, &site.arena.dir, &name, &auth.viewer)?))
+        })
+        .await?,
     ))
 }
 
@@ -76,12 +79,14 @@ pub async fn matches(
 ) -> ApiResult<Vec<views::MatchRow>> {
     Ok(Json(
         blocking(move || {
-            Ok(views::matches(
-                &site.conn()?,
-                q.team.as_deref(),
-                q.before,
-                q.limit.unwrap_or(50),
-            )?)
+            site.snapshot(|conn| {
+                Ok(views::matches(
+                    conn,
+                    q.team.as_deref(),
+                    q.before,
+                    q.limit.unwrap_or(50),
+                )?)
+            })
         })
         .await?,
     ))
@@ -89,10 +94,14 @@ pub async fn matches(
 
 pub async fn match_page(
     State(site): State<Site>,
+    ApiAuth(auth): ApiAuth,
     Path(id): Path<i64>,
 ) -> ApiResult<views::MatchPage> {
     Ok(Json(
-        blocking(move || Ok(views::match_page(&site.conn()?, &site.arena.dir, id)?)).await?,
+        blocking(move || {
+            site.snapshot(|conn| Ok(views::match_page(conn, &site.arena.dir, id, &auth.viewer)?))
+        })
+        .await?,
     ))
 }
 
@@ -200,7 +209,7 @@ pub async fn organiser(
         )));
     }
     Ok(Json(
-        blocking(move || Ok(views::organiser(&site.conn()?)?)).await?,
+        blocking(move || site.snapshot(|conn| Ok(views::organiser(conn)?))).await?,
     ))
 }
 

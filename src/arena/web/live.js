@@ -190,15 +190,24 @@
   function signed(v) {
     return (v >= 0 ? '+' : '') + v.toFixed(2);
   }
+  // A long value on one line, cut with an ellipsis, the whole in its tooltip (as the server
+  // draws it: templates::clip).
+  function clipped(node, text) {
+    node.classList.add('clip');
+    node.setAttribute('title', text);
+    return node;
+  }
   function leaderboard(table) {
     follow(() => getJson('/api/leaderboard').then((lb) => {
       const body = table.tBodies[0];
       clear(body);
       for (const r of lb.rows) {
         const team = el('span');
-        team.appendChild(link(teamHref(r.team), r.team));
+        team.appendChild(clipped(link(teamHref(r.team), r.team), r.team));
         if (r.builtin) { team.appendChild(document.createTextNode(' ')); team.appendChild(el('span', 'badge', 'built-in')); }
-        const version = el('span', '', r.version_label + ' ');
+        const version = el('span');
+        version.appendChild(clipped(el('span', '', r.version_label), r.version_label));
+        version.appendChild(document.createTextNode(' '));
         version.appendChild(el('span', 'muted', '#' + r.version_id));
         if (r.pinned) { version.appendChild(document.createTextNode(' ')); version.appendChild(el('span', 'badge pinned', 'pinned')); }
         let trend;
@@ -234,7 +243,7 @@
           if (v.failure) { state.appendChild(document.createTextNode(' ')); state.appendChild(el('span', 'failure', v.failure)); }
           const verdict = v.sprt && v.sprt.verdict ? (['better', 'not better'].includes(v.sprt.verdict) ? v.sprt.verdict : 'undecided') : '-';
           body.appendChild(row([
-            { node: idCell }, v.label, v.language, time(v.submitted_at), { node: state },
+            { node: idCell }, { node: clipped(el('span', '', v.label), v.label) }, v.language, time(v.submitted_at), { node: state },
             { text: `${v.mu.toFixed(2)} ± ${v.sigma.toFixed(2)}`, num: true }, { text: v.matches, num: true }, verdict,
           ]));
         }
@@ -245,7 +254,7 @@
         const body = opponents.tBodies[0];
         clear(body);
         for (const o of t.opponents) {
-          body.appendChild(row([{ node: link(teamHref(o.team), o.team) }, { text: o.matches, num: true }, { text: o.wins, num: true },
+          body.appendChild(row([{ node: clipped(link(teamHref(o.team), o.team), o.team) }, { text: o.matches, num: true }, { text: o.wins, num: true },
             { text: o.draws, num: true }, { text: o.losses, num: true }, { text: Math.round(o.score * 100) + '%', num: true }]));
         }
       }
@@ -257,10 +266,10 @@
           const seats = el('span');
           m.seats.forEach((s, i) => {
             if (i > 0) seats.appendChild(document.createTextNode(' · '));
-            seats.appendChild(link(teamHref(s.team), s.team));
+            seats.appendChild(clipped(link(teamHref(s.team), s.team), s.team));
             const points = s.points === null || s.points === undefined ? '-' : String(s.points);
             seats.appendChild(document.createTextNode(' '));
-            seats.appendChild(el('span', 'muted', points + (s.rank ? ', #' + s.rank : '')));
+            seats.appendChild(el('span', 'muted nowrap', points + (s.rank ? ', #' + s.rank : '')));
           });
           body.appendChild(row([{ node: link('/matches/' + m.id, '#' + m.id) }, time(m.finished_at), m.kind, { node: seats }]));
         }
