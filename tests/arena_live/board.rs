@@ -1,18 +1,19 @@
 //! The live board of each game, watched in Chromium on loopback: `rollarena serve` with
 //! `random` as an anchor and one team whose bot (a small Python program) plays a random legal
 //! move after a pause, so that a match of two short rounds lasts a few seconds (in Rock'n'Roll
-//! Robot, the solver and `random` as anchors, each round lasting its 4 s hourglass). The browser opens the first match's page before it
-//! starts and watches it to its end (`tests/browser/live_board.mjs`): the board at step 0 and
-//! move by move, the clocks, hands as backs, the board moving on at the end of round 1, the
-//! finished page in place at the end. With `ROLLARENA_SCREENSHOTS=DIR` it saves
-//! `DIR/live-GAME.png` (the book's are made so).
+//! Robot, the solver and `random` as anchors, a round lasting up to its 2 s hourglass). The
+//! browser opens the first match's page (before it starts, where a team's check comes first)
+//! and watches it to its end (`tests/browser/live_board.mjs`): the board at step 0 and move by
+//! move, the clocks, hands as backs, the board moving on when a round ends, the finished page
+//! in place at the end. With `ROLLARENA_SCREENSHOTS=DIR` it saves `DIR/live-GAME.png` (the
+//! book's are made so).
 
 use std::time::Duration;
 
 use serde_json::json;
 
 use crate::arena::wait_for;
-use crate::arena_web::{Arena, Server, submit};
+use crate::arena_web::{Arena, Server, Who, get, submit};
 
 /// A bot for every game: `ready`, then a random legal move after `PAUSE` seconds (another one
 /// at once when refused); in a game without turns (declarations), a pass after `PAUSE`
@@ -53,6 +54,8 @@ for line in sys.stdin:
 struct Watch {
     game: &'static str,
     flags: &'static [&'static str],
+    /// Rounds a match plays.
+    rounds: u32,
     /// The built-in bots in the ladder.
     anchors: &'static [&'static str],
     /// The team's bot's pause, for a team (none: the anchors play each other).
@@ -69,7 +72,8 @@ fn watch(w: Watch) {
     if !crate::chromium::ready("the live board's browser test") {
         return;
     }
-    let mut flags = vec!["--players", "2", "--rounds", "2", "--time", "5s"];
+    let rounds = w.rounds.to_string();
+    let mut flags = vec!["--players", "2", "--rounds", &rounds, "--time", "5s"];
     for anchor in w.anchors {
         flags.extend(["--anchor", anchor]);
     }
@@ -115,12 +119,19 @@ fn watch(w: Watch) {
         2,
         "match 1 has two seats"
     );
+    // Over, its live board is its replay; no match, no board.
+    let over = get(&format!("{}/matches/1/watch", server.url), Who::Nobody);
+    assert_eq!(over.status, 303);
+    assert_eq!(over.header("location"), Some("/matches/1/replay"));
+    let none = get(&format!("{}/matches/999/watch", server.url), Who::Nobody);
+    assert_eq!(none.status, 404, "{}", none.body);
 }
 
 #[test]
 fn a_rolit_match_on_its_live_board() {
     watch(Watch {
         game: "rolit",
+        rounds: 2,
         anchors: &["random"],
         flags: &["--size", "6"],
         pause: Some(0.08),
@@ -136,6 +147,7 @@ fn a_rolit_match_on_its_live_board() {
 fn a_goofspiel_match_on_its_live_board() {
     watch(Watch {
         game: "goofspiel",
+        rounds: 2,
         anchors: &["random"],
         flags: &["--cards", "8"],
         pause: Some(0.25),
@@ -151,6 +163,7 @@ fn a_goofspiel_match_on_its_live_board() {
 fn a_rollerball_match_on_its_live_board() {
     watch(Watch {
         game: "rollerball",
+        rounds: 2,
         anchors: &["random"],
         flags: &["--turn-limit", "12"],
         pause: Some(0.12),
@@ -166,8 +179,11 @@ fn a_rollerball_match_on_its_live_board() {
 fn a_robots_match_on_its_live_board() {
     watch(Watch {
         game: "robots",
+        // The anchors' match starts with the server, maybe before the browser is up: enough
+        // rounds that it sees one end, whenever it comes in.
+        rounds: 4,
         anchors: &["solver", "random"],
-        flags: &["--hourglass", "4s", "--first-declaration", "4s"],
+        flags: &["--hourglass", "2s", "--first-declaration", "2s"],
         pause: None,
         pieces: "#board g.robot",
         min: 4,

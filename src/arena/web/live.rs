@@ -336,9 +336,15 @@ fn page(m: &MatchRow) -> Markup {
 /// `GET /matches/{id}/watch`: the live board of a match queued or in play, the replay viewer
 /// fed by the match's public messages ([`crate::show::html::render_live`]), framed by the
 /// match's page. It carries its own policy (its script by hash, connections to this server
-/// only) with `frame-ancestors 'self'`. A match that is over has its replay instead (a
-/// redirect); no such match is a 404.
-pub async fn board(State(site): State<Site>, Path(id): Path<i64>) -> Result<Response, WebError> {
+/// only) with `frame-ancestors 'self'`; opened alone it carries the closing-time banner, as the
+/// replay does. A match that is over has its replay instead (a redirect); no such match is a
+/// 404.
+pub async fn board(
+    State(site): State<Site>,
+    auth: super::auth::Auth,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, WebError> {
     let s = site.clone();
     let row = blocking(move || Ok(views::match_rows(&s.conn()?, &[id])?.pop())).await?;
     let Some(row) = row else {
@@ -362,6 +368,14 @@ pub async fn board(State(site): State<Site>, Path(id): Path<i64>) -> Result<Resp
     });
     let html = crate::show::html::render_live(&format!("Match {id}"), &c.game, &live);
     let csp = super::pages::viewer_policy(&html).unwrap_or_else(|| "default-src 'none'".into());
+    let framed = headers
+        .get("sec-fetch-dest")
+        .is_some_and(|v| v.as_bytes() == b"iframe");
+    let html = if framed {
+        html
+    } else {
+        super::finals::banner_in_document(html, auth.closing)
+    };
     let mut response = axum::response::Html(html).into_response();
     if let Ok(value) = header::HeaderValue::from_str(&format!("{csp}; frame-ancestors 'self'")) {
         response
