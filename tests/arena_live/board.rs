@@ -15,9 +15,9 @@ use serde_json::json;
 use crate::arena::wait_for;
 use crate::arena_web::{Arena, Server, Who, get, submit};
 
-/// A bot for every game: `ready`, then a random legal move after `PAUSE` seconds (another one
-/// at once when refused); in a game without turns (declarations), a pass after `PAUSE`
-/// seconds at each round's start.
+/// A bot for every game: `ready`, then a random legal move after `PAUSE` seconds (a second
+/// more before its first, another one at once when refused); in a game without turns
+/// (declarations), a pass after `PAUSE` seconds at each round's start.
 const BOT: &str = r#"import json, random, sys, time
 PAUSE = {pause}
 def send(m):
@@ -36,8 +36,9 @@ for line in sys.stdin:
         break
     elif (t == "turn" and m.get("legal")) or (t == "illegal" and LAST):
         if t == "turn":
+            # The match's first move waits for a browser slow to open the page.
+            time.sleep(PAUSE + (1.0 if LAST is None else 0))
             LAST = m
-            time.sleep(PAUSE)
         out = {"type": "move", "move": random.choice(LAST["legal"])}
         if "turn_id" in LAST:
             out["turn_id"] = m.get("turn_id", LAST["turn_id"])
