@@ -96,7 +96,8 @@
         { label: 'bank left', num: true }, { label: 'match points', num: true }], rows);
       t.className = 'clocks';
       clocks.appendChild(t);
-      if (s.move_ms) clocks.appendChild(el('div', 'muted', `${fmtMs(s.move_ms)} a move at most (+${fmtMs(s.margin_ms || 0)} margin)`));
+      if (s.move_ms) clocks.appendChild(el('div', 'muted', `${fmtMs(s.move_ms)} a move at most${s.margin_ms ? ' (+' + fmtMs(s.margin_ms) + ' margin)' : ''}`));
+      if (!over) clocks.appendChild(waiting);
     }
     function roundOption(r) {
       const picker = $('round');
@@ -139,7 +140,16 @@
     function later() {
       if (pending === null) pending = setTimeout(redraw, 200);
     }
+    // How long the next move has been awaited, while the match is in play.
+    let lastAt = null;
+    const waiting = el('div', 'muted');
+    waiting.id = 'live-wait';
+    setInterval(() => {
+      if (over || lastAt === null || !waiting.isConnected) return;
+      waiting.textContent = `the next move awaited for ${((Date.now() - lastAt) / 1000).toFixed(1)} s`;
+    }, 500);
     function handle(m) {
+      if (m.type !== 'end') lastAt = Date.now();
       if (m.type === 'round') {
         roundOf(m.round, m.rounds).dirty = true;
       } else if (m.type === 'start') {
