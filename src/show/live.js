@@ -50,11 +50,15 @@
         const s = rec && rec.seats[i];
         return { name: s ? s.name : name, command: s ? s.command : '', bot_name: s && s.bot_name, bot_version: s && s.bot_version, bot_author: s && s.bot_author, colour: colours[i] || null };
       });
-      const moves = r.moves.map((m) => ({
-        ply: m.ply, seat: m.seat, kind: m.kind, colour: m.colour, move: m.move === undefined ? '(not shown)' : m.move,
+      // Once the round is over its record is public: its moves as played (a bid revealed),
+      // their refused attempts; the states stay the stream's (the audience's).
+      const played = rec && rec.moves.length === r.moves.length ? rec.moves : null;
+      const moves = r.moves.map((m, i) => ({
+        ply: m.ply, seat: m.seat, kind: m.kind, colour: m.colour,
+        move: played ? played[i].move : m.move === undefined ? '(not shown)' : m.move,
         effects: m.effects || {}, state: m.state, ms: m.ms, at_ms: m.at_ms, bank_ms: m.bank_ms, by_arbiter: m.by_arbiter,
         // A refused attempt's line and reason may name a hand's cards: the stream counts them.
-        refused: Array.from({ length: m.refused || 0 }, () => ({ line: '(not shown while the round is in play)', reason: '', ms: null })),
+        refused: played ? played[i].refused || [] : Array.from({ length: m.refused || 0 }, () => ({ line: '(not shown while the round is in play)', reason: '', ms: null })),
       }));
       const g = {
         index: r.round, match: String(L.match), table: null, round: r.round, rounds: r.rounds, game: L.game,
