@@ -337,3 +337,50 @@ fn goofspiel_shows_no_prize_order_or_bid_before_its_reveal() {
     assert_eq!(last["history"], board["history"]);
     assert_eq!(last["scores"], board["scores"]);
 }
+
+#[test]
+fn a_rounds_start_shows_its_state_as_its_audience_sees_it() {
+    let games: [Box<dyn Game>; 2] = [
+        Box::new(RollerballGame::new(2, 60).expect("options")),
+        Box::new(Goofspiel::new(2, 8).expect("options")),
+    ];
+    for game in &games {
+        let round = game.new_round(RoundSetup {
+            round: 0,
+            match_seed: 11,
+            round_seed: 11,
+            chance_seed: 11,
+        });
+        let state = round.live_view();
+        let colours = round.colours();
+        let m = project(&Event::RoundDealt {
+            round: 1,
+            state: &state,
+            colours: colours.as_deref(),
+            first: round.first(),
+        })
+        .expect("a message");
+        assert_eq!(m["type"], "start");
+        assert_eq!(m["round"], 1);
+        assert_eq!(m["first"], round.first());
+        assert_eq!(m["colours"], json!(colours));
+        assert_eq!(m["state"], state);
+        // The spectator's view of the record shows every hand; the start's does not.
+        assert_ne!(m["state"], round.public_view(), "{m}");
+        let mut keys = Vec::new();
+        walk(&m, &mut keys);
+        for (k, v) in keys {
+            assert!(!["deal", "secrets", "secret"].contains(&k), "{k} in {m}");
+            if k == "hands" {
+                let counts = v.as_array().expect("the hands");
+                assert!(counts.iter().all(Value::is_number), "hands in {m}");
+            }
+            if k == "hand" || k == "deck" {
+                assert!(
+                    v.is_number() || v.is_null(),
+                    "a {k} that is not a count in {m}"
+                );
+            }
+        }
+    }
+}

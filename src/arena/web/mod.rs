@@ -190,6 +190,7 @@ pub fn router(site: Site) -> Router {
         .route("/matches", get(pages::matches))
         .route("/matches/{id}", get(pages::match_page))
         .route("/matches/{id}/replay", get(pages::replay))
+        .route("/matches/{id}/watch", get(live::board))
         .route("/submissions/{id}", get(pages::submission))
         .route("/submissions/{id}/files/{*path}", get(pages::source_file))
         .route("/login", get(pages::login).post(forms::login))
