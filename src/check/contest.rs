@@ -1,5 +1,5 @@
-//! The contest a game's check plays, for games whose checks build it the same way (Goofspiel
-//! and Rollerball): the game from the check's options for a number of seats (through a build
+//! The contest a game's check plays, for the games whose checks build it the same way (the
+//! card games): the game from the check's options for a number of seats (through a build
 //! function of the game's own), the seat counts checked when none are given, the `hello` a
 //! seat gets, and the options the report shows. Their checks differ in their scenarios, not in
 //! this.
