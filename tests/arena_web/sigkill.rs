@@ -15,7 +15,7 @@ const SLOW_RECIPE: &str = r#"
 name = "slowc"
 main = "bot.c"
 extensions = []
-build = "sleep 20 && gcc -O2 -o bot bot.c -lm"
+build = "sleep 12 && gcc -O2 -o bot bot.c -lm"
 run = "bot"
 "#;
 
