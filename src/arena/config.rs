@@ -194,6 +194,12 @@ pub struct LadderConfig {
     pub lease: Duration,
     /// Times a match is tried before it is marked failed.
     pub max_attempts: u32,
+    /// The ladder rests once no version places and every rating's sigma is at most this.
+    pub rest_sigma: f64,
+    /// Matches two versions may play together (queued, in play or done); 0: no cap.
+    pub max_matches_per_pair: u32,
+    /// Matches the ladder may make in any minute; 0: no limit.
+    pub max_matches_per_minute: u32,
 }
 
 impl Default for LadderConfig {
@@ -204,6 +210,9 @@ impl Default for LadderConfig {
             sprt: "0,10,0.05,0.05".into(),
             lease: Duration::from_secs(120),
             max_attempts: 3,
+            rest_sigma: 2.5,
+            max_matches_per_pair: 100,
+            max_matches_per_minute: 120,
         }
     }
 }
@@ -438,6 +447,24 @@ impl Config {
         if self.ladder.max_attempts == 0 {
             return Err("[ladder] max_attempts must be at least 1".into());
         }
+        if !(self.ladder.rest_sigma >= 0.0 && self.ladder.rest_sigma < 25.0 / 3.0) {
+            return Err(format!(
+                "[ladder] rest_sigma = {}: give a sigma from 0 (never rest) to below a new \
+                 version's 8.33 (e.g. the default 2.5)",
+                self.ladder.rest_sigma
+            ));
+        }
+        let (cap, placement) = (
+            self.ladder.max_matches_per_pair,
+            self.ladder.placement_matches,
+        );
+        if cap > 0 && cap < placement {
+            return Err(format!(
+                "[ladder] max_matches_per_pair = {cap} is below placement_matches = \
+                 {placement}: a new version of a two-team arena could never finish placing; \
+                 raise it (or set 0: no cap)"
+            ));
+        }
         if self.ladder.lease < Duration::from_secs(5) {
             return Err("[ladder] lease must be at least 5s (workers renew it every third)".into());
         }
@@ -537,9 +564,16 @@ impl Config {
              (normalized Elo).\n# lease: how long a worker holds a match without a \
              heartbeat. max_attempts: tries\n# before a match is marked failed. Every match's \
              seed (it deals the cards) is drawn from the\n# operating system, 53 bits: \
-             nothing to set (protocol/SPEC.md section 9).\n[ladder]\n\
+             nothing to set (protocol/SPEC.md section 9).\n\
+             # The ladder spends its matches where ratings are uncertain and rests when none \
+             is: once no\n# version is placing and every sigma is at most rest_sigma, it \
+             makes no match (\"at rest\")\n# until a new version, a new team or `rollarena \
+             arena resume DIR` wakes it. Two versions\n# meet at most max_matches_per_pair \
+             times (0: no cap); at most max_matches_per_minute\n# matches are made in any \
+             minute (0: no limit).\n[ladder]\n\
              placement_matches = {placement}\nanchors = [{anchors}]\nsprt = {sprt}\n\
-             lease = {lease}\nmax_attempts = {attempts}\n\n\
+             lease = {lease}\nmax_attempts = {attempts}\nrest_sigma = {rest_sigma:?}\n\
+             max_matches_per_pair = {pair_cap}\nmax_matches_per_minute = {per_minute}\n\n\
              # The web server: where `rollarena serve` listens unless --listen says \
              otherwise.\n# trusted_proxies: the reverse proxies (addresses or blocks, as \
              \"127.0.0.1\" or \"10.0.0.0/8\")\n# whose X-Forwarded-For names the client; \
@@ -587,6 +621,9 @@ impl Config {
             sprt = q(&l.sprt),
             lease = d(l.lease),
             attempts = l.max_attempts,
+            rest_sigma = l.rest_sigma,
+            pair_cap = l.max_matches_per_pair,
+            per_minute = l.max_matches_per_minute,
             listen = q(&self.server.listen),
             proxies = self
                 .server
@@ -709,6 +746,9 @@ mod tests {
         assert!(bad(&|c| c.players = 9).contains("players = 9"));
         assert!(bad(&|c| c.build.uids = "60000-60010".into()).contains("overlaps"));
         assert!(bad(&|c| c.ladder.anchors = vec!["nobody".into()]).contains("no built-in bot"));
+        assert!(bad(&|c| c.ladder.rest_sigma = 9.0).contains("rest_sigma"));
+        assert!(bad(&|c| c.ladder.rest_sigma = f64::NAN).contains("rest_sigma"));
+        assert!(bad(&|c| c.ladder.max_matches_per_pair = 5).contains("never finish placing"));
         assert!(
             Config::new("chess", Map::new())
                 .unwrap_err()

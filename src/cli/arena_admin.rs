@@ -34,7 +34,8 @@ pub enum Organiser {
     /// Pause the matchmaker: no new match is made (matches already made are played), until
     /// `resume`.
     Pause(DirArgs),
-    /// Resume the matchmaker.
+    /// Resume the matchmaker; a ladder at rest wakes: every version plays one match more (it
+    /// rests again unless a result unsettles a rating).
     Resume(DirArgs),
 }
 
@@ -316,13 +317,18 @@ fn token(a: TeamArgs) -> anyhow::Result<ExitCode> {
 
 fn set_paused(a: DirArgs, paused: bool) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
-    admin::set_paused(&arena, paused).map_err(|e| anyhow::anyhow!(e))?;
+    let resting = admin::set_paused(&arena, paused).map_err(|e| anyhow::anyhow!(e))?;
     println!(
         "{}",
-        if paused {
-            "Paused the matchmaker: no new match is made; matches already made are played."
-        } else {
-            "Resumed the matchmaker: it makes matches again."
+        match (paused, resting) {
+            (true, _) => {
+                "Paused the matchmaker: no new match is made; matches already made are played."
+            }
+            (false, true) => {
+                "Resumed the matchmaker and woke the ladder from its rest: every version plays \
+                 one match more, then it rests again unless a result unsettles a rating."
+            }
+            (false, false) => "Resumed the matchmaker: it makes matches again.",
         }
     );
     Ok(ExitCode::SUCCESS)
