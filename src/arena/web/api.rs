@@ -55,8 +55,9 @@ impl FromRequestParts<Site> for ApiAuth {
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
 pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboard> {
+    let placement = site.arena.config.ladder.placement_matches;
     Ok(Json(
-        blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?,
+        blocking(move || Ok(views::leaderboard(&site.conn()?, placement)?)).await?,
     ))
 }
 

@@ -26,7 +26,8 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
 
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
     let dir = site.arena.dir.clone();
-    let lb = blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?;
+    let placement = site.arena.config.ladder.placement_matches;
+    let lb = blocking(move || Ok(views::leaderboard(&site.conn()?, placement)?)).await?;
     let body =
         maud::html! { (super::finals::leaderboard_section(&dir)) (templates::leaderboard(&lb)) };
     Ok(page(&auth, "Leaderboard", body))
