@@ -255,28 +255,56 @@ pub struct Recipe {
     /// The command that runs the built bot, as words; words naming files of the build
     /// directory are made absolute.
     pub run: String,
+    /// Run by `/bin/sh -c` as a build uid when `serve` starts (its compiler's `--version`):
+    /// the language is offered only if it exits 0; empty: not checked.
+    #[serde(default)]
+    pub probe: String,
 }
 
 impl Recipe {
     /// The six kit languages of `examples/`.
     pub fn defaults() -> Vec<Recipe> {
-        let r = |name: &str, main: &str, ext: &[&str], build: &str, run: &str| Recipe {
-            name: name.into(),
-            main: main.into(),
-            extensions: ext.iter().map(|e| e.to_string()).collect(),
-            build: build.into(),
-            run: run.into(),
-        };
+        let r =
+            |name: &str, main: &str, ext: &[&str], build: &str, run: &str, probe: &str| Recipe {
+                name: name.into(),
+                main: main.into(),
+                extensions: ext.iter().map(|e| e.to_string()).collect(),
+                build: build.into(),
+                run: run.into(),
+                probe: probe.into(),
+            };
         vec![
-            r("python", "bot.py", &[".py"], "", "/usr/bin/python3 bot.py"),
-            r("javascript", "bot.js", &[".js"], "", "/usr/bin/node bot.js"),
-            r("c", "bot.c", &[".c"], "gcc -O2 -o bot bot.c -lm", "bot"),
+            r(
+                "python",
+                "bot.py",
+                &[".py"],
+                "",
+                "/usr/bin/python3 bot.py",
+                "/usr/bin/python3 --version",
+            ),
+            r(
+                "javascript",
+                "bot.js",
+                &[".js"],
+                "",
+                "/usr/bin/node bot.js",
+                "/usr/bin/node --version",
+            ),
+            r(
+                "c",
+                "bot.c",
+                &[".c"],
+                "gcc -O2 -o bot bot.c -lm",
+                "bot",
+                "gcc --version",
+            ),
             r(
                 "cpp",
                 "bot.cpp",
                 &[".cpp", ".cc", ".cxx"],
                 "g++ -O2 -std=c++17 -o bot bot.cpp",
                 "bot",
+                "g++ --version",
             ),
             r(
                 "java",
@@ -284,6 +312,7 @@ impl Recipe {
                 &[],
                 "mkdir -p out && javac -d out *.java",
                 "/usr/bin/java -cp out RolitBot",
+                "javac -version",
             ),
             r(
                 "rust",
@@ -292,6 +321,7 @@ impl Recipe {
                 "cargo build --release --offline && cp \"target/release/$(sed -n \
                  's/^name *= *\"\\(.*\\)\"/\\1/p' Cargo.toml | head -n 1)\" bot",
                 "bot",
+                "cargo --version && rustc --version",
             ),
         ]
     }
@@ -587,7 +617,10 @@ impl Config {
              are made absolute). Builds have no network:\n# Rust dependencies must be \
              vendored (`cargo vendor`, with .cargo/config.toml in the upload),\n# and every \
              compiler must be installed where the build uids can run it (/usr/bin, \
-             /usr/local/bin).\n",
+             /usr/local/bin).\n\
+             # probe: run by /bin/sh -c as a build uid when `rollarena serve` starts (the \
+             compiler's\n# --version); a language whose probe fails is not offered, and \
+             serve says what is missing\n# (empty: not checked).\n",
             game = q(&self.game),
             players = self.players,
             rounds = self.rounds,
@@ -636,12 +669,14 @@ impl Config {
         for r in &self.recipes {
             let ext: Vec<String> = r.extensions.iter().map(|e| q(e)).collect();
             out.push_str(&format!(
-                "\n[[recipes]]\nname = {}\nmain = {}\nextensions = [{}]\nbuild = {}\nrun = {}\n",
+                "\n[[recipes]]\nname = {}\nmain = {}\nextensions = [{}]\nbuild = {}\nrun = {}\n\
+                 probe = {}\n",
                 q(&r.name),
                 q(&r.main),
                 ext.join(", "),
                 q(&r.build),
-                q(&r.run)
+                q(&r.run),
+                q(&r.probe)
             ));
         }
         out

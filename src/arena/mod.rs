@@ -50,6 +50,9 @@ pub struct Arena {
     pub config: config::Config,
     /// The public messages of the matches in play (shared by the workers and the web layer).
     pub live: std::sync::Arc<live::LiveHub>,
+    /// The recipes `serve` found it cannot build (their probe failed): not offered, and left
+    /// out of `config.recipes` (see `submissions::offer`).
+    pub unavailable: Vec<submissions::offer::Unavailable>,
 }
 
 impl Arena {
@@ -64,6 +67,7 @@ impl Arena {
             dir,
             config,
             live: Default::default(),
+            unavailable: Vec::new(),
         })
     }
 

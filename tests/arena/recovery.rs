@@ -193,6 +193,7 @@ fn a_build_dies_with_its_server_and_is_queued_again() {
             extensions: vec![],
             build,
             run: "/bin/sh bot.sh".into(),
+            probe: String::new(),
         });
     });
     let t = team(&arena, "slow builders");
