@@ -131,6 +131,15 @@ fn a_version_is_ranked_after_its_placement_and_equal_ratings_share_a_rank() {
         ]
     );
     assert_eq!(lb.placement_matches, 4);
+    // The page lists them apart, each with its count.
+    let page = crate::arena::web::templates::leaderboard(&lb).into_string();
+    let (ranked, apart) = page.split_once("id=\"placing\"").unwrap();
+    assert!(ranked.contains(">e<") && !ranked.contains(">f<"), "{page}");
+    assert!(
+        apart.contains(">f<") && apart.contains("placing: 0 of 4"),
+        "{page}"
+    );
+    assert!(apart.contains("placing: 3 of 4"), "{page}");
     let json = serde_json::to_value(&lb).unwrap();
     assert_eq!(json["placing"][2]["team"], "f");
     assert!(json["at_rest_since"].is_null());

@@ -93,6 +93,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let mut arena = arena;
     let unavailable = {
         let _lock = crate::arena::service::lock(&arena).map_err(UsageError)?;
+        // run/ as the service's recovery leaves it (an unpacked export has none).
+        crate::arena::rundir::prepare(&arena.dir).map_err(UsageError)?;
         crate::arena::submissions::offer::check(&arena).map_err(UsageError)?
     };
     for line in crate::arena::submissions::offer::restrict(&mut arena, unavailable) {

@@ -140,7 +140,7 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
             }
             (placing_rows(lb))
         }
-        @if lb.rows.is_empty() {
+        @if lb.rows.is_empty() && lb.placing.is_empty() {
             p.muted { "No version has passed its check yet." }
         }
         @if !lb.unranked.is_empty() {
