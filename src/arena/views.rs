@@ -72,9 +72,18 @@ pub fn conservative(mu: f64, sigma: f64) -> f64 {
 pub struct Leaderboard {
     /// The matchmaker is paused by the organiser.
     pub paused: bool,
+    /// Since when (Unix ms) the ladder is at rest: no match would teach anything (see
+    /// `ladder::rest`); `None` while it plays.
+    pub at_rest_since: Option<i64>,
     /// Finished matches in the whole arena.
     pub matches: i64,
+    /// The ranked versions: those that played their placement matches. Equal conservative
+    /// ratings (to the hundredth shown) share a rank: 1, 1, 3.
     pub rows: Vec<LeaderRow>,
+    /// Rated matches a version plays before it is ranked (`[ladder] placement_matches`).
+    pub placement_matches: u32,
+    /// The versions still placing, listed apart and unranked: most matches first.
+    pub placing: Vec<LeaderRow>,
     /// Enabled teams without a version that passed its check yet.
     pub unranked: Vec<String>,
     /// The teams the organiser disabled: not ranked, but listed (marked, not vanished).
@@ -146,7 +155,8 @@ pub struct LeaderRow {
     pub trend: Option<f64>,
 }
 
-pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
+/// The leaderboard, a version ranked once it played `placement` rated matches.
+pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin,
             t.pinned_version IS v.id
@@ -176,13 +186,26 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
             .total_cmp(&a.conservative)
             .then_with(|| a.team.cmp(&b.team))
     });
+    let (mut rows, mut placing): (Vec<LeaderRow>, Vec<LeaderRow>) = rows
+        .into_iter()
+        .partition(|r| r.matches >= i64::from(placement));
+    placing.sort_by(|a, b| b.matches.cmp(&a.matches).then_with(|| a.team.cmp(&b.team)));
     let mut trend = conn.prepare_cached(
         "SELECT mu_before, sigma_before FROM match_seats
          WHERE version_id = ?1 AND mu_before IS NOT NULL
          ORDER BY match_id DESC LIMIT 1 OFFSET ?2",
     )?;
-    for (i, row) in rows.iter_mut().enumerate() {
-        row.rank = i + 1;
+    // Competition ranking: a rating equal to the one above (to the hundredth the pages show)
+    // shares its rank, and the next rank counts every row above it.
+    let shown = |r: &LeaderRow| (r.conservative * 100.0).round();
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && shown(&rows[i]) == shown(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    for row in rows.iter_mut() {
         if row.matches > 0 {
             let back = (row.matches.min(TREND_MATCHES) - 1).max(0);
             let before: Option<(f64, f64)> = trend
@@ -202,6 +225,9 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
         .collect::<Result<_, _>>()?;
     Ok(Leaderboard {
         paused: paused(conn)?,
+        at_rest_since: crate::arena::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        placement_matches: placement,
+        placing,
         matches: conn.query_row(
             "SELECT COUNT(*) FROM matches WHERE state = 'done'",
             [],

@@ -229,15 +229,15 @@ fn freeze_rejudge_final_and_export() {
     assert_eq!(code, 2);
     assert!(err.contains("no match 99999"), "{err}");
 
-    // A re-run match: played again by the workers (closed or not), its old record kept aside,
-    // counted once.
+    // A re-run match: played again by the workers (closed or not), its old record kept aside
+    // (compressed, as it was stored), counted once.
     let rerun = done[1];
     let (code, _, err) = arena_cmd(&arena, &["rejudge", &rerun.to_string(), "--rerun"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         arena
             .dir()
-            .join(format!("records/{rerun}.rejudged-1.jsonl"))
+            .join(format!("records/{rerun}.rejudged-1.jsonl.gz"))
             .is_file()
     );
     wait_for("the re-run match played", Duration::from_secs(300), || {

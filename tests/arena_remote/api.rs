@@ -216,12 +216,19 @@ fn the_worker_api_refuses_what_must_not_count() {
         [copy, done],
     )
     .unwrap();
-    let genuine = std::fs::read_to_string(under(&arena, &format!("records/{done}.jsonl")))
-        .unwrap()
-        .replace(
-            &format!("\"match\":\"arena-{done}\""),
-            &format!("\"match\":\"arena-{copy}\""),
-        );
+    // Stored compressed once counted.
+    let mut genuine = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(
+            std::fs::File::open(under(&arena, &format!("records/{done}.jsonl.gz"))).unwrap(),
+        ),
+        &mut genuine,
+    )
+    .unwrap();
+    let genuine = genuine.replace(
+        &format!("\"match\":\"arena-{done}\""),
+        &format!("\"match\":\"arena-{copy}\""),
+    );
     let rated_before = arena.count("SELECT COUNT(*) FROM matches WHERE rated = 1");
 
     // Leased, then lost: the lease runs out and the match is queued again.

@@ -16,7 +16,9 @@ use rollarena::tournament::config::sha256_hex;
 
 use super::{Worker, register, wait_for};
 use crate::arena::have;
-use crate::arena::spying::{read_nothing, record_paths, spy_reports, spy_source, stderr_tails};
+use crate::arena::spying::{
+    read_nothing, record_paths, record_text, spy_reports, spy_source, stderr_tails,
+};
 use crate::arena_web::{Arena, Server, kit, processes_of, submit};
 
 const BOTS: (u32, u32) = (63400, 63419);
@@ -109,7 +111,7 @@ fn a_spy_on_a_remote_worker_reads_nothing_of_the_victim_or_the_worker() {
     let mut printed = Vec::new();
     let paths = record_paths(&arena.db(), "state = 'done'");
     for path in &paths {
-        let record = std::fs::read_to_string(arena.dir().join(path)).unwrap();
+        let record = record_text(&arena.dir().join(path));
         for secret in [&victim_token, &worker_token] {
             assert!(!record.contains(secret.as_str()), "{path} holds a token");
         }

@@ -15,6 +15,11 @@
 //! - `organiser`: the organiser pins from the shell (`rollarena arena pin`) while the server
 //!   runs, every refusal with its message and exit code; the organiser's table and the
 //!   leaderboard mark a pinned version; error pages carry the closing-time banner;
+//! - `recipes`: a recipe whose compiler is missing: serve says so and how to install it, the
+//!   API, the form and `submit` do not offer it;
+//! - `rest`: two teams of the same deterministic kit (every match a draw): the ladder comes
+//!   to rest by itself (page, API and `arena status` say so), wakes on a new version and on
+//!   `arena resume`; the records stored compressed, and their bytes per match;
 //! - `organiser_shell`: the organiser's page from the shell (`arena teams`, `status`,
 //!   `disable`, `enable`, `token`, `pause`, `resume`) while the server runs;
 //! - `api_errors`: every refusal under `/api/` is `{"error": ...}` with its status, axum's own
@@ -57,6 +62,8 @@ mod organiser;
 mod organiser_shell;
 mod pages;
 mod pinning;
+mod recipes;
+mod rest;
 mod seeds;
 mod sigkill;
 mod stopping;

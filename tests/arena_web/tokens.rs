@@ -20,6 +20,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/submissions"),
     ("GET", "/api/organiser"),
     ("GET", "/api/whoami"),
+    ("GET", "/api/languages"),
     ("GET", "/api/playing"),
     ("GET", "/api/changes"),
     ("GET", "/api/final"),

@@ -98,7 +98,8 @@ await withChromium(async (context) => {
     await board.goto(`${expect.url}/`);
     await board.evaluate(() => { window.stillHere = true; });
     const versionCell = () => board.$$eval('#leaderboard tbody tr', (trs, team) => {
-      const tr = trs.find((r) => r.cells[1].querySelector('a').textContent === team);
+      // Ranked or still placing (the second body, under its heading row).
+      const tr = trs.find((r) => r.cells.length > 2 && r.cells[1].querySelector('a').textContent === team);
       return tr ? { text: tr.cells[2].textContent, pinned: tr.cells[2].querySelector('.badge.pinned') !== null } : null;
     }, expect.team);
     const before = await versionCell();

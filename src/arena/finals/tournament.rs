@@ -426,7 +426,10 @@ fn public_rounds(
     table: u32,
     match_id: i64,
 ) -> Result<Vec<crate::record::RoundRecord>, String> {
-    let path = arena_dir.join(Arena::record_path(match_id));
+    let path = arena_dir.join(
+        crate::arena::records::find(arena_dir, match_id)
+            .unwrap_or_else(|| Arena::record_path(match_id)),
+    );
     let (mut records, _) = crate::record::read_records(&path)
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;
     for r in &mut records {

@@ -55,8 +55,9 @@ impl FromRequestParts<Site> for ApiAuth {
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
 pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboard> {
+    let placement = site.arena.config.ladder.placement_matches;
     Ok(Json(
-        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn)?))).await?,
+        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?,
     ))
 }
 
@@ -211,6 +212,55 @@ pub async fn organiser(
     Ok(Json(
         blocking(move || site.snapshot(|conn| Ok(views::organiser(conn)?))).await?,
     ))
+}
+
+/// A language the arena offers.
+#[derive(serde::Serialize)]
+pub struct Language {
+    pub name: String,
+    /// The file a submission holds at its top.
+    pub main: String,
+    /// Endings a single uploaded file may have.
+    pub extensions: Vec<String>,
+}
+
+/// `GET /api/languages`: what a team may submit in, and what the server cannot build now.
+#[derive(serde::Serialize)]
+pub struct Languages {
+    pub languages: Vec<Language>,
+    /// Recipes of `arena.toml` whose compiler probe failed at the server's start: not offered.
+    pub not_offered: Vec<NotOffered>,
+}
+
+#[derive(serde::Serialize)]
+pub struct NotOffered {
+    pub name: String,
+    pub why: String,
+}
+
+pub async fn languages(State(site): State<Site>) -> Json<Languages> {
+    Json(Languages {
+        languages: site
+            .arena
+            .config
+            .recipes
+            .iter()
+            .map(|r| Language {
+                name: r.name.clone(),
+                main: r.main.clone(),
+                extensions: r.extensions.clone(),
+            })
+            .collect(),
+        not_offered: site
+            .arena
+            .unavailable
+            .iter()
+            .map(|u| NotOffered {
+                name: u.recipe.name.clone(),
+                why: u.why.clone(),
+            })
+            .collect(),
+    })
 }
 
 /// Who the token or session is.

@@ -173,6 +173,25 @@
           { text: r.matches, num: true }, { node: trend, num: true },
         ]));
       }
+      // The versions still placing: the table's second body, under its heading row.
+      const placing = table.tBodies[1];
+      if (placing) {
+        while (placing.rows.length > 1) placing.deleteRow(1);
+        for (const r of lb.placing || []) {
+          const team = el('span');
+          team.appendChild(link(teamHref(r.team), r.team));
+          if (r.builtin) { team.appendChild(document.createTextNode(' ')); team.appendChild(el('span', 'badge', 'built-in')); }
+          const version = el('span', '', r.version_label + ' ');
+          version.appendChild(el('span', 'muted', '#' + r.version_id));
+          if (r.pinned) { version.appendChild(document.createTextNode(' ')); version.appendChild(el('span', 'badge pinned', 'pinned')); }
+          placing.appendChild(row([
+            { node: el('span', 'muted', '–'), num: true }, { node: team }, { node: version },
+            { text: `${r.mu.toFixed(2)} ± ${r.sigma.toFixed(2)}`, num: true },
+            { node: el('span', 'muted', `placing: ${r.matches} of ${lb.placement_matches}`), num: true },
+            { text: r.matches, num: true }, { node: el('span', 'muted', 'new'), num: true },
+          ]));
+        }
+      }
       const count = $('matches-count');
       if (count) count.textContent = String(lb.matches);
       table.setAttribute('data-updated', String(Date.now()));

@@ -216,6 +216,7 @@ pub fn router(site: Site) -> Router {
         )
         .route("/api/organiser", get(api::organiser))
         .route("/api/whoami", get(api::whoami))
+        .route("/api/languages", get(api::languages))
         .merge(finals::routes())
         .merge(workers::routes())
         .merge(pinning::routes())

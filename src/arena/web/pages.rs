@@ -26,7 +26,9 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
 
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
     let dir = site.arena.dir.clone();
-    let lb = blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn)?))).await?;
+    let placement = site.arena.config.ladder.placement_matches;
+    let lb =
+        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?;
     let body =
         maud::html! { (super::finals::leaderboard_section(&dir)) (templates::leaderboard(&lb)) };
     Ok(page(&auth, "Leaderboard", body))

@@ -129,6 +129,12 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
         @if lb.paused {
             p.notice { "The matchmaker is paused by the organiser: no new matches start." }
         }
+        @if lb.at_rest_since.is_some() && !lb.paused {
+            p.notice #at-rest {
+                "The ladder is at rest: every rating is settled and no version is placing, so no \
+                 match would teach anything. A new version, a new team or the organiser wakes it."
+            }
+        }
         p.muted { span #matches-count { (lb.matches) } " finished matches. Ranked by the conservative rating μ - 3σ." }
         (wide(html! { table #leaderboard {
             thead { tr {
@@ -161,8 +167,9 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
                     }
                 }
             }
+            (placing_rows(lb))
         } }))
-        @if lb.rows.is_empty() {
+        @if lb.rows.is_empty() && lb.placing.is_empty() {
             p.muted { "No version has passed its check yet." }
         }
         @if !lb.unranked.is_empty() {
@@ -205,6 +212,35 @@ fn disabled_teams(disabled: &[crate::arena::views::DisabledRow]) -> Markup {
                     }
                 }
             } }))
+        }
+    }
+}
+
+/// The versions still placing, apart under the ranked ones (a second body of the
+/// leaderboard's table, which live.js redraws too): unranked, "placing: 3 of 10".
+fn placing_rows(lb: &Leaderboard) -> Markup {
+    html! {
+        tbody #placing {
+            tr.section { th colspan="7" {
+                "Placing: ranked after " (lb.placement_matches) " rated matches"
+            } }
+            @for row in &lb.placing {
+                tr {
+                    td.num { span.muted { "–" } }
+                    td {
+                        a href=(team_href(&row.team)) { (row.team) }
+                        @if row.builtin { " " span.badge { "built-in" } }
+                    }
+                    td {
+                        (row.version_label) " " span.muted { "#" (row.version_id) }
+                        @if row.pinned { " " span.badge.pinned { "pinned" } }
+                    }
+                    td.num { (format!("{:.2} ± {:.2}", row.mu, row.sigma)) }
+                    td.num { span.muted { "placing: " (row.matches) " of " (lb.placement_matches) } }
+                    td.num { (row.matches) }
+                    td.num { span.muted { "new" } }
+                }
+            }
         }
     }
 }
