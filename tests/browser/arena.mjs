@@ -3,7 +3,7 @@
 //
 //   node arena.mjs EXPECT.json
 //
-// EXPECT.json (written by tests/arena_web/e2e.rs):
+// EXPECT.json (written by tests/arena/web/e2e.rs):
 //   { "url": "http://127.0.0.1:PORT", "token": "team_...", "team": "its name",
 //     "hostile": ["<img ...>", ...],          // team names that must show as text
 //     "broken": "/abs/bot.py",                 // submitted through the form

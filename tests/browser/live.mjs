@@ -3,7 +3,7 @@
 //
 //   node live.mjs EXPECT.json
 //
-// EXPECT.json (written by tests/arena_live/watch.rs):
+// EXPECT.json (written by tests/arena/live/watch.rs):
 //   { "url": "http://127.0.0.1:PORT", "match": 12,
 //     "hostile": ["<img ...>", ...],   // the seats' team names, which must show as text
 //     "seconds": 240 }                 // how long the match may take

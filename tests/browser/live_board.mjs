@@ -4,7 +4,7 @@
 //
 //   node live_board.mjs EXPECT.json
 //
-// EXPECT.json (written by tests/arena_live/board.rs):
+// EXPECT.json (written by tests/arena/live/board.rs):
 //   { "url": "http://127.0.0.1:PORT", "match": 1, "game": "rolit",
 //     "pieces": "#board circle.ball",  // what the game's board draws, at least `min` of them
 //     "min": 4,

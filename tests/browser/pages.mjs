@@ -1,5 +1,5 @@
 // The arena's pages as they read, in headless Chromium, logged in as the organiser, against a
-// running `rollarena serve` (tests/arena_web/pages.rs):
+// running `rollarena serve` (tests/arena/web/pages.rs):
 //
 //   node pages.mjs EXPECT.json
 //

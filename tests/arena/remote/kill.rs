@@ -7,14 +7,14 @@
 use std::time::Duration;
 
 use super::{Worker, arena, python_team, ratings_chain, register, slow_python, wait_for};
-use crate::arena_web::{Server, processes_of};
+use crate::arena::web::{Server, processes_of};
 
 const UIDS: [(u32, u32); 2] = [(63050, 63069), (63070, 63079)];
 const A: (u32, u32) = (63080, 63099);
 const B: (u32, u32) = (63100, 63119);
 
 /// The match worker `name` holds now, once it has bots running.
-fn held_by(arena: &crate::arena_web::Arena, name: &str, uids: (u32, u32)) -> i64 {
+fn held_by(arena: &crate::arena::web::Arena, name: &str, uids: (u32, u32)) -> i64 {
     let mut held = 0;
     wait_for(
         &format!("worker {name} playing a match"),
@@ -37,7 +37,7 @@ fn held_by(arena: &crate::arena_web::Arena, name: &str, uids: (u32, u32)) -> i64
     held
 }
 
-fn counted_by(arena: &crate::arena_web::Arena, id: i64) -> Vec<String> {
+fn counted_by(arena: &crate::arena::web::Arena, id: i64) -> Vec<String> {
     let conn = arena.db();
     let mut stmt = conn
         .prepare("SELECT w.name FROM worker_matches x JOIN workers w ON w.id = x.worker_id WHERE x.match_id = ?1")

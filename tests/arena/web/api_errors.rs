@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::{Answer, Arena, Server, Who, get, send};
-use crate::arena_remote::Worker;
+use crate::arena::remote::Worker;
 use crate::check::rollarena;
 
 /// This test's bots' and builds' uids (none is used: see the header).

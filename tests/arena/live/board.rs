@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::arena::wait_for;
-use crate::arena_web::{Arena, Server, Who, get, submit};
+use crate::arena::web::{Arena, Server, Who, get, submit};
 
 /// A bot for every game: `ready`, then a random legal move after `PAUSE` seconds (a second
 /// more before its first, another one at once when refused); in a game without turns

@@ -19,7 +19,7 @@ use crate::arena::have;
 use crate::arena::spying::{
     read_nothing, record_paths, record_text, spy_reports, spy_source, stderr_tails,
 };
-use crate::arena_web::{Arena, Server, kit, processes_of, submit};
+use crate::arena::web::{Arena, Server, kit, processes_of, submit};
 
 const BOTS: (u32, u32) = (63400, 63419);
 const BUILDS: (u32, u32) = (63420, 63429);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
-use crate::arena_final::arena_cmd;
+use crate::arena::finals::arena_cmd;
 
 /// This test's bots' and builds' uids.
 const UIDS: [(u32, u32); 2] = [(59400, 59449), (59450, 59499)];

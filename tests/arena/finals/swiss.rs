@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use rollarena::tournament::aggregate::{Fold, RoundSummary};
 
 use super::{arena, arena_cmd, close, final_rounds, published, ratings, teams};
-use crate::arena_web::Server;
+use crate::arena::web::Server;
 
 #[test]
 fn a_swiss_final_is_paired_round_by_round_from_its_results() {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::{Worker, arena, python_team, register, under, wait_for};
-use crate::arena_web::{Server, Who, post};
+use crate::arena::web::{Server, Who, post};
 
 const UIDS: [(u32, u32); 2] = [(63200, 63219), (63220, 63229)];
 const W: (u32, u32) = (63230, 63249);

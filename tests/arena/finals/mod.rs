@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::arena_web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
+use crate::arena::web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
 use crate::check::rollarena;
 
 /// An arena of 6x6 Rolit, 2 seats and 2 rounds a match, with this suite's uids.

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::{arena, python_team, register, wait_for};
-use crate::arena_web::Server;
+use crate::arena::web::Server;
 use crate::slurm::{Cluster, states};
 
 const UIDS: [(u32, u32); 2] = [(63300, 63319), (63320, 63329)];

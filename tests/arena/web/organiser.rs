@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::e2e::urlencode;
 use super::pinning::{csrf_of, ready_kit, seats, set_matchmaker};
 use super::{Arena, Server, Who, get, login, submit, version_id, wait_for};
-use crate::arena_final::arena_cmd;
+use crate::arena::finals::arena_cmd;
 
 /// This test's bots' and builds' uids.
 const UIDS: [(u32, u32); 2] = [(62300, 62349), (62350, 62399)];

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::{arena, arena_cmd, close, final_rounds, published, ratings, teams};
-use crate::arena_web::{
+use crate::arena::web::{
     Arena, Server, Who, get, get_with, kit, login, multipart, post, submit, wait_for,
 };
 

@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use super::{Worker, arena, python_team, ratings_chain, register, wait_for};
-use crate::arena_web::Server;
+use crate::arena::web::Server;
 use crate::check::rollarena;
 
 const UIDS: [(u32, u32); 2] = [(63250, 63269), (63270, 63279)];

@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use super::{Arena, Server, kit, submit};
-use crate::arena_final::arena_cmd;
+use crate::arena::finals::arena_cmd;
 
 /// Uids of this file's arena (bots, builds).
 const UIDS: [(u32, u32); 2] = [(62600, 62649), (62650, 62699)];

@@ -5,7 +5,7 @@
 //! and each refusal (an unknown team, a built-in bot's token) with its message and exit code 2.
 
 use super::{Arena, Server, Who, get, kit, login, submit};
-use crate::arena_final::arena_cmd;
+use crate::arena::finals::arena_cmd;
 
 /// This test's bots' and builds' uids.
 const UIDS: [(u32, u32); 2] = [(65000, 65049), (65050, 65099)];

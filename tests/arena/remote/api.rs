@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{Worker, arena, python_team, ratings_chain, register, under, wait_for};
-use crate::arena_web::{Server, Who, get, post};
+use crate::arena::web::{Server, Who, get, post};
 use crate::check::rollarena;
 
 const UIDS: [(u32, u32); 2] = [(63000, 63019), (63020, 63029)];

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::projection::walk;
 use crate::arena::wait_for;
-use crate::arena_web::{Arena, Server, Who, get, kit, submit};
+use crate::arena::web::{Arena, Server, Who, get, kit, submit};
 
 const TEAM_A: &str = "<img src=x onerror=alert(1)>";
 const TEAM_B: &str = "\"><script>alert(2)</script>";

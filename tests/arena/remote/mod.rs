@@ -33,10 +33,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::arena_web::{Arena, Server, kit, submit};
+use crate::arena::web::{Arena, Server, kit, submit};
 use crate::check::rollarena;
 
-pub use crate::arena_web::wait_for;
+pub use crate::arena::web::wait_for;
 
 /// An arena for these tests: Rolit, the greedy anchor, the Python kit as team `py`, its seats
 /// and builds under `uids` (two ranges), a lease of `lease`.
