@@ -128,12 +128,17 @@
   // ---- pages that follow the arena ----
   function follow(redraw) {
     let pending = false;
-    const source = new EventSource('/api/changes');
-    source.addEventListener('changed', () => {
+    const soon = () => {
       if (pending) return;
       pending = true;
       setTimeout(() => { pending = false; redraw(); }, 300);
-    });
+    };
+    const source = new EventSource('/api/changes');
+    source.addEventListener('changed', soon);
+    // Once connected (and after each reconnection), once: what changed between the page's
+    // render and the stream's start would otherwise wait for the next change, and a ladder at
+    // rest may make none.
+    source.addEventListener('open', soon);
   }
   function getJson(url) {
     return fetch(url, { credentials: 'same-origin' }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));

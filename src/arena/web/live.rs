@@ -216,34 +216,42 @@ const FINGERPRINT: &str = "SELECT
 
 /// Polls the database while anybody listens, telling them when what the pages show changed.
 async fn watch_database(arena: Arc<crate::arena::Arena>, sender: watch::Sender<String>) {
-    let mut last: Option<String> = None;
+    // Read at once, not after the first wait: a change in that wait would otherwise be taken
+    // for the starting point and never told.
+    let mut last: Option<String> = fingerprint(&arena).await;
     loop {
         tokio::time::sleep(POLL).await;
         if arena.live.changes_unwatched(&sender) {
             return;
         }
-        let a = arena.clone();
-        let now = tokio::task::spawn_blocking(move || {
-            let conn = a.conn().ok()?;
-            conn.query_row(FINGERPRINT, [], |r| {
-                let parts: Vec<i64> = (0..6).map(|i| r.get(i)).collect::<Result<_, _>>()?;
-                Ok(parts
-                    .iter()
-                    .map(i64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","))
-            })
-            .ok()
-        })
-        .await
-        .ok()
-        .flatten();
-        let Some(now) = now else { continue };
+        let Some(now) = fingerprint(&arena).await else {
+            continue;
+        };
         if last.as_ref().is_some_and(|l| *l != now) {
             sender.send_replace(json_changed(&now));
         }
         last = Some(now);
     }
+}
+
+/// [`FINGERPRINT`] now, as text; `None` when the database cannot be read.
+async fn fingerprint(arena: &Arc<crate::arena::Arena>) -> Option<String> {
+    let a = arena.clone();
+    tokio::task::spawn_blocking(move || {
+        let conn = a.conn().ok()?;
+        conn.query_row(FINGERPRINT, [], |r| {
+            let parts: Vec<i64> = (0..6).map(|i| r.get(i)).collect::<Result<_, _>>()?;
+            Ok(parts
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(","))
+        })
+        .ok()
+    })
+    .await
+    .ok()
+    .flatten()
 }
 
 fn json_changed(fingerprint: &str) -> String {
