@@ -29,6 +29,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: super::bots::BOTS,
+    analysis: None,
 };
 
 fn flags() -> Vec<Arg> {

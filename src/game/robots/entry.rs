@@ -31,6 +31,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: &[super::solver_bot::BOT],
+    analysis: None,
 };
 
 fn flags() -> Vec<Arg> {
