@@ -18,6 +18,7 @@
 //! runs out, answering `None`: a bot never waits for a solve, and an answer is always exact.
 
 pub mod command;
+pub mod endgame;
 pub mod grade;
 pub mod paranoid;
 #[cfg(test)]

@@ -167,3 +167,91 @@ fn limits_stop_a_search_cleanly() {
         (1, pos.legal_moves().count_ones() as usize)
     );
 }
+
+/// The endgame frontier on 8x8 with two players: for each number of empties, the time to
+/// solve positions of games `brs` plays against itself at depth 2 (real endgames, not random
+/// ones), with a fresh table each. Prints figures, asserts nothing about time:
+/// `cargo test --lib solver::tests::frontier -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn frontier_8x8() {
+    frontier(8, 24, Duration::from_secs(5), 2000.0);
+}
+
+/// The same on 6x6, up to the start (32 empties) if it gets there: each solve given 60 s,
+/// stopping once the median passes 20 s.
+#[test]
+#[ignore]
+fn frontier_6x6() {
+    frontier(6, 32, Duration::from_secs(60), 20_000.0);
+}
+
+fn frontier(size: u8, max: u32, cap: Duration, stop_ms: f64) {
+    use crate::game::rolit::bots::{
+        Strategy,
+        brs::{self, Brs},
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(47);
+    let mut bot = Brs::new(brs::Config {
+        depth: Some(2),
+        ..brs::Config::default()
+    });
+    let mut positions: Vec<Position> = Vec::new();
+    for game in 0..6 {
+        let first = [Colour::Red, Colour::Green][game % 2];
+        let mut pos = Position::start(size, 2, first).unwrap();
+        if pos.empty().count_ones() <= max {
+            positions.push(pos);
+        }
+        // A few random moves first, so that the games differ.
+        for _ in 0..4 {
+            let legal: Vec<u8> = Squares(pos.legal_moves()).collect();
+            pos.play_unchecked(Square(legal[rng.random_range(0..legal.len())]));
+        }
+        while pos.empty().count_ones() > 8 {
+            if pos.empty().count_ones() <= max {
+                positions.push(pos);
+            }
+            let sq = bot.choose(&pos, pos.legal_moves(), &mut rng);
+            pos.play_unchecked(sq);
+        }
+    }
+    let mut solver = Solver::default();
+    println!("{size}x{size}: empties  positions  median ms  max ms  median nodes");
+    for empties in 10..=max {
+        let mut times = Vec::new();
+        let mut nodes = Vec::new();
+        for pos in positions
+            .iter()
+            .filter(|p| p.empty().count_ones() == empties)
+        {
+            solver.table.clear();
+            let started = Instant::now();
+            match solver.solve(pos, Limits::time(cap)) {
+                None => times.push(f64::INFINITY),
+                Some(s) => {
+                    times.push(started.elapsed().as_secs_f64() * 1000.0);
+                    if empties == 32 {
+                        println!("the 6x6 start, {} first: {s:?}", pos.to_move());
+                    }
+                }
+            }
+            nodes.push(solver.nodes());
+        }
+        if times.is_empty() {
+            continue;
+        }
+        times.sort_by(f64::total_cmp);
+        nodes.sort();
+        println!(
+            "{empties:>7}  {:>9}  {:>9.1}  {:>6.1}  {:>12}",
+            times.len(),
+            times[times.len() / 2],
+            times[times.len() - 1],
+            nodes[nodes.len() / 2]
+        );
+        if times[times.len() / 2] > stop_ms {
+            break;
+        }
+    }
+}
