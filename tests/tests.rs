@@ -21,6 +21,7 @@
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
+//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena's core: bad uploads, builds past their limits, the kits through the
 //!   ladder, recovery after a crash, and a hostile team's attacks (Java build-time code, a
@@ -59,4 +60,5 @@ mod rolit;
 mod rollerball;
 mod schemas;
 mod slurm;
+mod solve;
 mod tournament;
