@@ -294,3 +294,45 @@ fn rounds_of_other_games_are_refused_with_the_games_analyse_knows() {
         stderr(&out)
     );
 }
+
+#[test]
+fn report_analyse_shows_where_each_bot_lost() {
+    // The report suite's tournament: 3-player 6x6 rounds, one bot crashing (its remaining
+    // moves are the arbiter's and are not held against it).
+    let played = crate::report::played();
+    let out = tempfile::tempdir().unwrap();
+    let run = crate::report::rollarena(&[
+        "report",
+        played.out.to_str().unwrap(),
+        "--output",
+        out.path().to_str().unwrap(),
+        "--analyse",
+        "--analyse-time",
+        "10ms",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for bot in 1..=played.names.len() {
+        let data = crate::report::page_data(&out.path().join(format!("bots/{bot}.html")));
+        let lost = &data["lost"];
+        let moves = lost["moves"].as_u64().unwrap();
+        assert!(moves > 0, "bot {bot}: {lost}");
+        let accuracy = lost["accuracy"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&accuracy), "{lost}");
+        assert_eq!(lost["budget_ms"], 10);
+        let worst = lost["worst"].as_array().unwrap();
+        let losses: Vec<i64> = worst.iter().map(|w| w["loss"].as_i64().unwrap()).collect();
+        assert!(losses.windows(2).all(|w| w[0] >= w[1]) && losses.iter().all(|&l| l > 0));
+        assert!(
+            worst
+                .iter()
+                .all(|w| w["h"].as_str().unwrap().starts_with("replays/"))
+        );
+    }
+    // Without --analyse, no grading.
+    let plain = crate::report::page_data(&played.out.join("report/bots/1.html"));
+    assert!(plain.get("lost").is_none());
+}
