@@ -100,7 +100,7 @@ fn text(s: &Solved, budget: &Budget) -> String {
     ));
     match s.value {
         Some(v) => out.push_str(&format!(
-            "value: {v:+} for {} under perfect play\nbest: {}\n",
+            "value: {v} for {} under perfect play\nbest: {}\n",
             s.to_move,
             s.best.join(" ")
         )),

@@ -55,9 +55,7 @@ fn solve(options: &Map<String, Value>, budget: &Budget) -> Result<Solved, String
         let s = solver.solve(&pos, limits(budget));
         (s, solver.nodes())
     } else {
-        let s = paranoid::solve(&pos, limits(budget));
-        let n = s.as_ref().map_or(0, |s| s.nodes);
-        (s, n)
+        paranoid::solve_counting(&pos, limits(budget))
     };
     Ok(Solved {
         position: serde_json::to_value(State::of(&pos)).map_err(|e| e.to_string())?,

@@ -106,6 +106,11 @@ fn search(pos: &Position, limits: Limits) -> Search {
 /// The paranoid value of `pos` for the colour to move (its own final balls) and every move
 /// that keeps it, or `None` if a limit ran out first.
 pub fn solve(pos: &Position, limits: Limits) -> Option<Solution> {
+    solve_counting(pos, limits).0
+}
+
+/// [`solve`], with the positions visited whether or not it finished.
+pub fn solve_counting(pos: &Position, limits: Limits) -> (Option<Solution>, u64) {
     let mut s = search(pos, limits);
     let value = s.value(pos, -1, 65, u32::MAX);
     let mut best = Vec::new();
@@ -117,11 +122,12 @@ pub fn solve(pos: &Position, limits: Limits) -> Option<Solution> {
             best.push(Square(sq));
         }
     }
-    (!s.aborted).then_some(Solution {
+    let solution = (!s.aborted).then_some(Solution {
         value,
         best,
         nodes: s.nodes,
-    })
+    });
+    (solution, s.nodes)
 }
 
 /// The paranoid value, for colour `me`, of `pos` (in which `me` need not be the mover), or
