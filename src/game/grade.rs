@@ -68,7 +68,8 @@ pub struct Graded {
     pub objective: String,
     /// Empty squares (or the game's own measure of what is left) before the move.
     pub empties: u32,
-    /// Played by the arbiter for a seat that had forfeited.
+    /// Played by the arbiter, not the seat: for a seat that had forfeited, or an opening's
+    /// move. Graded, but not counted in the seat's summary.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub by_arbiter: bool,
 }

@@ -157,7 +157,8 @@ pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, Strin
             budget_ms: (!g.exact).then(|| budget.time.map_or(0, |t| t.as_millis() as u64)),
             objective: objective.to_string(),
             empties: pos.empty().count_ones(),
-            by_arbiter: m.by_arbiter,
+            // An opening's moves are the tournament's, not the seat's.
+            by_arbiter: m.by_arbiter || m.opening,
         });
     }
     out.reverse();
