@@ -111,6 +111,34 @@ mod tests {
         assert_eq!(frontier(Duration::from_secs(60)), 21);
     }
 
+    /// What the exact endgame is worth to `brs --depth 3` (the last 12 moves solved), against
+    /// the same bot without it: 8x8, two players, 2 random opening plies, seats alternated.
+    /// Prints the win share with its 95% interval:
+    /// `cargo test --lib solver::endgame::tests::gain -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement"]
+    fn gain() {
+        use crate::game::rolit::bots::{Bot, Options, arena};
+        let rounds = std::env::var("GAIN_ROUNDS").map_or(200, |v| v.parse().unwrap());
+        let bot = |endgame| {
+            Bot::new(
+                Box::new(Brs::new(brs::Config {
+                    depth: Some(3),
+                    endgame,
+                    ..brs::Config::default()
+                })),
+                Options::default(),
+            )
+        };
+        let (mean, se) = arena::score(|| (bot(true), vec![bot(false)]), 8, 2, rounds, None);
+        println!(
+            "brs --depth 3 with the exact endgame against without it, {rounds} rounds: a win \
+             share of {:.1}% +- {:.1}%",
+            mean * 100.0,
+            1.96 * se * 100.0
+        );
+    }
+
     #[test]
     fn the_bots_play_an_exact_best_move_in_the_endgame() {
         let mut rng = ChaCha8Rng::seed_from_u64(48);
