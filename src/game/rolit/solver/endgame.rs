@@ -111,29 +111,39 @@ mod tests {
         assert_eq!(frontier(Duration::from_secs(60)), 21);
     }
 
-    /// What the exact endgame is worth to `brs --depth 3` (the last 12 moves solved), against
-    /// the same bot without it: 8x8, two players, 2 random opening plies, seats alternated.
+    /// What the exact endgame is worth: a bot with it against the same bot without it, 8x8,
+    /// two players, 2 random opening plies, seats alternated. `brs --depth 3` by default (the
+    /// last 12 moves solved); `GAIN_BOT=mcts GAIN_MS=100` for `mcts` at 100 ms a move.
     /// Prints the win share with its 95% interval:
     /// `cargo test --lib solver::endgame::tests::gain -- --ignored --nocapture`.
     #[test]
     #[ignore = "a measurement"]
     fn gain() {
         use crate::game::rolit::bots::{Bot, Options, arena};
-        let rounds = std::env::var("GAIN_ROUNDS").map_or(200, |v| v.parse().unwrap());
+        let env = |k: &str| std::env::var(k).ok();
+        let rounds = env("GAIN_ROUNDS").map_or(200, |v| v.parse().unwrap());
+        let ms: Option<u64> = env("GAIN_MS").map(|v| v.parse().unwrap());
+        let mcts = env("GAIN_BOT").is_some_and(|b| b == "mcts");
         let bot = |endgame| {
-            Bot::new(
+            let strategy: Box<dyn Strategy> = if mcts {
+                Box::new(Mcts::new(mcts::Config {
+                    endgame,
+                    ..mcts::Config::default()
+                }))
+            } else {
                 Box::new(Brs::new(brs::Config {
                     depth: Some(3),
                     endgame,
                     ..brs::Config::default()
-                })),
-                Options::default(),
-            )
+                }))
+            };
+            Bot::new(strategy, Options::default())
         };
-        let (mean, se) = arena::score(|| (bot(true), vec![bot(false)]), 8, 2, rounds, None);
+        let (mean, se) = arena::score(|| (bot(true), vec![bot(false)]), 8, 2, rounds, ms);
         println!(
-            "brs --depth 3 with the exact endgame against without it, {rounds} rounds: a win \
-             share of {:.1}% +- {:.1}%",
+            "{} with the exact endgame against without it, {rounds} rounds at {ms:?} ms a \
+             move: a win share of {:.1}% +- {:.1}%",
+            if mcts { "mcts" } else { "brs --depth 3" },
             mean * 100.0,
             1.96 * se * 100.0
         );
