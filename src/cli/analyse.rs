@@ -35,6 +35,9 @@ use crate::replay::select;
 ///
 /// FILE is a record of `match --record` or a tournament's `results.jsonl`; --round picks one
 /// round, counting rounds in the file from 1.
+///
+/// Exit codes: 0 graded; 2 bad usage, an unreadable record, a round that does not replay or
+/// a game that cannot be analysed.
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
     /// The record file.

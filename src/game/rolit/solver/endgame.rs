@@ -141,9 +141,10 @@ mod tests {
         };
         let (mean, se) = arena::score(|| (bot(true), vec![bot(false)]), 8, 2, rounds, ms);
         println!(
-            "{} with the exact endgame against without it, {rounds} rounds at {ms:?} ms a \
-             move: a win share of {:.1}% +- {:.1}%",
+            "{} with the exact endgame against without it, {rounds} rounds, {}: a win share \
+             of {:.1}% +- {:.1}%",
             if mcts { "mcts" } else { "brs --depth 3" },
+            ms.map_or("no clock".to_string(), |ms| format!("{ms} ms a move")),
             mean * 100.0,
             1.96 * se * 100.0
         );
