@@ -23,26 +23,23 @@
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
 //! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
-//! - `arena`: the arena's core: bad uploads, builds past their limits, the kits through the
-//!   ladder, recovery after a crash, and a hostile team's attacks (Java build-time code, a
-//!   Python seat, bad archives, forged forms) as real uploads to the real server;
-//! - `arena_web`: `rollarena serve` end to end (kits submitted, the browser's form, the
-//!   ladder, pages and API), who sees what, a server killed mid-match, bad uploads, and a
-//!   bounded fuzz of every route;
-//! - `arena_final`: the contest's last day: closing time, re-judging, the final tournament
-//!   (round robin and Swiss) on the workers, its report served, the arena exported and served;
-//! - `arena_remote`: remote `rollarena worker`s on loopback: tokens, lost leases, late and
-//!   tampered uploads, bad artifacts, a worker killed, a server restarted, a Slurm job array;
-//! - `arena_live`: live matches: the public projection as data, and a match watched in
-//!   Chromium and over its event stream to its end.
+//! - `arena`: the arena, every suite of it in one folder: its core through the library (bad
+//!   uploads, builds past their limits, the kits through the ladder, recovery after a crash,
+//!   a hostile team's attacks as real uploads to the real server), and
+//!   - `arena::web`: `rollarena serve` end to end (kits submitted, the browser's form, the
+//!     ladder, pages and API), who sees what, a server killed mid-match, bad uploads, and a
+//!     bounded fuzz of every route;
+//!   - `arena::finals`: the contest's last day: closing time, re-judging, the final tournament
+//!     (round robin and Swiss) on the workers, its report served, the arena exported and
+//!     served;
+//!   - `arena::remote`: remote `rollarena worker`s on loopback: tokens, lost leases, late and
+//!     tampered uploads, bad artifacts, a worker killed, a server restarted, a Slurm job array;
+//!   - `arena::live`: live matches: the public projection as data, and a match watched in
+//!     Chromium on its live board and over its event stream to its end.
 //!
 //! Tests that need what `.ci/run` installs print a loud SKIP without it, unless `CI` is set.
 mod arbiter;
 mod arena;
-mod arena_final;
-mod arena_live;
-mod arena_remote;
-mod arena_web;
 mod bots_strength;
 mod check;
 mod chromium;

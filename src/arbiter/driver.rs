@@ -75,6 +75,14 @@ pub async fn play_round(
     .with_clocks(&config.tcs());
     if observer.spectates() {
         referee = referee.spectated();
+        let round = referee.round();
+        let (state, colours) = (round.live_view(), round.colours());
+        observer.on_event(&Event::RoundDealt {
+            round: start.round_no,
+            state: &state,
+            colours: colours.as_deref(),
+            first: round.first(),
+        })?;
     }
     for fault in start.restarts {
         referee.add_fault(fault);

@@ -12,6 +12,15 @@ use crate::wire::Standing;
 pub enum Event<'a> {
     /// A round began.
     RoundStarted { round: u32, rounds: u32 },
+    /// A round's bots are started and its rules set up: the state before its first move as
+    /// its audience may see it ([`crate::game::Round::live_view`]), its seats' colours and the
+    /// seat that acts first. Only when an observer [`Observer::spectates`] (it costs a view).
+    RoundDealt {
+        round: u32,
+        state: &'a serde_json::Value,
+        colours: Option<&'a [String]>,
+        first: usize,
+    },
     /// A move was played (by a bot or by the arbiter for a forfeited seat). `public`: what
     /// the audience may see of it, when an observer [`Observer::spectates`] (the record's
     /// move holds the round's secrets: a sealed bid, the cards drawn, the deal).

@@ -134,56 +134,11 @@ pub async fn run_match_with(
     let seats = config.bots.len();
     assert_eq!(seats, config.game.seats(), "one bot per seat");
     let mut bots: Vec<Option<Bot>> = (0..seats).map(|_| None).collect();
-    let mut seat_records: Vec<SeatRecord> = config.bots.iter().map(seat_record).collect();
-    // The seats' names: the commands' until the first `ready`s are in (see `names`).
-    let mut names = config.names();
-    let mut standings = MatchStandings::new(&names);
-    let mut turn_id = 0u64;
-    // What the previous round left to the next (games whose rounds are not independent).
-    let mut carry: Option<serde_json::Value> = None;
-    // Rounds in a row each seat lost by a crash or at start-up, and the seats withdrawn.
-    let mut streak = vec![0u32; seats];
-    // How each seat's bot is started: the config's, with its log file renamed after the seat's
-    // name once the first `ready`s are in.
-    let mut specs = config.bots.clone();
-    let mut withdrawn = vec![false; seats];
-    let mut first = 0;
-    if let Some(resume) = resume {
-        if resume.names.len() != seats {
-            return Err(std::io::Error::other(format!(
-                "the kept rounds have {} seats, the match {seats}",
-                resume.names.len()
-            )));
-        }
-        for (seat, spec) in specs.iter_mut().enumerate() {
-            if let Some(log) = &spec.log
-                && log.file_name().and_then(|n| n.to_str())
-                    == Some(super::names::log_file_name(seat, &config.bots[seat].name).as_str())
-            {
-                spec.log = Some(
-                    log.with_file_name(super::names::log_file_name(seat, &resume.names[seat])),
-                );
-            }
-        }
-        for (record, name) in seat_records.iter_mut().zip(&resume.names) {
-            record.name = name.clone();
-        }
-        withdrawn = resume
-            .streak
-            .iter()
-            .map(|&s| config.withdraw_after.is_some_and(|n| n > 0 && s >= n))
-            .collect();
-        first = if resume.ended {
-            config.rounds
-        } else {
-            resume.played
-        };
-        names = resume.names;
-        standings = resume.standings;
-        turn_id = resume.turn_id;
-        carry = resume.carry;
-        streak = resume.streak;
-    }
+    let mut m = Carried::new(config);
+    let first = match resume {
+        Some(resume) => m.resume(config, resume)?,
+        None => 0,
+    };
     for r in first..config.rounds {
         let round_no = r + 1;
         observer.on_event(&Event::RoundStarted {
@@ -203,34 +158,22 @@ pub async fn run_match_with(
                 }
                 (Vec::new(), Vec::new())
             }
-            None => start_bots(config, &specs, &names, &mut bots, &withdrawn, &streak).await,
+            None => {
+                start_bots(
+                    config,
+                    &m.specs,
+                    &m.names,
+                    &mut bots,
+                    &m.withdrawn,
+                    &m.streak,
+                )
+                .await
+            }
         };
         if r == 0 {
-            let ready: Vec<Option<String>> = bots
-                .iter()
-                .map(|b| {
-                    b.as_ref()
-                        .and_then(|b| b.ready.as_ref())
-                        .map(|r| r.name.clone())
-                })
-                .collect();
-            names = super::names::after_ready(&config.bots, &ready);
-            for (seat, spec) in specs.iter_mut().enumerate() {
-                super::names::rename_log(spec, seat, &config.bots[seat].name, &names[seat]);
-            }
-            for (record, name) in seat_records.iter_mut().zip(&names) {
-                record.name = name.clone();
-            }
-            standings = MatchStandings::new(&names);
+            m.name_after_ready(config, &bots);
         }
-        for (seat, bot) in bots.iter().enumerate() {
-            if let Some(ready) = bot.as_ref().and_then(|b| b.ready.as_ref()) {
-                seat_records[seat].bot_name = Some(ready.name.clone());
-                seat_records[seat].bot_version =
-                    Some(ready.version.clone()).filter(|v| !v.is_empty());
-                seat_records[seat].bot_author = ready.author.clone();
-            }
-        }
+        m.note_ready(&bots);
         let setup = RoundSetup {
             round: r,
             match_seed: config.seed,
@@ -239,14 +182,14 @@ pub async fn run_match_with(
                 crate::seed::chance_seed(config.seed, config.table.unwrap_or(0), r)
             }),
         };
-        let round = match &carry {
+        let round = match &m.carry {
             Some(c) => config.game.next_round(setup, c).map_err(|e| {
                 std::io::Error::other(format!("the game refused the state it carried: {e}"))
             })?,
             None => config.game.new_round(setup),
         };
-        let carried = carry.take().or_else(|| round.carried());
-        let turn_id_from = turn_id;
+        let carried = m.carry.take().or_else(|| round.carried());
+        let turn_id_from = m.turn_id;
         let finished = super::driver::play_round(
             config,
             round,
@@ -263,17 +206,12 @@ pub async fn run_match_with(
                 opening: config.openings.get(r as usize).map(Vec::as_slice),
             },
             &mut bots,
-            &mut turn_id,
+            &mut m.turn_id,
             observer,
         )
         .await?;
-        let outcome = finished.outcome;
-        let board = finished.round.public_view();
-        let colours = finished.round.colours();
-        let first = finished.round.first();
-        carry = finished.round.carry();
+        m.carry = finished.round.carry();
         let match_over = finished.round.ends_match();
-        let play = finished.play;
         let record = RoundRecord {
             format: FORMAT_VERSION,
             arbiter: env!("CARGO_PKG_VERSION").to_string(),
@@ -288,44 +226,158 @@ pub async fn run_match_with(
             seed,
             deal: config.deals.get(r as usize).copied(),
             settings: config.settings(),
-            seats: seat_records.clone(),
-            colours,
-            first,
+            seats: m.records.clone(),
+            colours: finished.round.colours(),
+            first: finished.round.first(),
             turn_id_from: Some(turn_id_from),
             carry: carried,
             ends_match: match_over,
-            moves: play.moves,
-            forfeits: play.forfeits,
-            faults: play.faults,
-            logs: play.logs,
-            stderr: play.stderr,
-            result: outcome,
-            board,
+            moves: finished.play.moves,
+            forfeits: finished.play.forfeits,
+            faults: finished.play.faults,
+            logs: finished.play.logs,
+            stderr: finished.play.stderr,
+            result: finished.outcome,
+            board: finished.round.public_view(),
             started,
             ended: now(),
         };
-        standings.add(&record);
-        for seat in 0..seats {
-            let lost = record.forfeits.iter().any(|f| {
-                f.seat == seat && matches!(f.kind, ForfeitKind::Crash | ForfeitKind::Startup)
-            });
-            streak[seat] = if lost { streak[seat] + 1 } else { 0 };
-            if config
-                .withdraw_after
-                .is_some_and(|n| n > 0 && streak[seat] >= n)
-            {
-                withdrawn[seat] = true;
-            }
-        }
+        m.standings.add(&record);
+        m.count_losses(config, &record);
         observer.on_event(&Event::RoundEnded { record: &record })?;
         if match_over {
             break;
         }
     }
-    let table = standings.table();
+    let table = m.standings.table();
     say_bye(&mut bots, &table).await;
     observer.on_event(&Event::MatchEnded { standings: &table })?;
     Ok(table)
+}
+
+/// What a match carries from one round to the next, beside its live bots.
+struct Carried {
+    /// The seats as records name them.
+    records: Vec<SeatRecord>,
+    /// The seats' names: the commands' until the first `ready`s are in (see `names`).
+    names: Vec<String>,
+    /// How each seat's bot is started: the config's, with its log file renamed after the
+    /// seat's name once the first `ready`s are in.
+    specs: Vec<BotSpec>,
+    standings: MatchStandings,
+    turn_id: u64,
+    /// What the previous round left to the next (games whose rounds are not independent).
+    carry: Option<serde_json::Value>,
+    /// Rounds in a row each seat lost by a crash or at start-up, and the seats withdrawn.
+    streak: Vec<u32>,
+    withdrawn: Vec<bool>,
+}
+
+impl Carried {
+    fn new(config: &MatchConfig) -> Carried {
+        let names = config.names();
+        let seats = config.bots.len();
+        Carried {
+            records: config.bots.iter().map(seat_record).collect(),
+            standings: MatchStandings::new(&names),
+            names,
+            specs: config.bots.clone(),
+            turn_id: 0,
+            carry: None,
+            streak: vec![0; seats],
+            withdrawn: vec![false; seats],
+        }
+    }
+
+    /// Takes up what the kept rounds of a resumed match left; the first round to play.
+    fn resume(&mut self, config: &MatchConfig, resume: Resume) -> std::io::Result<u32> {
+        let seats = config.bots.len();
+        if resume.names.len() != seats {
+            return Err(std::io::Error::other(format!(
+                "the kept rounds have {} seats, the match {seats}",
+                resume.names.len()
+            )));
+        }
+        for (seat, spec) in self.specs.iter_mut().enumerate() {
+            if let Some(log) = &spec.log
+                && log.file_name().and_then(|n| n.to_str())
+                    == Some(super::names::log_file_name(seat, &config.bots[seat].name).as_str())
+            {
+                spec.log = Some(
+                    log.with_file_name(super::names::log_file_name(seat, &resume.names[seat])),
+                );
+            }
+        }
+        for (record, name) in self.records.iter_mut().zip(&resume.names) {
+            record.name = name.clone();
+        }
+        self.withdrawn = resume
+            .streak
+            .iter()
+            .map(|&s| config.withdraw_after.is_some_and(|n| n > 0 && s >= n))
+            .collect();
+        let first = if resume.ended {
+            config.rounds
+        } else {
+            resume.played
+        };
+        self.names = resume.names;
+        self.standings = resume.standings;
+        self.turn_id = resume.turn_id;
+        self.carry = resume.carry;
+        self.streak = resume.streak;
+        Ok(first)
+    }
+
+    /// After the first round's `ready`s: the seats named as their bots said (numbered when
+    /// names repeat), their logs renamed, the standings begun under those names.
+    fn name_after_ready(&mut self, config: &MatchConfig, bots: &[Option<Bot>]) {
+        let ready: Vec<Option<String>> = bots
+            .iter()
+            .map(|b| {
+                b.as_ref()
+                    .and_then(|b| b.ready.as_ref())
+                    .map(|r| r.name.clone())
+            })
+            .collect();
+        self.names = super::names::after_ready(&config.bots, &ready);
+        for (seat, spec) in self.specs.iter_mut().enumerate() {
+            super::names::rename_log(spec, seat, &config.bots[seat].name, &self.names[seat]);
+        }
+        for (record, name) in self.records.iter_mut().zip(&self.names) {
+            record.name = name.clone();
+        }
+        self.standings = MatchStandings::new(&self.names);
+    }
+
+    /// Each live bot's name, version and author as its `ready` gave them.
+    fn note_ready(&mut self, bots: &[Option<Bot>]) {
+        for (seat, bot) in bots.iter().enumerate() {
+            if let Some(ready) = bot.as_ref().and_then(|b| b.ready.as_ref()) {
+                let record = &mut self.records[seat];
+                record.bot_name = Some(ready.name.clone());
+                record.bot_version = Some(ready.version.clone()).filter(|v| !v.is_empty());
+                record.bot_author = ready.author.clone();
+            }
+        }
+    }
+
+    /// Counts the rounds each seat lost in a row by a crash or at start-up, withdrawing a seat
+    /// that reaches `withdraw_after`.
+    fn count_losses(&mut self, config: &MatchConfig, record: &RoundRecord) {
+        for seat in 0..self.streak.len() {
+            let lost = record.forfeits.iter().any(|f| {
+                f.seat == seat && matches!(f.kind, ForfeitKind::Crash | ForfeitKind::Startup)
+            });
+            self.streak[seat] = if lost { self.streak[seat] + 1 } else { 0 };
+            if config
+                .withdraw_after
+                .is_some_and(|n| n > 0 && self.streak[seat] >= n)
+            {
+                self.withdrawn[seat] = true;
+            }
+        }
+    }
 }
 
 /// Starts every seat that has no live bot (all of them before round 1; forfeited ones after),

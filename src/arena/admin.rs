@@ -114,7 +114,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
 pub fn add_team(arena: &Arena, name: &str) -> Result<String, String> {
     check_name(name)?;
     let conn = arena.conn()?;
-    insert_team(&conn, name, false).map(|(_, token)| token)
+    let token = insert_team(&conn, name, false).map(|(_, token)| token)?;
+    // A new team wakes a ladder at rest (its first version then places).
+    crate::arena::ladder::rest::wake(&conn)?;
+    Ok(token)
 }
 
 fn insert_team(
@@ -187,8 +190,9 @@ pub fn new_token(conn: &rusqlite::Connection, team: i64) -> Result<String, Strin
 }
 
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
-/// made are played.
-pub fn set_paused(arena: &Arena, paused: bool) -> Result<(), String> {
+/// made are played. Resuming also wakes a ladder at rest (`ladder::rest`): every version
+/// plays one match more. Returns whether the ladder was at rest.
+pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
     let conn = arena.conn()?;
     conn.execute(
         "INSERT INTO state (key, value) VALUES ('paused', ?1)
@@ -196,7 +200,10 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<(), String> {
         [serde_json::to_string(&paused).expect("a bool serialises")],
     )
     .map_err(sql)?;
-    Ok(())
+    if paused {
+        return Ok(crate::arena::ladder::rest::since(&conn)?.is_some());
+    }
+    crate::arena::ladder::rest::wake(&conn)
 }
 
 /// Whether the matchmaker is paused.

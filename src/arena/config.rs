@@ -194,6 +194,12 @@ pub struct LadderConfig {
     pub lease: Duration,
     /// Times a match is tried before it is marked failed.
     pub max_attempts: u32,
+    /// The ladder rests once no version places and every rating's sigma is at most this.
+    pub rest_sigma: f64,
+    /// Matches two versions may play together (queued, in play or done); 0: no cap.
+    pub max_matches_per_pair: u32,
+    /// Matches the ladder may make in any minute; 0: no limit.
+    pub max_matches_per_minute: u32,
 }
 
 impl Default for LadderConfig {
@@ -204,6 +210,9 @@ impl Default for LadderConfig {
             sprt: "0,10,0.05,0.05".into(),
             lease: Duration::from_secs(120),
             max_attempts: 3,
+            rest_sigma: 2.5,
+            max_matches_per_pair: 100,
+            max_matches_per_minute: 120,
         }
     }
 }
@@ -246,28 +255,56 @@ pub struct Recipe {
     /// The command that runs the built bot, as words; words naming files of the build
     /// directory are made absolute.
     pub run: String,
+    /// Run by `/bin/sh -c` as a build uid when `serve` starts (its compiler's `--version`):
+    /// the language is offered only if it exits 0; empty: not checked.
+    #[serde(default)]
+    pub probe: String,
 }
 
 impl Recipe {
     /// The six kit languages of `examples/`.
     pub fn defaults() -> Vec<Recipe> {
-        let r = |name: &str, main: &str, ext: &[&str], build: &str, run: &str| Recipe {
-            name: name.into(),
-            main: main.into(),
-            extensions: ext.iter().map(|e| e.to_string()).collect(),
-            build: build.into(),
-            run: run.into(),
-        };
+        let r =
+            |name: &str, main: &str, ext: &[&str], build: &str, run: &str, probe: &str| Recipe {
+                name: name.into(),
+                main: main.into(),
+                extensions: ext.iter().map(|e| e.to_string()).collect(),
+                build: build.into(),
+                run: run.into(),
+                probe: probe.into(),
+            };
         vec![
-            r("python", "bot.py", &[".py"], "", "/usr/bin/python3 bot.py"),
-            r("javascript", "bot.js", &[".js"], "", "/usr/bin/node bot.js"),
-            r("c", "bot.c", &[".c"], "gcc -O2 -o bot bot.c -lm", "bot"),
+            r(
+                "python",
+                "bot.py",
+                &[".py"],
+                "",
+                "/usr/bin/python3 bot.py",
+                "/usr/bin/python3 --version",
+            ),
+            r(
+                "javascript",
+                "bot.js",
+                &[".js"],
+                "",
+                "/usr/bin/node bot.js",
+                "/usr/bin/node --version",
+            ),
+            r(
+                "c",
+                "bot.c",
+                &[".c"],
+                "gcc -O2 -o bot bot.c -lm",
+                "bot",
+                "gcc --version",
+            ),
             r(
                 "cpp",
                 "bot.cpp",
                 &[".cpp", ".cc", ".cxx"],
                 "g++ -O2 -std=c++17 -o bot bot.cpp",
                 "bot",
+                "g++ --version",
             ),
             r(
                 "java",
@@ -275,6 +312,7 @@ impl Recipe {
                 &[],
                 "mkdir -p out && javac -d out *.java",
                 "/usr/bin/java -cp out RolitBot",
+                "javac -version",
             ),
             r(
                 "rust",
@@ -283,6 +321,7 @@ impl Recipe {
                 "cargo build --release --offline && cp \"target/release/$(sed -n \
                  's/^name *= *\"\\(.*\\)\"/\\1/p' Cargo.toml | head -n 1)\" bot",
                 "bot",
+                "cargo --version && rustc --version",
             ),
         ]
     }
@@ -438,6 +477,24 @@ impl Config {
         if self.ladder.max_attempts == 0 {
             return Err("[ladder] max_attempts must be at least 1".into());
         }
+        if !(self.ladder.rest_sigma >= 0.0 && self.ladder.rest_sigma < 25.0 / 3.0) {
+            return Err(format!(
+                "[ladder] rest_sigma = {}: give a sigma from 0 (never rest) to below a new \
+                 version's 8.33 (e.g. the default 2.5)",
+                self.ladder.rest_sigma
+            ));
+        }
+        let (cap, placement) = (
+            self.ladder.max_matches_per_pair,
+            self.ladder.placement_matches,
+        );
+        if cap > 0 && cap < placement {
+            return Err(format!(
+                "[ladder] max_matches_per_pair = {cap} is below placement_matches = \
+                 {placement}: a new version of a two-team arena could never finish placing; \
+                 raise it (or set 0: no cap)"
+            ));
+        }
         if self.ladder.lease < Duration::from_secs(5) {
             return Err("[ladder] lease must be at least 5s (workers renew it every third)".into());
         }
@@ -537,9 +594,16 @@ impl Config {
              (normalized Elo).\n# lease: how long a worker holds a match without a \
              heartbeat. max_attempts: tries\n# before a match is marked failed. Every match's \
              seed (it deals the cards) is drawn from the\n# operating system, 53 bits: \
-             nothing to set (protocol/SPEC.md section 9).\n[ladder]\n\
+             nothing to set (protocol/SPEC.md section 9).\n\
+             # The ladder spends its matches where ratings are uncertain and rests when none \
+             is: once no\n# version is placing and every sigma is at most rest_sigma, it \
+             makes no match (\"at rest\")\n# until a new version, a new team or `rollarena \
+             arena resume DIR` wakes it. Two versions\n# meet at most max_matches_per_pair \
+             times (0: no cap); at most max_matches_per_minute\n# matches are made in any \
+             minute (0: no limit).\n[ladder]\n\
              placement_matches = {placement}\nanchors = [{anchors}]\nsprt = {sprt}\n\
-             lease = {lease}\nmax_attempts = {attempts}\n\n\
+             lease = {lease}\nmax_attempts = {attempts}\nrest_sigma = {rest_sigma:?}\n\
+             max_matches_per_pair = {pair_cap}\nmax_matches_per_minute = {per_minute}\n\n\
              # The web server: where `rollarena serve` listens unless --listen says \
              otherwise.\n# trusted_proxies: the reverse proxies (addresses or blocks, as \
              \"127.0.0.1\" or \"10.0.0.0/8\")\n# whose X-Forwarded-For names the client; \
@@ -553,7 +617,10 @@ impl Config {
              are made absolute). Builds have no network:\n# Rust dependencies must be \
              vendored (`cargo vendor`, with .cargo/config.toml in the upload),\n# and every \
              compiler must be installed where the build uids can run it (/usr/bin, \
-             /usr/local/bin).\n",
+             /usr/local/bin).\n\
+             # probe: run by /bin/sh -c as a build uid when `rollarena serve` starts (the \
+             compiler's\n# --version); a language whose probe fails is not offered, and \
+             serve says what is missing\n# (empty: not checked).\n",
             game = q(&self.game),
             players = self.players,
             rounds = self.rounds,
@@ -587,6 +654,9 @@ impl Config {
             sprt = q(&l.sprt),
             lease = d(l.lease),
             attempts = l.max_attempts,
+            rest_sigma = l.rest_sigma,
+            pair_cap = l.max_matches_per_pair,
+            per_minute = l.max_matches_per_minute,
             listen = q(&self.server.listen),
             proxies = self
                 .server
@@ -599,12 +669,14 @@ impl Config {
         for r in &self.recipes {
             let ext: Vec<String> = r.extensions.iter().map(|e| q(e)).collect();
             out.push_str(&format!(
-                "\n[[recipes]]\nname = {}\nmain = {}\nextensions = [{}]\nbuild = {}\nrun = {}\n",
+                "\n[[recipes]]\nname = {}\nmain = {}\nextensions = [{}]\nbuild = {}\nrun = {}\n\
+                 probe = {}\n",
                 q(&r.name),
                 q(&r.main),
                 ext.join(", "),
                 q(&r.build),
-                q(&r.run)
+                q(&r.run),
+                q(&r.probe)
             ));
         }
         out
@@ -709,6 +781,9 @@ mod tests {
         assert!(bad(&|c| c.players = 9).contains("players = 9"));
         assert!(bad(&|c| c.build.uids = "60000-60010".into()).contains("overlaps"));
         assert!(bad(&|c| c.ladder.anchors = vec!["nobody".into()]).contains("no built-in bot"));
+        assert!(bad(&|c| c.ladder.rest_sigma = 9.0).contains("rest_sigma"));
+        assert!(bad(&|c| c.ladder.rest_sigma = f64::NAN).contains("rest_sigma"));
+        assert!(bad(&|c| c.ladder.max_matches_per_pair = 5).contains("never finish placing"));
         assert!(
             Config::new("chess", Map::new())
                 .unwrap_err()

@@ -144,8 +144,9 @@ impl Observer for Projector {
 
 /// The public message of an event (protocol/ARENA.md, "Live matches"): `None` for an event
 /// that shows nothing. While a round is in play, a message holds only what every seat knows:
-/// a move as the seats other than its actor were told of it and the state as
-/// [`crate::game::Round::live_view`] shows it; of a refused attempt, a count (its line and
+/// the state before the first move and after each move as [`crate::game::Round::live_view`]
+/// shows it; a move as the seats other than its actor were told of it (with what was left of
+/// its seat's time bank, in matches with one); of a refused attempt, a count (its line and
 /// reason may name a hand's cards); of a forfeit, its seat, kind and move (its details may
 /// quote a line). Once the round is over its record is public, as the finished match's page
 /// shows it (each seat's stderr and logs left out).
@@ -154,6 +155,18 @@ pub fn project(event: &Event<'_>) -> Option<Value> {
         Event::RoundStarted { round, rounds } => {
             json!({"type": "round", "round": round, "rounds": rounds})
         }
+        Event::RoundDealt {
+            round,
+            state,
+            colours,
+            first,
+        } => json!({
+            "type": "start",
+            "round": round,
+            "state": state,
+            "colours": colours,
+            "first": first,
+        }),
         Event::Moved { round, mv, public } => {
             let mut m = json!({
                 "type": "move",
@@ -167,6 +180,9 @@ pub fn project(event: &Event<'_>) -> Option<Value> {
                 "by_arbiter": mv.by_arbiter,
                 "refused": mv.refused.len(),
             });
+            if let (Some(bank), Some(o)) = (mv.bank_ms, m.as_object_mut()) {
+                o.insert("bank_ms".into(), json!(bank));
+            }
             // Without its public part a move shows who moved and when, never what.
             if let (Some(p), Some(o)) = (public, m.as_object_mut()) {
                 o.insert("move".into(), p.notation.clone());

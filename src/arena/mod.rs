@@ -14,6 +14,7 @@
 //! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
 //! - [`live`]: the matches in play, as spectators may watch them;
 //! - [`remote`]: remote workers: their API, tokens, artifacts, and the `worker` process;
+//! - [`records`]: where a match's record is, and its compressed storage once counted;
 //! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
 //! - [`service`]: all of the above running in the background, with recovery at start;
 //! - [`views`]: what the pages and the JSON API show, read from the database;
@@ -30,6 +31,7 @@ pub mod finals;
 pub mod ladder;
 pub mod live;
 pub mod pinning;
+pub mod records;
 pub mod remote;
 pub mod rundir;
 pub mod service;
@@ -48,6 +50,9 @@ pub struct Arena {
     pub config: config::Config,
     /// The public messages of the matches in play (shared by the workers and the web layer).
     pub live: std::sync::Arc<live::LiveHub>,
+    /// The recipes `serve` found it cannot build (their probe failed): not offered, and left
+    /// out of `config.recipes` (see `submissions::offer`).
+    pub unavailable: Vec<submissions::offer::Unavailable>,
 }
 
 impl Arena {
@@ -62,6 +67,7 @@ impl Arena {
             dir,
             config,
             live: Default::default(),
+            unavailable: Vec::new(),
         })
     }
 

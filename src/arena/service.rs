@@ -157,7 +157,7 @@ impl Service {
 }
 
 /// The arena's lock: one server per directory.
-fn lock(arena: &Arena) -> Result<std::fs::File, String> {
+pub fn lock(arena: &Arena) -> Result<std::fs::File, String> {
     let path = arena.dir.join("arena.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)

@@ -24,6 +24,11 @@ pub struct TeamListing {
     pub active_version: Option<i64>,
     /// The version pinned to play (`None`: its latest ready one plays).
     pub pinned_version: Option<i64>,
+    /// Rated matches of the version that plays.
+    pub active_matches: Option<i64>,
+    /// The version that plays is still placing (fewer than `[ladder] placement_matches`
+    /// rated matches): it is not ranked yet.
+    pub placing: bool,
     /// Versions submitted, in every state.
     pub versions: i64,
     /// Finished matches (done) any of its versions played.
@@ -47,8 +52,9 @@ impl TeamListing {
     }
 }
 
-/// Every team: the teams first, by name, then the built-in anchors.
-pub fn teams(conn: &mut Connection) -> Result<Vec<TeamListing>, String> {
+/// Every team: the teams first, by name, then the built-in anchors; a version placing until
+/// it played `placement` rated matches.
+pub fn teams(conn: &mut Connection, placement: u32) -> Result<Vec<TeamListing>, String> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Deferred)
         .map_err(sql)?;
@@ -61,7 +67,8 @@ pub fn teams(conn: &mut Connection) -> Result<Vec<TeamListing>, String> {
                         JOIN match_seats s ON s.match_id = m.id
                         JOIN versions v ON v.id = s.version_id
                         WHERE v.team_id = t.id AND m.state = 'done'),
-                    l.id, l.state, l.submitted_at
+                    l.id, l.state, l.submitted_at,
+                    (SELECT a.matches FROM versions a WHERE a.id = {ACTIVE_VERSION})
                  FROM teams t
                  LEFT JOIN versions l ON l.id =
                     (SELECT MAX(id) FROM versions lv WHERE lv.team_id = t.id)
@@ -69,7 +76,10 @@ pub fn teams(conn: &mut Connection) -> Result<Vec<TeamListing>, String> {
             ))
             .map_err(sql)?;
         stmt.query_map([], |r| {
+            let active_matches: Option<i64> = r.get(10)?;
             Ok(TeamListing {
+                active_matches,
+                placing: active_matches.is_some_and(|n| n < i64::from(placement)),
                 name: r.get(0)?,
                 builtin: r.get(1)?,
                 disabled: r.get(2)?,
@@ -108,6 +118,9 @@ pub struct Status {
     pub game: String,
     /// The matchmaker is paused (`arena pause`): no new match is made.
     pub paused: bool,
+    /// Since when (Unix ms) the ladder is at rest (no match would teach anything, see
+    /// `ladder::rest`); `None` while it plays.
+    pub at_rest_since: Option<i64>,
     /// The closing time (Unix ms), if one is set, and whether it has passed.
     pub closing_at: Option<i64>,
     pub closed: bool,
@@ -172,6 +185,7 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
         at: now,
         game: arena.config.game.clone(),
         paused: admin::paused_in(&tx)?,
+        at_rest_since: crate::arena::ladder::rest::since(&tx)?,
         closing_at: finals::freeze::closing(&tx)?,
         closed: finals::freeze::closed(&tx)?.is_some(),
         teams: count("SELECT COUNT(*) FROM teams WHERE builtin = 0", &[])?,
@@ -211,7 +225,7 @@ mod tests {
         let mut conn = arena.conn().unwrap();
         let id = admin::team_id(&conn, "beta").unwrap();
         admin::set_team_disabled(&arena, id, true).unwrap();
-        let teams = teams(&mut conn).unwrap();
+        let teams = teams(&mut conn, 10).unwrap();
         let names: Vec<_> = teams.iter().map(|t| (t.name.as_str(), t.state())).collect();
         assert_eq!(names, [("alpha", "enabled"), ("beta", "disabled")]);
         assert!(
@@ -224,6 +238,7 @@ mod tests {
         assert_eq!(s.versions, Counts::default());
         assert_eq!(s.matches_last_minute, 0);
         assert!(!s.paused && !s.closed && s.closing_at.is_none());
+        assert!(s.at_rest_since.is_none());
         assert!(s.final_progress.is_none());
         admin::set_paused(&arena, true).unwrap();
         assert!(status(&arena, &mut conn).unwrap().paused);

@@ -72,11 +72,66 @@ pub fn conservative(mu: f64, sigma: f64) -> f64 {
 pub struct Leaderboard {
     /// The matchmaker is paused by the organiser.
     pub paused: bool,
+    /// Since when (Unix ms) the ladder is at rest: no match would teach anything (see
+    /// `ladder::rest`); `None` while it plays.
+    pub at_rest_since: Option<i64>,
     /// Finished matches in the whole arena.
     pub matches: i64,
+    /// The ranked versions: those that played their placement matches. Equal conservative
+    /// ratings (to the hundredth shown) share a rank: 1, 1, 3.
     pub rows: Vec<LeaderRow>,
+    /// Rated matches a version plays before it is ranked (`[ladder] placement_matches`).
+    pub placement_matches: u32,
+    /// The versions still placing, listed apart and unranked: most matches first.
+    pub placing: Vec<LeaderRow>,
     /// Enabled teams without a version that passed its check yet.
     pub unranked: Vec<String>,
+    /// The teams the organiser disabled: not ranked, but listed (marked, not vanished).
+    pub disabled: Vec<DisabledRow>,
+}
+
+/// A disabled team on the leaderboard, with the version that played for it, if any.
+#[derive(Clone, Debug, Serialize)]
+pub struct DisabledRow {
+    pub team: String,
+    pub version: Option<DisabledVersion>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DisabledVersion {
+    pub id: i64,
+    pub label: String,
+    /// μ - 3σ.
+    pub conservative: f64,
+    pub matches: i64,
+}
+
+/// The disabled teams, by name.
+fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>, ViewError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches
+         FROM teams t LEFT JOIN versions v ON v.id = {ACTIVE_VERSION}
+         WHERE t.disabled = 1 ORDER BY t.name"
+    ))?;
+    let rows = stmt
+        .query_map([], |r| {
+            let id: Option<i64> = r.get(1)?;
+            let version = match id {
+                Some(id) => Some(DisabledVersion {
+                    id,
+                    label: r.get(2)?,
+                    conservative: conservative(r.get(3)?, r.get(4)?),
+                    matches: r.get(5)?,
+                }),
+                None => None,
+            };
+            Ok(DisabledRow {
+                team: r.get(0)?,
+                version,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -100,7 +155,8 @@ pub struct LeaderRow {
     pub trend: Option<f64>,
 }
 
-pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
+/// The leaderboard, a version ranked once it played `placement` rated matches.
+pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, ViewError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin,
             t.pinned_version IS v.id
@@ -130,13 +186,26 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
             .total_cmp(&a.conservative)
             .then_with(|| a.team.cmp(&b.team))
     });
+    let (mut rows, mut placing): (Vec<LeaderRow>, Vec<LeaderRow>) = rows
+        .into_iter()
+        .partition(|r| r.matches >= i64::from(placement));
+    placing.sort_by(|a, b| b.matches.cmp(&a.matches).then_with(|| a.team.cmp(&b.team)));
     let mut trend = conn.prepare_cached(
         "SELECT mu_before, sigma_before FROM match_seats
          WHERE version_id = ?1 AND mu_before IS NOT NULL
          ORDER BY match_id DESC LIMIT 1 OFFSET ?2",
     )?;
-    for (i, row) in rows.iter_mut().enumerate() {
-        row.rank = i + 1;
+    // Competition ranking: a rating equal to the one above (to the hundredth the pages show)
+    // shares its rank, and the next rank counts every row above it.
+    let shown = |r: &LeaderRow| (r.conservative * 100.0).round();
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && shown(&rows[i]) == shown(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    for row in rows.iter_mut() {
         if row.matches > 0 {
             let back = (row.matches.min(TREND_MATCHES) - 1).max(0);
             let before: Option<(f64, f64)> = trend
@@ -156,6 +225,9 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
         .collect::<Result<_, _>>()?;
     Ok(Leaderboard {
         paused: paused(conn)?,
+        at_rest_since: crate::arena::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        placement_matches: placement,
+        placing,
         matches: conn.query_row(
             "SELECT COUNT(*) FROM matches WHERE state = 'done'",
             [],
@@ -163,6 +235,7 @@ pub fn leaderboard(conn: &Connection) -> Result<Leaderboard, ViewError> {
         )?,
         rows,
         unranked,
+        disabled: disabled_teams(conn)?,
     })
 }
 
@@ -198,6 +271,92 @@ pub struct TeamPage {
     /// Newest first.
     pub recent: Vec<MatchRow>,
     pub opponents: Vec<OpponentRow>,
+    /// The team's forfeits over its last [`RECENT_MATCHES`] finished matches, by cause.
+    pub forfeits: ForfeitSummary,
+}
+
+/// A team's forfeits over its last finished matches, by cause (from the matches' records).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ForfeitSummary {
+    /// The finished matches counted (at most [`RECENT_MATCHES`]).
+    pub matches: i64,
+    /// The bot's process ended (or closed its stdout) mid-match.
+    pub crashes: i64,
+    /// No answer in time (or no `ready` by the start-up deadline).
+    pub timeouts: i64,
+    /// Every attempt at a move refused as illegal.
+    pub illegal: i64,
+    /// Rounds forfeited at once by a bot withdrawn after crashing (or failing to start) in
+    /// round after round: the arbiter did not start it again.
+    pub withdrawn: i64,
+    /// Lines too long, floods, and forfeits whose record could not be read.
+    pub other: i64,
+    /// The match with the most forfeits of the team (the latest of equals).
+    pub worst: Option<WorstMatch>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WorstMatch {
+    pub id: i64,
+    pub forfeits: i64,
+}
+
+/// Counts team `id`'s forfeits over its last [`RECENT_MATCHES`] finished matches: the
+/// database has each seat's count, the records (read only for matches with forfeits) their
+/// causes.
+fn forfeit_summary(conn: &Connection, dir: &Path, id: i64) -> Result<ForfeitSummary, ViewError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.match_id, SUM(COALESCE(s.forfeits, 0)), m.record_path,
+            GROUP_CONCAT(s.seat)
+         FROM match_seats s JOIN versions v ON v.id = s.version_id
+         JOIN matches m ON m.id = s.match_id
+         WHERE v.team_id = ?1 AND m.state = 'done'
+         GROUP BY s.match_id ORDER BY s.match_id DESC LIMIT ?2",
+    )?;
+    let rows: Vec<(i64, i64, Option<String>, String)> = stmt
+        .query_map(params![id, RECENT_MATCHES], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut summary = ForfeitSummary {
+        matches: rows.len() as i64,
+        ..ForfeitSummary::default()
+    };
+    for (match_id, forfeits, path, seats) in rows {
+        if forfeits <= 0 {
+            continue;
+        }
+        if summary.worst.as_ref().is_none_or(|w| forfeits > w.forfeits) {
+            summary.worst = Some(WorstMatch {
+                id: match_id,
+                forfeits,
+            });
+        }
+        let seats: Vec<usize> = seats.split(',').filter_map(|s| s.parse().ok()).collect();
+        let records = path
+            .and_then(|p| crate::record::reader::read_records(&dir.join(p)).ok())
+            .map(|(records, _)| records);
+        let mut counted = 0;
+        for f in records
+            .iter()
+            .flatten()
+            .flat_map(|r| &r.forfeits)
+            .filter(|f| seats.contains(&f.seat))
+        {
+            use crate::record::fault::ForfeitKind as K;
+            counted += 1;
+            match f.kind {
+                K::Crash | K::ClosedStdout => summary.crashes += 1,
+                // The arbiter's documented mark of a withdrawn seat's rounds.
+                K::Startup if f.detail.starts_with("withdrawn") => summary.withdrawn += 1,
+                K::Timeout | K::Startup => summary.timeouts += 1,
+                K::Retries => summary.illegal += 1,
+                K::LineTooLong | K::Flood => summary.other += 1,
+            }
+        }
+        summary.other += (forfeits - counted).max(0);
+    }
+    Ok(summary)
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -313,7 +472,12 @@ const VERSION_COLUMNS: &str = "v.id, v.team_id, t.name AS team, v.label, v.langu
     v.failure, v.submitted_at, v.built_at, v.checked_at, v.source_bytes, v.mu, v.sigma,
     v.matches, v.sprt";
 
-pub fn team(conn: &Connection, name: &str, viewer: &Viewer) -> Result<TeamPage, ViewError> {
+pub fn team(
+    conn: &Connection,
+    dir: &Path,
+    name: &str,
+    viewer: &Viewer,
+) -> Result<TeamPage, ViewError> {
     let found: Option<(i64, bool, bool, Pinned)> = conn
         .query_row(
             &format!(
@@ -408,6 +572,7 @@ pub fn team(conn: &Connection, name: &str, viewer: &Viewer) -> Result<TeamPage, 
         history,
         recent,
         opponents,
+        forfeits: forfeit_summary(conn, dir, id)?,
     })
 }
 
@@ -509,6 +674,64 @@ pub struct MatchPage {
     pub timings: Vec<SeatTiming>,
     /// The rounds' winners (seat numbers), in round order.
     pub round_winners: Vec<Vec<usize>>,
+    /// Every forfeit of the match, round by round.
+    pub forfeits: Vec<ForfeitRow>,
+}
+
+/// A forfeit, as a match's page lists it: its cause, move and time, and the bot's last stderr
+/// for its own team and the organiser only.
+#[derive(Clone, Debug, Serialize)]
+pub struct ForfeitRow {
+    pub round: u32,
+    pub seat: usize,
+    pub team: String,
+    /// `crash`, `timeout`, `retries` (every attempt at a move refused), ... (the record's).
+    pub kind: String,
+    /// The move (ply, from 1) being asked; 0 before the round's first (start-up).
+    pub ply: u32,
+    /// Milliseconds into the round: the round's clock where the game has one, otherwise the
+    /// time the round's moves took until then.
+    pub at_ms: f64,
+    /// What happened, in words.
+    pub detail: String,
+    /// How the process ended, where it ended ("exit status 3", "killed by SIGSEGV").
+    pub exit: Option<String>,
+    /// The last bytes the bot wrote to stderr (only for its team and the organiser).
+    pub stderr_tail: Option<String>,
+}
+
+/// A record's forfeits as rows (`teams`: each seat's team; `visible`: the seats whose stderr
+/// the viewer may read).
+fn forfeit_rows(
+    record: &RoundRecord,
+    teams: &[String],
+    visible: &dyn Fn(usize) -> bool,
+) -> Vec<ForfeitRow> {
+    record
+        .forfeits
+        .iter()
+        .map(|f| {
+            let played: f64 = record
+                .moves
+                .iter()
+                .filter(|m| m.ply < f.ply.max(1))
+                .map(|m| m.ms)
+                .sum();
+            ForfeitRow {
+                round: record.round,
+                seat: f.seat,
+                team: teams.get(f.seat).cloned().unwrap_or_default(),
+                kind: f.kind.name().to_string(),
+                ply: f.ply,
+                // A sum of nothing is -0.0.
+                at_ms: f.at_ms.unwrap_or(played).max(0.0),
+                detail: f.detail.clone(),
+                exit: f.exit.as_ref().map(|e| e.to_string()),
+                stderr_tail: (visible(f.seat) && !f.stderr_tail.is_empty())
+                    .then(|| f.stderr_tail.clone()),
+            }
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -522,8 +745,14 @@ pub struct SeatTiming {
 }
 
 /// A match, for anybody: only a finished match shows (a queued or running one is not found,
-/// so nothing of a game in progress leaks; watching live is another page's business).
-pub fn match_page(conn: &Connection, dir: &Path, id: i64) -> Result<MatchPage, ViewError> {
+/// so nothing of a game in progress leaks; watching live is another page's business). The
+/// forfeits' stderr tails are `viewer`'s own seats' only (every seat's for the organiser).
+pub fn match_page(
+    conn: &Connection,
+    dir: &Path,
+    id: i64,
+    viewer: &Viewer,
+) -> Result<MatchPage, ViewError> {
     let row = match_rows(conn, &[id])?.pop();
     let Some(row) = row.filter(|r| matches!(r.state.as_str(), "done" | "failed" | "void")) else {
         return Err(ViewError::NotFound(format!(
@@ -535,7 +764,7 @@ pub fn match_page(conn: &Connection, dir: &Path, id: i64) -> Result<MatchPage, V
             r.get(0)
         })?;
     let records = if row.state == "done" {
-        match_records(conn, dir, id, &Viewer::Public)?.unwrap_or_default()
+        match_records(conn, dir, id, viewer)?.unwrap_or_default()
     } else {
         Vec::new()
     };
@@ -566,11 +795,18 @@ pub fn match_page(conn: &Connection, dir: &Path, id: i64) -> Result<MatchPage, V
             t.mean_ms /= t.moves as f64;
         }
     }
+    let teams: Vec<String> = row.seats.iter().map(|s| s.team.clone()).collect();
+    // `match_records` emptied the tails the viewer may not read.
+    let forfeits = records
+        .iter()
+        .flat_map(|r| forfeit_rows(r, &teams, &|_| true))
+        .collect();
     Ok(MatchPage {
         row,
         error,
         timings,
         round_winners: records.iter().map(|r| r.result.winners()).collect(),
+        forfeits,
     })
 }
 

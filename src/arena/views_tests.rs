@@ -69,7 +69,7 @@ fn arena() -> (tempfile::TempDir, Connection) {
 #[test]
 fn the_leaderboard_ranks_active_versions_of_enabled_teams_by_conservative_rating() {
     let (_dir, conn) = arena();
-    let lb = leaderboard(&conn).unwrap();
+    let lb = leaderboard(&conn, 0).unwrap();
     let teams: Vec<(&str, i64, usize)> = lb
         .rows
         .iter()
@@ -84,6 +84,70 @@ fn the_leaderboard_ranks_active_versions_of_enabled_teams_by_conservative_rating
 }
 
 #[test]
+fn a_version_is_ranked_after_its_placement_and_equal_ratings_share_a_rank() {
+    let (_dir, conn) = arena();
+    // Two more teams: e equal to a (30 - 3 x 2 = 24) and f new, with no match at all.
+    for (id, name, v, mu, sigma, matches) in
+        [(5, "e", 50, 27.0, 1.0, 4), (6, "f", 60, 25.0, 8.333, 0)]
+    {
+        conn.execute(
+            "INSERT INTO teams (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, 0)",
+            params![id, name, format!("h{id}")],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO versions (id, team_id, label, language, source_sha256, source_bytes,
+                submitted_at, state, mu, sigma, matches)
+             VALUES (?1, ?2, 'v', 'python', 'x', 10, 0, 'ready', ?3, ?4, ?5)",
+            params![v, id, mu, sigma, matches],
+        )
+        .unwrap();
+    }
+    let ranks = |lb: &Leaderboard| -> Vec<(String, usize)> {
+        lb.rows.iter().map(|r| (r.team.clone(), r.rank)).collect()
+    };
+    let placing = |lb: &Leaderboard| -> Vec<(String, i64)> {
+        lb.placing
+            .iter()
+            .map(|r| (r.team.clone(), r.matches))
+            .collect()
+    };
+    // Placement 0: everyone ranked; <b> 25 first, a and e 24 share 2, the new f last, 4th.
+    let lb = leaderboard(&conn, 0).unwrap();
+    let s = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+        v.iter().map(|(t, r)| (t.to_string(), *r)).collect()
+    };
+    assert_eq!(ranks(&lb), s(&[("<b>", 1), ("a", 2), ("e", 2), ("f", 4)]));
+    assert!(lb.placing.is_empty());
+    // Placement 4: a and <b> (3 matches) and f (0) place, apart and unranked; e alone is 1st.
+    let lb = leaderboard(&conn, 4).unwrap();
+    assert_eq!(ranks(&lb), s(&[("e", 1)]));
+    assert_eq!(
+        placing(&lb),
+        [
+            ("<b>".to_string(), 3),
+            ("a".to_string(), 3),
+            ("f".to_string(), 0)
+        ]
+    );
+    assert_eq!(lb.placement_matches, 4);
+    // The page lists them apart, each with its count.
+    let page = crate::arena::web::templates::leaderboard(&lb).into_string();
+    let (ranked, apart) = page.split_once("id=\"placing\"").unwrap();
+    assert!(ranked.contains(">e<") && !ranked.contains(">f<"), "{page}");
+    assert!(
+        apart.contains(">f<") && apart.contains("placing: 0 of 4"),
+        "{page}"
+    );
+    assert!(apart.contains("placing: 3 of 4"), "{page}");
+    let json = serde_json::to_value(&lb).unwrap();
+    assert_eq!(json["placing"][2]["team"], "f");
+    assert!(json["at_rest_since"].is_null());
+    crate::arena::ladder::rest::set(&conn).unwrap();
+    assert!(leaderboard(&conn, 4).unwrap().at_rest_since.is_some());
+}
+
+#[test]
 fn a_pinned_version_plays_instead_of_the_latest() {
     let (_dir, conn) = arena();
     conn.execute(
@@ -92,7 +156,7 @@ fn a_pinned_version_plays_instead_of_the_latest() {
         [],
     )
     .unwrap();
-    let lb = leaderboard(&conn).unwrap();
+    let lb = leaderboard(&conn, 0).unwrap();
     assert!(lb.rows.iter().any(|r| r.version_id == 12 && !r.pinned));
     assert!(lb.rows.iter().all(|r| !r.pinned));
     let row = |o: &OrganiserPage| {
@@ -102,7 +166,7 @@ fn a_pinned_version_plays_instead_of_the_latest() {
     assert_eq!(row(&organiser(&conn).unwrap()), (Some(12), None));
     conn.execute("UPDATE teams SET pinned_version = 10 WHERE id = 1", [])
         .unwrap();
-    let lb = leaderboard(&conn).unwrap();
+    let lb = leaderboard(&conn, 0).unwrap();
     assert!(lb.rows.iter().any(|r| r.version_id == 10 && r.pinned));
     assert!(!lb.rows.iter().any(|r| r.version_id == 12));
     assert_eq!(lb.rows.iter().filter(|r| r.pinned).count(), 1);
@@ -111,9 +175,10 @@ fn a_pinned_version_plays_instead_of_the_latest() {
 
 #[test]
 fn a_team_page_counts_results_against_each_opponent_and_hides_failures_from_others() {
-    let (_dir, conn) = arena();
+    let (dir, conn) = arena();
     let own = team(
         &conn,
+        dir.path(),
         "a",
         &Viewer::Team {
             id: 1,
@@ -145,14 +210,14 @@ fn a_team_page_counts_results_against_each_opponent_and_hides_failures_from_othe
             name: "<b>".into(),
         },
     ] {
-        let other = team(&conn, "a", &viewer).unwrap();
+        let other = team(&conn, dir.path(), "a", &viewer).unwrap();
         assert!(!other.own);
         assert!(other.versions.iter().all(|v| v.failure.is_none()));
     }
-    let org = team(&conn, "a", &Viewer::Organiser).unwrap();
+    let org = team(&conn, dir.path(), "a", &Viewer::Organiser).unwrap();
     assert!(org.own);
     assert!(matches!(
-        team(&conn, "zz", &Viewer::Public),
+        team(&conn, dir.path(), "zz", &Viewer::Public),
         Err(ViewError::NotFound(_))
     ));
 }
@@ -205,14 +270,33 @@ fn an_unfinished_match_shows_nothing() {
     )
     .unwrap();
     assert!(matches!(
-        match_page(&conn, dir.path(), 9),
+        match_page(&conn, dir.path(), 9, &Viewer::Public),
         Err(ViewError::NotFound(_))
     ));
     assert!(matches!(
         match_records(&conn, dir.path(), 9, &Viewer::Organiser),
         Err(ViewError::NotFound(_))
     ));
-    let done = match_page(&conn, dir.path(), 1).unwrap();
+    let done = match_page(&conn, dir.path(), 1, &Viewer::Public).unwrap();
     assert_eq!(done.row.seats.len(), 2);
     assert_eq!(done.row.seats[1].team, "<b>");
+}
+
+#[test]
+fn a_disabled_team_is_listed_apart_with_the_version_that_played_for_it() {
+    let (_dir, conn) = arena();
+    let lb = leaderboard(&conn, 0).unwrap();
+    assert!(lb.rows.iter().all(|r| r.team != "c"));
+    assert_eq!(lb.disabled.len(), 1);
+    let c = &lb.disabled[0];
+    let v = c.version.as_ref().unwrap();
+    assert_eq!((c.team.as_str(), v.id, v.label.as_str()), ("c", 30, "v30"));
+    assert!((v.conservative - 47.0).abs() < 1e-9);
+    conn.execute("UPDATE teams SET disabled = 1 WHERE id = 4", [])
+        .unwrap();
+    let lb = leaderboard(&conn, 0).unwrap();
+    let names: Vec<_> = lb.disabled.iter().map(|d| d.team.as_str()).collect();
+    assert_eq!(names, ["c", "d"]);
+    assert!(lb.disabled[1].version.is_none(), "d has nothing ready");
+    assert!(lb.unranked.is_empty());
 }

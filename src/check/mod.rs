@@ -19,6 +19,7 @@
 //!   are scripts over it;
 //! - [`hints`]: the hints' wording.
 
+pub mod contest;
 pub mod conversation;
 pub mod hints;
 pub mod table;

@@ -34,7 +34,8 @@ pub enum Organiser {
     /// Pause the matchmaker: no new match is made (matches already made are played), until
     /// `resume`.
     Pause(DirArgs),
-    /// Resume the matchmaker.
+    /// Resume the matchmaker; a ladder at rest wakes: every version plays one match more (it
+    /// rests again unless a result unsettles a rating).
     Resume(DirArgs),
 }
 
@@ -98,7 +99,8 @@ fn team_id(arena: &Arena, dir: &std::path::Path, name: &str) -> anyhow::Result<i
 fn teams(a: ListArgs) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
     let mut conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
-    let teams = status::teams(&mut conn).map_err(|e| anyhow::anyhow!(e))?;
+    let placement = arena.config.ladder.placement_matches;
+    let teams = status::teams(&mut conn, placement).map_err(|e| anyhow::anyhow!(e))?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&teams)?);
     } else if teams.is_empty() {
@@ -107,13 +109,13 @@ fn teams(a: ListArgs) -> anyhow::Result<ExitCode> {
             a.dir.display()
         );
     } else {
-        println!("{}", teams_table(&teams));
+        println!("{}", teams_table(&teams, placement));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The teams as a table: numbers right-aligned under right-aligned headers.
-fn teams_table(teams: &[TeamListing]) -> comfy_table::Table {
+fn teams_table(teams: &[TeamListing], placement: u32) -> comfy_table::Table {
     use comfy_table::{CellAlignment, Table, presets};
     let mut table = Table::new();
     table.load_preset(presets::UTF8_FULL_CONDENSED);
@@ -130,6 +132,11 @@ fn teams_table(teams: &[TeamListing]) -> comfy_table::Table {
             (Some(v), Some(p)) if v == p => format!("#{v} (pinned)"),
             (Some(v), _) => format!("#{v}"),
             (None, _) => "-".into(),
+        };
+        // Not ranked until its placement matches are played.
+        let plays = match t.active_matches {
+            Some(n) if t.placing => format!("{plays}, placing: {n} of {placement}"),
+            _ => plays,
         };
         let last = match (t.last_version, &t.last_state, t.last_submitted_at) {
             (Some(v), Some(s), Some(at)) => format!("#{v} {s}, {}", utc(at)),
@@ -197,12 +204,17 @@ fn sentences(s: &Status) -> String {
          {} in the last ten.",
         m.queued, m.running, m.done, m.failed, s.matches_last_minute, s.matches_last_10_minutes
     ));
-    line(if s.paused {
-        "The matchmaker is paused: no new match is made (`rollarena arena resume DIR` resumes \
-         it)."
-            .into()
-    } else {
-        "The matchmaker is running.".into()
+    line(match (s.paused, s.at_rest_since) {
+        (true, _) => "The matchmaker is paused: no new match is made (`rollarena arena resume \
+                      DIR` resumes it)."
+            .into(),
+        (false, Some(since)) => format!(
+            "The ladder is at rest since {}: every rating is settled and no version is \
+             placing, so no match would teach anything; a new version, a new team or \
+             `rollarena arena resume DIR` wakes it.",
+            utc(since)
+        ),
+        (false, None) => "The matchmaker is running.".into(),
     });
     if s.workers.is_empty() {
         line("Workers: the server's own only (no remote worker registered).".into());
@@ -316,13 +328,18 @@ fn token(a: TeamArgs) -> anyhow::Result<ExitCode> {
 
 fn set_paused(a: DirArgs, paused: bool) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
-    admin::set_paused(&arena, paused).map_err(|e| anyhow::anyhow!(e))?;
+    let resting = admin::set_paused(&arena, paused).map_err(|e| anyhow::anyhow!(e))?;
     println!(
         "{}",
-        if paused {
-            "Paused the matchmaker: no new match is made; matches already made are played."
-        } else {
-            "Resumed the matchmaker: it makes matches again."
+        match (paused, resting) {
+            (true, _) => {
+                "Paused the matchmaker: no new match is made; matches already made are played."
+            }
+            (false, true) => {
+                "Resumed the matchmaker and woke the ladder from its rest: every version plays \
+                 one match more, then it rests again unless a result unsettles a rating."
+            }
+            (false, false) => "Resumed the matchmaker: it makes matches again.",
         }
     );
     Ok(ExitCode::SUCCESS)

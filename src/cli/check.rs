@@ -97,7 +97,7 @@ pub fn with_game_checks(command: clap::Command) -> clap::Command {
             text.push_str(&format!("  {:<9}  {}\n", scenario.item.id, scenario.script));
         }
     }
-    super::game_flags::add(command, |e| (e.flags)()).after_long_help(text)
+    super::game_flags::add(command, |e| e.flags.to_vec()).after_long_help(text)
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {

@@ -3,13 +3,23 @@
 //! belong to when given for another game. Written once for every subcommand that takes them.
 
 use clap::parser::ValueSource;
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 
-use crate::game::registry::{Entry, GAMES};
+use crate::game::registry::{Entry, Flag, GAMES, Takes};
 
 /// Which of a game's flags a subcommand takes.
-pub type FlagsOf = fn(&Entry) -> Vec<Arg>;
+pub type FlagsOf = fn(&Entry) -> Vec<Flag>;
+
+/// The parser's argument for a game's flag.
+fn arg(flag: &Flag) -> Arg {
+    let arg = Arg::new(flag.id).long(flag.long).help(flag.help);
+    match flag.takes {
+        Takes::Value(name) => arg.value_name(name),
+        Takes::Switch => arg.action(ArgAction::SetTrue),
+        Takes::Negation => arg.action(ArgAction::SetFalse),
+    }
+}
 
 /// The game flags a command line gave: (game, option, value).
 #[derive(Clone, Debug, Default)]
@@ -27,7 +37,7 @@ pub fn add(mut command: Command, flags_of: FlagsOf) -> Command {
             .next_help_heading(&*Box::leak(
                 format!("--game {}: {}", entry.name, entry.title).into_boxed_str(),
             ))
-            .args(flags);
+            .args(flags.iter().map(arg));
     }
     command
 }
@@ -36,15 +46,16 @@ pub fn add(mut command: Command, flags_of: FlagsOf) -> Command {
 pub fn read(found: &ArgMatches, flags_of: FlagsOf) -> GameFlags {
     let mut given = Vec::new();
     for entry in GAMES {
-        for arg in flags_of(entry) {
-            let id = arg.get_id().as_str();
+        for flag in flags_of(entry) {
+            let id = flag.id;
             if found.value_source(id) != Some(ValueSource::CommandLine) {
                 continue;
             }
-            let value = if arg.get_action().takes_values() {
-                Value::String(found.get_one::<String>(id).cloned().unwrap_or_default())
-            } else {
-                Value::Bool(found.get_flag(id))
+            let value = match flag.takes {
+                Takes::Value(_) => {
+                    Value::String(found.get_one::<String>(id).cloned().unwrap_or_default())
+                }
+                Takes::Switch | Takes::Negation => Value::Bool(found.get_flag(id)),
             };
             given.push((entry.name, id.to_string(), value));
         }

@@ -13,7 +13,7 @@ use super::{UsageError, usage};
 use crate::arbiter::events::{Event, Observer};
 use crate::arbiter::names::default_name;
 use crate::arbiter::process::{kill_all, resolve_program};
-use crate::arbiter::{BotSpec, Limits, MatchConfig, TimeControl, run_match_from};
+use crate::arbiter::{BotSpec, Limits, MatchConfig, Resume, TimeControl, run_match_from};
 use crate::arbiter::{preflight, settings};
 use crate::duration::parse_duration;
 use crate::game::Game;
@@ -165,52 +165,13 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = config.game.schedule_warning(config.rounds) {
         tracing::warn!("{w}");
     }
-    let record_on_stdout = args.record.as_deref() == Some(std::path::Path::new("-"));
-    let say = |line: String| {
-        if record_on_stdout || args.json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    };
+    let say = Say::for_args(&args);
     let resume = match (&args.record, args.resume) {
         (Some(path), true) => super::match_resume::kept(path, &mut config, args.seed)?,
         _ => None,
     };
-    match &resume {
-        Some(r) if r.ended || r.played >= config.rounds => {
-            say(format!(
-                "the match {} in {} is finished ({} rounds): nothing to resume",
-                config.match_id,
-                args.record
-                    .as_ref()
-                    .expect("--resume requires --record")
-                    .display(),
-                r.played
-            ));
-            say(format!("\n{}", standings_table(&r.standings.table())));
-            return Ok(ExitCode::SUCCESS);
-        }
-        Some(r) => say(format!(
-            "resuming match {} (seed {}): rounds 1-{} kept from {}, playing rounds {}-{}",
-            config.match_id,
-            config.seed,
-            r.played,
-            args.record
-                .as_ref()
-                .expect("--resume requires --record")
-                .display(),
-            r.played + 1,
-            config.rounds
-        )),
-        None if args.resume => say(format!(
-            "nothing to resume in {}: the match starts afresh",
-            args.record
-                .as_ref()
-                .expect("--resume requires --record")
-                .display()
-        )),
-        None => {}
+    if let Some(finished) = announce_resume(&args, &config, resume.as_ref(), &say) {
+        return Ok(finished);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -230,22 +191,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut observers: Vec<Box<dyn Observer>> = Vec::new();
     if let Some(path) = &args.record {
-        let writer = RecordWriter::append(path).map_err(|e| {
-            UsageError(format!(
-                "cannot open the record file {}: {e}",
-                path.display()
-            ))
-        })?;
-        if let Some(mode) = crate::sandbox::output::file_mode()
-            && path.is_file()
-        {
-            // A record appended to is kept out of the bots' reach as a new one is.
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(|e| {
-                UsageError(format!("cannot make {} owner-only: {e}", path.display()))
-            })?;
-        }
-        observers.push(Box::new(writer));
+        observers.push(Box::new(open_record(path)?));
     }
     let faults = SeatFaults::default();
     // The standings of the rounds finished so far, for an interrupted match.
@@ -256,7 +202,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     // `--record -`: the record is standard output, so what people read goes to stderr.
     if !args.json {
         observers.push(Box::new(RoundLines {
-            to_stderr: record_on_stdout,
+            to_stderr: say.record_on_stdout,
             faults: faults.clone(),
         }));
     }
@@ -267,41 +213,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         }
     });
     let Some(result) = outcome else {
-        kill_all();
-        eprintln!(
-            "interrupted: every bot was killed{}",
-            match &args.record {
-                Some(p) if !record_on_stdout => format!(
-                    "; the finished rounds are in the record {}: the same command with \
-                     --resume plays the rest",
-                    p.display()
-                ),
-                _ => String::new(),
-            }
-        );
-        let standings = so_far.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        match standings {
-            Some(s) if args.json => println!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({
-                    "match": config.match_id,
-                    "game": config.game.name(),
-                    "seed": config.seed,
-                    "rounds": config.rounds,
-                    "interrupted": true,
-                    "standings": s.table(),
-                }))?
-            ),
-            Some(s) => {
-                let faults = faults.lock().unwrap_or_else(|p| p.into_inner()).clone();
-                say(format!(
-                    "\nstandings after the finished rounds:\n{}",
-                    standings_with_faults(&s.table(), &faults)
-                ));
-            }
-            None => eprintln!("no round was finished"),
-        }
-        return Ok(ExitCode::from(130));
+        return stopped(&args, &config, &so_far, &faults, &say);
     };
     let standings = result.map_err(|e| anyhow::anyhow!("the match failed: {e}"))?;
     if args.json {
@@ -318,14 +230,142 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         let faults = faults.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let table = standings_with_faults(&standings, &faults);
-        if record_on_stdout {
-            eprintln!("\n{table}");
-        } else {
-            println!("\n{table}");
-        }
+        say.line(format!("\n{}", standings_with_faults(&standings, &faults)));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the lines for people go: standard output, unless it carries the record (`--record -`)
+/// or the JSON (`--json`), then standard error.
+struct Say {
+    record_on_stdout: bool,
+    to_stderr: bool,
+}
+
+impl Say {
+    fn for_args(args: &MatchArgs) -> Say {
+        let record_on_stdout = args.record.as_deref() == Some(std::path::Path::new("-"));
+        Say {
+            record_on_stdout,
+            to_stderr: record_on_stdout || args.json,
+        }
+    }
+
+    fn line(&self, line: String) {
+        if self.to_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+/// Says what `--resume` found in the record: the exit code when the match is already finished
+/// (its standings said), nothing when it goes on.
+fn announce_resume(
+    args: &MatchArgs,
+    config: &MatchConfig,
+    resume: Option<&Resume>,
+    say: &Say,
+) -> Option<ExitCode> {
+    let record = || {
+        args.record
+            .as_ref()
+            .expect("--resume requires --record")
+            .display()
+    };
+    match resume {
+        Some(r) if r.ended || r.played >= config.rounds => {
+            say.line(format!(
+                "the match {} in {} is finished ({} rounds): nothing to resume",
+                config.match_id,
+                record(),
+                r.played
+            ));
+            say.line(format!("\n{}", standings_table(&r.standings.table())));
+            return Some(ExitCode::SUCCESS);
+        }
+        Some(r) => say.line(format!(
+            "resuming match {} (seed {}): rounds 1-{} kept from {}, playing rounds {}-{}",
+            config.match_id,
+            config.seed,
+            r.played,
+            record(),
+            r.played + 1,
+            config.rounds
+        )),
+        None if args.resume => say.line(format!(
+            "nothing to resume in {}: the match starts afresh",
+            record()
+        )),
+        None => {}
+    }
+    None
+}
+
+/// The record's writer, appending; a record appended to is kept out of the bots' reach as a
+/// new one is.
+fn open_record(path: &std::path::Path) -> anyhow::Result<RecordWriter> {
+    let writer = RecordWriter::append(path).map_err(|e| {
+        UsageError(format!(
+            "cannot open the record file {}: {e}",
+            path.display()
+        ))
+    })?;
+    if let Some(mode) = crate::sandbox::output::file_mode()
+        && path.is_file()
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .map_err(|e| UsageError(format!("cannot make {} owner-only: {e}", path.display())))?;
+    }
+    Ok(writer)
+}
+
+/// Ctrl-C or SIGTERM: every bot killed, the way to go on said, and the standings of the rounds
+/// finished; exit 130.
+fn stopped(
+    args: &MatchArgs,
+    config: &MatchConfig,
+    so_far: &SoFar,
+    faults: &SeatFaults,
+    say: &Say,
+) -> anyhow::Result<ExitCode> {
+    kill_all();
+    eprintln!(
+        "interrupted: every bot was killed{}",
+        match &args.record {
+            Some(p) if !say.record_on_stdout => format!(
+                "; the finished rounds are in the record {}: the same command with \
+                 --resume plays the rest",
+                p.display()
+            ),
+            _ => String::new(),
+        }
+    );
+    let standings = so_far.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    match standings {
+        Some(s) if args.json => println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "match": config.match_id,
+                "game": config.game.name(),
+                "seed": config.seed,
+                "rounds": config.rounds,
+                "interrupted": true,
+                "standings": s.table(),
+            }))?
+        ),
+        Some(s) => {
+            let faults = faults.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            say.line(format!(
+                "\nstandings after the finished rounds:\n{}",
+                standings_with_faults(&s.table(), &faults)
+            ));
+        }
+        None => eprintln!("no round was finished"),
+    }
+    Ok(ExitCode::from(130))
 }
 
 /// Resolves when the arbiter is asked to stop (Ctrl-C or SIGTERM).
@@ -379,105 +419,15 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
         ));
     }
     let isolation = args.isolation.isolation()?;
-    let mut bots = Vec::new();
-    for (seat, command) in commands.iter().enumerate() {
-        let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
-        if spec.argv[0] != "rollarena"
-            && let Ok(here) = std::env::current_dir()
-            && let Err(missing) = crate::arbiter::process::paths_from(&spec.argv, &here)
-        {
-            return usage(format!(
-                "bot at seat {seat} ({command}): {missing} is not in the current directory, {} \
-                 (give its path from there, or an absolute one)",
-                here.display()
-            ));
-        }
-        resolve_program(&spec.argv[0])
-            .and_then(|_| super::isolation::check_reachable(&isolation, &spec.argv))
-            .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
-        match args.names.get(seat) {
-            Some(name) => {
-                spec.name = name.clone();
-                spec.named = true;
-            }
-            None => {
-                spec.name = default_name(&spec.argv);
-                spec.named = false;
-            }
-        }
-        bots.push(spec);
-    }
-    let unique =
-        crate::arbiter::names::numbered(&bots.iter().map(|b| b.name.clone()).collect::<Vec<_>>());
-    for (spec, name) in bots.iter_mut().zip(unique) {
-        spec.name = name;
-    }
-    if let Some(dir) = &args.bot_logs {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            UsageError(format!(
-                "cannot create the log directory {}: {e}",
-                dir.display()
-            ))
-        })?;
-        for (seat, spec) in bots.iter_mut().enumerate() {
-            // Renamed after the seat's name once the bot has said `ready` (as the tables
-            // name it).
-            spec.log = Some(dir.join(crate::arbiter::names::log_file_name(seat, &spec.name)));
-        }
-    }
-    let seed = args.seed.or(recorded_seed).unwrap_or_else(random_seed);
-    if args.seed.is_some() && game.hidden_information() && seed < crate::seed::SHORT_SEED {
-        tracing::warn!(
-            "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
-             seed below 2^40 to rebuild them; for a contest leave --seed unset or give a long \
-             random one (protocol/SPEC.md §9)",
-            game.name()
-        );
-    }
-    if args.seed.is_some() && game.hidden_information() {
-        super::isolation::warn_seed_in_sight(&isolation, game.name());
-    }
-    if seed > crate::seed::SEED_MASK {
-        return usage(format!(
-            "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \
-             JavaScript's included, reads them exactly",
-            crate::seed::SEED_MASK + 1
-        ));
-    }
+    let bots = bot_specs(args, &commands, &isolation)?;
+    let seed = seed_for(args, recorded_seed, &*game, &isolation)?;
     let rounds = args
         .rounds
         .or(game.default_rounds())
         .unwrap_or(players as u32);
     let rounds = settings::rounds(rounds).map_err(|e| UsageError(format!("--rounds: {e}")))?;
     let per_move = settings::per_move(args.time).map_err(|e| UsageError(format!("--time: {e}")))?;
-    if let Some(path) = &args.openings
-        && game.hidden_information()
-        && !args.public_seed
-    {
-        super::isolation::check_private(
-            &isolation,
-            path,
-            "the openings file",
-            "its lines are the deal seeds of the rounds",
-        )
-        .map_err(UsageError)?;
-    }
-    let (openings, deals) = match &args.openings {
-        Some(path) => {
-            use crate::tournament::book;
-            let lines = book::read(path, &*game, seed)
-                .map_err(|e| UsageError(format!("--openings: {e}")))?;
-            let config = book::BookConfig {
-                file: path.clone(),
-                order: args.openings_order,
-                sha256: String::new(),
-                count: lines.len(),
-            };
-            let b = book::table_book(&lines, &config, seed, 1, rounds, players as u32);
-            (b.moves, b.deals)
-        }
-        None => (Vec::new(), Vec::new()),
-    };
+    let (openings, deals) = openings_for(args, &*game, &isolation, seed, rounds, players)?;
     let startup =
         settings::startup(args.startup).map_err(|e| UsageError(format!("--startup: {e}")))?;
     let clock = args.clock.resolve()?;
@@ -509,6 +459,129 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
         deals,
         withdraw_after: Some(args.withdraw_after).filter(|&n| n > 0),
     })
+}
+
+/// The seats' bots from their commands: each program found and reachable by the seats, each
+/// named (`--names`, else after its command, numbered when names repeat), each with its log
+/// file under `--bot-logs`.
+fn bot_specs(
+    args: &MatchArgs,
+    commands: &[String],
+    isolation: &crate::sandbox::Isolation,
+) -> anyhow::Result<Vec<BotSpec>> {
+    let mut bots = Vec::new();
+    for (seat, command) in commands.iter().enumerate() {
+        let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
+        if spec.argv[0] != "rollarena"
+            && let Ok(here) = std::env::current_dir()
+            && let Err(missing) = crate::arbiter::process::paths_from(&spec.argv, &here)
+        {
+            return usage(format!(
+                "bot at seat {seat} ({command}): {missing} is not in the current directory, {} \
+                 (give its path from there, or an absolute one)",
+                here.display()
+            ));
+        }
+        resolve_program(&spec.argv[0])
+            .and_then(|_| super::isolation::check_reachable(isolation, &spec.argv))
+            .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
+        match args.names.get(seat) {
+            Some(name) => {
+                spec.name = name.clone();
+                spec.named = true;
+            }
+            None => {
+                spec.name = default_name(&spec.argv);
+                spec.named = false;
+            }
+        }
+        bots.push(spec);
+    }
+    let unique =
+        crate::arbiter::names::numbered(&bots.iter().map(|b| b.name.clone()).collect::<Vec<_>>());
+    for (spec, name) in bots.iter_mut().zip(unique) {
+        spec.name = name;
+    }
+    if let Some(dir) = &args.bot_logs {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            UsageError(format!(
+                "cannot create the log directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        for (seat, spec) in bots.iter_mut().enumerate() {
+            // Renamed after the seat's name once the bot has said `ready` (as the tables
+            // name it).
+            spec.log = Some(dir.join(crate::arbiter::names::log_file_name(seat, &spec.name)));
+        }
+    }
+    Ok(bots)
+}
+
+/// The match's seed: `--seed`, else the resumed record's, else one drawn from the operating
+/// system; a seed given for a game with hidden information is warned about when short or in
+/// the bots' sight, and one of 2^53 or more is refused.
+fn seed_for(
+    args: &MatchArgs,
+    recorded_seed: Option<u64>,
+    game: &dyn Game,
+    isolation: &crate::sandbox::Isolation,
+) -> anyhow::Result<u64> {
+    let seed = args.seed.or(recorded_seed).unwrap_or_else(random_seed);
+    if args.seed.is_some() && game.hidden_information() && seed < crate::seed::SHORT_SEED {
+        tracing::warn!(
+            "--seed {seed} is short: {} keeps hands or bids secret, and a bot could try every \
+             seed below 2^40 to rebuild them; for a contest leave --seed unset or give a long \
+             random one (protocol/SPEC.md §9)",
+            game.name()
+        );
+    }
+    if args.seed.is_some() && game.hidden_information() {
+        super::isolation::warn_seed_in_sight(isolation, game.name());
+    }
+    if seed > crate::seed::SEED_MASK {
+        return usage(format!(
+            "--seed {seed} is too large: seeds are below 2^53 ({}) so that every JSON reader, \
+             JavaScript's included, reads them exactly",
+            crate::seed::SEED_MASK + 1
+        ));
+    }
+    Ok(seed)
+}
+
+/// `--openings`: the rounds' opening moves and deals from the file (which must be out of the
+/// bots' reach when it deals hidden cards); none without it.
+#[allow(clippy::type_complexity)]
+fn openings_for(
+    args: &MatchArgs,
+    game: &dyn Game,
+    isolation: &crate::sandbox::Isolation,
+    seed: u64,
+    rounds: u32,
+    players: usize,
+) -> anyhow::Result<(Vec<Vec<serde_json::Value>>, Vec<u64>)> {
+    let Some(path) = &args.openings else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    if game.hidden_information() && !args.public_seed {
+        super::isolation::check_private(
+            isolation,
+            path,
+            "the openings file",
+            "its lines are the deal seeds of the rounds",
+        )
+        .map_err(UsageError)?;
+    }
+    use crate::tournament::book;
+    let lines = book::read(path, game, seed).map_err(|e| UsageError(format!("--openings: {e}")))?;
+    let config = book::BookConfig {
+        file: path.clone(),
+        order: args.openings_order,
+        sha256: String::new(),
+        count: lines.len(),
+    };
+    let b = book::table_book(&lines, &config, seed, 1, rounds, players as u32);
+    Ok((b.moves, b.deals))
 }
 
 /// `--players`'s long help: the games' ranges.

@@ -127,14 +127,14 @@ pub fn command() -> clap::Command {
     // runs as /proc/self/exe, and "Usage: exe bot ..." would name nothing a user can type.
     Cli::command()
         .bin_name("rollarena")
-        .mut_subcommand("match", |c| game_flags::add(c, |e| (e.flags)()))
+        .mut_subcommand("match", |c| game_flags::add(c, |e| e.flags.to_vec()))
         .mut_subcommand("check", check::with_game_checks)
         .mut_subcommand("replay", replay::with_game_replays)
         .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
         .mut_subcommand("solve", |c| game_flags::add(c, solve::flags_of))
         .mut_subcommand("bot", bot::with_bot_list)
         .mut_subcommand("arena", |c| {
-            c.mut_subcommand("init", |c| game_flags::add(c, |e| (e.flags)()))
+            c.mut_subcommand("init", |c| game_flags::add(c, |e| e.flags.to_vec()))
         })
 }
 
@@ -147,10 +147,10 @@ impl Cli {
         let mut cli = Cli::from_arg_matches(&found).unwrap_or_else(|e| e.exit());
         match (&mut cli.command, found.subcommand()) {
             (Command::Match(args), Some(("match", sub))) => {
-                args.game_flags = game_flags::read(sub, |e| (e.flags)())
+                args.game_flags = game_flags::read(sub, |e| e.flags.to_vec())
             }
             (Command::Check(args), Some(("check", sub))) => {
-                args.game_flags = game_flags::read(sub, |e| (e.flags)())
+                args.game_flags = game_flags::read(sub, |e| e.flags.to_vec())
             }
             (Command::Perft(args), Some(("perft", sub))) => {
                 args.game_flags = game_flags::read(sub, perft::flags_of)
@@ -162,7 +162,7 @@ impl Cli {
                 if let (arena::ArenaCommand::Init(init), Some(("init", sub))) =
                     (&mut args.command, sub.subcommand())
                 {
-                    init.game_flags = game_flags::read(sub, |e| (e.flags)())
+                    init.game_flags = game_flags::read(sub, |e| e.flags.to_vec())
                 }
             }
             _ => {}

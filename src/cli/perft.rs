@@ -4,11 +4,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Arg, Args};
+use clap::Args;
 
 use super::game_flags::GameFlags;
 use super::{UsageError, usage};
-use crate::game::registry::{self, Entry};
+use crate::game::registry::{self, Entry, Flag};
 
 /// Count a game's move sequences (perft) to check and time its move generator.
 ///
@@ -31,9 +31,9 @@ pub struct PerftArgs {
 }
 
 /// A game's flags on `perft`: its options and its perft flags.
-pub fn flags_of(entry: &Entry) -> Vec<Arg> {
+pub fn flags_of(entry: &Entry) -> Vec<Flag> {
     match &entry.perft {
-        Some(perft) => (entry.flags)().into_iter().chain((perft.flags)()).collect(),
+        Some(perft) => entry.flags.iter().chain(perft.flags).copied().collect(),
         None => Vec::new(),
     }
 }

@@ -88,6 +88,18 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             };
             UsageError(format!("cannot listen on {addr}: {why}"))
         })?;
+    // Only the languages whose compiler the build uids can run are offered; the organiser
+    // reads what is missing and how to install it.
+    let mut arena = arena;
+    let unavailable = {
+        let _lock = crate::arena::service::lock(&arena).map_err(UsageError)?;
+        // run/ as the service's recovery leaves it (an unpacked export has none).
+        crate::arena::rundir::prepare(&arena.dir).map_err(UsageError)?;
+        crate::arena::submissions::offer::check(&arena).map_err(UsageError)?
+    };
+    for line in crate::arena::submissions::offer::restrict(&mut arena, unavailable) {
+        eprintln!("{line}");
+    }
     let arena = Arc::new(arena);
     let service = Service::start(arena.clone(), workers).map_err(UsageError)?;
     let local = listener.local_addr().unwrap_or(addr);

@@ -36,7 +36,8 @@ pub struct SubmitArgs {
     /// main file a directory or archive holds].
     #[arg(long, value_name = "L")]
     pub language: Option<String>,
-    /// A label for this version, shown on the pages [default: the file's name].
+    /// A label for this version, shown on the pages [default: the file's name, or the
+    /// directory's name for a directory].
     #[arg(long = "name", value_name = "LABEL")]
     pub label: Option<String>,
     /// Wait for the build and the check, and print their verdict.
@@ -64,7 +65,13 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     if let Some(l) = &args.language {
         form.text("language", l);
     }
-    if let Some(l) = &args.label {
+    // A directory goes packed as DIR.tar.gz, but is labelled as the team knows it: DIR.
+    let label = args.label.clone().or_else(|| {
+        args.path
+            .is_dir()
+            .then(|| file_name.trim_end_matches(".tar.gz").to_string())
+    });
+    if let Some(l) = &label {
         form.text("label", l);
     }
     let agent = agent();

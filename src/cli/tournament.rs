@@ -186,6 +186,91 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let loaded = load(&args)?;
+    let mut t = loaded.tournament.clone();
+    let isolation = isolation(&args, &mut t)?;
+    check_secrets(&args, &loaded, &t, &isolation)?;
+    check_bots(&args, &t, &isolation)?;
+    let output = output_dir(&args, &loaded);
+    let jobs = jobs(&args, &loaded, &t)?;
+    let field = crate::tournament::grow::fit(
+        &output,
+        &mut t,
+        &args.file.display().to_string(),
+        &loaded.file_sha256,
+        loaded.seed_drawn,
+        args.add_bot,
+    )
+    .map_err(UsageError)?;
+    if !args.no_preflight {
+        preflight(&t, &isolation)?;
+    }
+    if let crate::tournament::grow::Field::Grown { meta, names } = &field {
+        // Only once the new bots have passed the pre-flight: the directory is the grown
+        // event's from now on.
+        output::write_meta(&output, meta)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", output::META))?;
+        if !args.json {
+            announce_growth(&t, names)?;
+        }
+    }
+    let opts = RunOptions {
+        output: output.clone(),
+        jobs,
+        resume: args.resume || args.add_bot,
+        shard: args.shard,
+        isolation,
+        bot_logs: args.bot_logs,
+        pin: args.pin,
+        start_ahead: args.start_ahead,
+        quiet: args.json,
+        file: args.file.display().to_string(),
+        file_sha256: loaded.file_sha256.clone(),
+        on_standings: args.live.clone().map(|dir| {
+            let out = output.clone();
+            runner::OnStandings(std::sync::Arc::new(move |standings| {
+                crate::report::live::write_from(&dir, Some(&out), standings)
+            }))
+        }),
+    };
+    let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
+    if !args.json {
+        announce(&args, &t, tables, jobs, &output);
+    }
+    if let Some(live) = &args.live {
+        empty_live_page(&args, &t, tables, live)?;
+    }
+    let summary = match runner::run(&t, opts) {
+        Ok(Finished::Done(s)) => s,
+        Ok(Finished::Interrupted) => {
+            eprintln!(
+                "interrupted: every bot was killed; finished rounds are in {}. Continue with:\n  {}",
+                output.join(output::RESULTS).display(),
+                resume_command()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        Err(RunError::Usage(m)) => return Err(UsageError(m).into()),
+        Err(RunError::Failed(m)) => return Err(anyhow::anyhow!(m)),
+    };
+    let reports = reports(&args, &output);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary.standings)?);
+        for line in reports.iter().filter(|l| !l.starts_with("report: ")) {
+            eprintln!("{line}");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}", crate::tournament::summary::text(&summary, &output));
+    for line in reports {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The tournament file with the command line's overrides; a shard of a file without a seed
+/// is refused (each shard would draw its own, so its own schedule and deals).
+fn load(args: &TournamentArgs) -> anyhow::Result<config::Loaded> {
     let sprt = args
         .sprt
         .as_deref()
@@ -225,7 +310,6 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     if let Some(shard) = args.shard
         && loaded.seed_drawn
     {
-        // Each shard would draw its own seed, so its own schedule and deals.
         return Err(UsageError(format!(
             "--shard {shard}: the shards of one tournament must share its seed, and {} gives \
              none (without one, each run draws its own): add `seed = N` to the file, N a random \
@@ -235,7 +319,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let mut t = loaded.tournament;
+    Ok(loaded)
+}
+
+/// The sandbox's settings with the command line's overrides written into `t`, the output's
+/// group set, and the isolation they give, probed.
+fn isolation(args: &TournamentArgs, t: &mut config::Tournament) -> anyhow::Result<Isolation> {
     if let Some(level) = args.sandbox {
         t.sandbox.level = level;
     }
@@ -260,33 +349,55 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     )
     .map_err(UsageError)?;
     isolation.probe().map_err(UsageError)?;
-    if !args.public_seed && t.game().is_ok_and(|g| g.hidden_information()) {
-        let hidden = "the game deals hidden cards from the tournament's seed";
-        // With --seed the file does not decide it (the command line is out of a sandboxed
-        // bot's sight: its PID namespace shows no other process), nor without a `seed` in it
-        // (the seed is drawn from the operating system, and kept in the private output).
-        if args.seed.is_none() && !loaded.seed_drawn {
-            super::isolation::check_private(
-                &isolation,
-                &args.file,
-                "the tournament file",
-                &format!("{hidden}, which is its `seed`"),
-            )
-            .map_err(UsageError)?;
-        }
-        if args.seed.is_some() {
-            super::isolation::warn_seed_in_sight(&isolation, &t.game);
-        }
-        if let Some(book) = &t.openings {
-            super::isolation::check_private(
-                &isolation,
-                &book.file,
-                "the openings file",
-                "its lines are the deal seeds of the rounds",
-            )
-            .map_err(UsageError)?;
-        }
+    Ok(isolation)
+}
+
+/// A game with hidden cards deals them from the seed: the files that give it (the tournament
+/// file's `seed`, the openings file) must be out of the bots' reach (`--public-seed` waives it).
+fn check_secrets(
+    args: &TournamentArgs,
+    loaded: &config::Loaded,
+    t: &config::Tournament,
+    isolation: &Isolation,
+) -> anyhow::Result<()> {
+    if args.public_seed || !t.game().is_ok_and(|g| g.hidden_information()) {
+        return Ok(());
     }
+    let hidden = "the game deals hidden cards from the tournament's seed";
+    // With --seed the file does not decide it (the command line is out of a sandboxed
+    // bot's sight: its PID namespace shows no other process), nor without a `seed` in it
+    // (the seed is drawn from the operating system, and kept in the private output).
+    if args.seed.is_none() && !loaded.seed_drawn {
+        super::isolation::check_private(
+            isolation,
+            &args.file,
+            "the tournament file",
+            &format!("{hidden}, which is its `seed`"),
+        )
+        .map_err(UsageError)?;
+    }
+    if args.seed.is_some() {
+        super::isolation::warn_seed_in_sight(isolation, &t.game);
+    }
+    if let Some(book) = &t.openings {
+        super::isolation::check_private(
+            isolation,
+            &book.file,
+            "the openings file",
+            "its lines are the deal seeds of the rounds",
+        )
+        .map_err(UsageError)?;
+    }
+    Ok(())
+}
+
+/// Every bot's program exists and the seats can reach it; an error names the bot, its command
+/// and, for a relative path, the directory it was taken from.
+fn check_bots(
+    args: &TournamentArgs,
+    t: &config::Tournament,
+    isolation: &Isolation,
+) -> anyhow::Result<()> {
     for b in &t.bots {
         let mut argv = shell_words::split(&b.command).map_err(|e| UsageError(e.to_string()))?;
         if let Some(cwd) = &b.cwd
@@ -296,7 +407,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             argv[0] = cwd.join(&argv[0]).display().to_string();
         }
         resolve_program(&argv[0])
-            .and_then(|_| super::isolation::check_reachable(&isolation, &argv))
+            .and_then(|_| super::isolation::check_reachable(isolation, &argv))
             .map_err(|e| {
                 let from = b.cwd.clone().or_else(|| {
                     args.file
@@ -318,10 +429,16 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
                 UsageError(format!("bot {:?} ({}): {e}{said}", b.name, b.command))
             })?;
     }
+    Ok(())
+}
+
+/// The output directory: `--output`, else the file's `output`, else `<file stem>-out` beside
+/// it; a shard gets a directory of its own inside it unless `--output` names one.
+fn output_dir(args: &TournamentArgs, loaded: &config::Loaded) -> PathBuf {
     let output = args
         .output
         .clone()
-        .or(loaded.run.output)
+        .or(loaded.run.output.clone())
         .unwrap_or_else(|| {
             let stem = args
                 .file
@@ -331,19 +448,26 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             let dir = args.file.parent().unwrap_or(std::path::Path::new("."));
             dir.join(format!("{stem}-out"))
         });
-    let output = match args.shard {
-        // Each shard gets its own directory unless told otherwise.
+    match args.shard {
         Some(s) if args.output.is_none() => {
             output.join(format!("shard-{}-of-{}", s.index, s.count))
         }
         _ => output,
-    };
-    // Bots of a simultaneous game race in wall time: one table at a time unless told.
+    }
+}
+
+/// Tables at once: `--jobs`, else the file's `jobs`, else one for a simultaneous game (its
+/// bots race in wall time), else one per core.
+fn jobs(
+    args: &TournamentArgs,
+    loaded: &config::Loaded,
+    t: &config::Tournament,
+) -> anyhow::Result<usize> {
     let simultaneous = t.game().is_ok_and(|g| g.simultaneous());
     if let Some(j) = args.jobs {
         crate::arbiter::settings::jobs(j).map_err(|e| UsageError(format!("--jobs 0: {e}")))?;
     }
-    let jobs = args
+    Ok(args
         .jobs
         .or(loaded.run.jobs)
         .or(simultaneous.then_some(1))
@@ -351,103 +475,70 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
-        });
-    let field = crate::tournament::grow::fit(
-        &output,
-        &mut t,
-        &args.file.display().to_string(),
-        &loaded.file_sha256,
-        loaded.seed_drawn,
-        args.add_bot,
-    )
-    .map_err(UsageError)?;
-    if !args.no_preflight {
-        preflight(&t, &isolation)?;
-    }
-    if let crate::tournament::grow::Field::Grown { meta, names } = &field {
-        // Only once the new bots have passed the pre-flight: the directory is the grown
-        // event's from now on.
-        output::write_meta(&output, meta)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", output::META))?;
-        if !args.json {
-            let fresh = runner::scheduled_tables(&t).map_err(UsageError)?
-                - runner::scheduled_tables(&crate::tournament::Tournament {
-                    bots: t.bots[..t.added[t.added.len() - 1]].to_vec(),
-                    added: t.added[..t.added.len() - 1].to_vec(),
-                    ..t.clone()
-                })
-                .map_err(UsageError)?;
-            eprintln!(
-                "adding {} to the round robin: {fresh} new tables, numbered after the ones \
-                 scheduled before (every round played is kept)",
-                names.join(", ")
-            );
-        }
-    }
-    let opts = RunOptions {
-        output: output.clone(),
-        jobs,
-        resume: args.resume || args.add_bot,
-        shard: args.shard,
-        isolation,
-        bot_logs: args.bot_logs,
-        pin: args.pin,
-        start_ahead: args.start_ahead,
-        quiet: args.json,
-        file: args.file.display().to_string(),
-        file_sha256: loaded.file_sha256,
-        on_standings: args.live.clone().map(|dir| {
-            let out = output.clone();
-            runner::OnStandings(std::sync::Arc::new(move |standings| {
-                crate::report::live::write_from(&dir, Some(&out), standings)
-            }))
-        }),
+        }))
+}
+
+/// The line that says which bots joined a round robin and how many tables that adds.
+fn announce_growth(t: &config::Tournament, names: &[String]) -> anyhow::Result<()> {
+    let before = crate::tournament::Tournament {
+        bots: t.bots[..t.added[t.added.len() - 1]].to_vec(),
+        added: t.added[..t.added.len() - 1].to_vec(),
+        ..t.clone()
     };
-    let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
-    if !args.json {
-        let plural = crate::record::notes::plural;
-        eprintln!(
-            "{}: {}, {} schedule, {} of {} x {}{}, {} at once -> {}",
-            t.name,
-            plural(t.bots.len(), "bot", "bots"),
-            t.schedule.name(),
-            plural(tables as usize, "table", "tables"),
-            plural(t.players, "player", "players"),
-            plural(t.rounds as usize, "round", "rounds"),
-            args.shard
-                .map(|s| format!(" (shard {s})"))
-                .unwrap_or_default(),
-            jobs.min(tables.max(1) as usize),
-            output.display()
-        );
-    }
-    if let Some(live) = &args.live {
-        let shard = args.shard.map(|s| runner::shard_tables(&t, Some(s)));
-        let tables = match shard {
-            Some(Ok(Some(fixed))) => fixed.len() as u32,
-            _ => tables,
-        };
-        let empty = Fold::new(&t).standings(Some(tables));
-        crate::report::live::write(live, &empty).map_err(UsageError)?;
-    }
-    let finished = match runner::run(&t, opts) {
-        Ok(f) => f,
-        Err(RunError::Usage(m)) => return Err(UsageError(m).into()),
-        Err(RunError::Failed(m)) => return Err(anyhow::anyhow!(m)),
+    let fresh = runner::scheduled_tables(t).map_err(UsageError)?
+        - runner::scheduled_tables(&before).map_err(UsageError)?;
+    eprintln!(
+        "adding {} to the round robin: {fresh} new tables, numbered after the ones \
+         scheduled before (every round played is kept)",
+        names.join(", ")
+    );
+    Ok(())
+}
+
+/// The run's first line: bots, schedule, tables, tables at once and the output directory.
+fn announce(
+    args: &TournamentArgs,
+    t: &config::Tournament,
+    tables: u32,
+    jobs: usize,
+    output: &std::path::Path,
+) {
+    let plural = crate::record::notes::plural;
+    eprintln!(
+        "{}: {}, {} schedule, {} of {} x {}{}, {} at once -> {}",
+        t.name,
+        plural(t.bots.len(), "bot", "bots"),
+        t.schedule.name(),
+        plural(tables as usize, "table", "tables"),
+        plural(t.players, "player", "players"),
+        plural(t.rounds as usize, "round", "rounds"),
+        args.shard
+            .map(|s| format!(" (shard {s})"))
+            .unwrap_or_default(),
+        jobs.min(tables.max(1) as usize),
+        output.display()
+    );
+}
+
+/// `--live`: the page written at once, with no round played yet.
+fn empty_live_page(
+    args: &TournamentArgs,
+    t: &config::Tournament,
+    tables: u32,
+    live: &std::path::Path,
+) -> anyhow::Result<()> {
+    let tables = match args.shard.map(|s| runner::shard_tables(t, Some(s))) {
+        Some(Ok(Some(fixed))) => fixed.len() as u32,
+        _ => tables,
     };
-    let summary = match finished {
-        Finished::Interrupted => {
-            eprintln!(
-                "interrupted: every bot was killed; finished rounds are in {}. Continue with:\n  {}",
-                output.join(output::RESULTS).display(),
-                resume_command()
-            );
-            return Ok(ExitCode::from(130));
-        }
-        Finished::Done(s) => s,
-    };
-    let s = &summary.standings;
-    // The report, and the full report in place of the live page; said after the table.
+    let empty = Fold::new(t).standings(Some(tables));
+    crate::report::live::write(live, &empty).map_err(UsageError)?;
+    Ok(())
+}
+
+/// The report's lines: the report written (or why not), and the full report in place of the
+/// live page.
+fn reports(args: &TournamentArgs, output: &std::path::Path) -> Vec<String> {
     let mut reports = Vec::new();
     if args.no_report {
         reports.push(format!(
@@ -455,81 +546,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             shell_words::quote(&output.display().to_string())
         ));
     } else {
-        reports.push(written(crate::report::write(&output)));
+        reports.push(written(crate::report::write(output)));
     }
     if let Some(live) = &args.live {
-        reports.push(written(crate::report::write_to(&output, live)));
+        reports.push(written(crate::report::write_to(output, live)));
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(s)?);
-        for line in reports.iter().filter(|l| !l.starts_with("report: ")) {
-            eprintln!("{line}");
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let secs = summary.elapsed.as_secs_f64().max(1e-9);
-    println!("{}", output::people_table(s));
-    if let Some(h2h) = output::head_to_head_table(s) {
-        println!("\nhead to head (row against column, wins-draws-losses):\n{h2h}");
-    }
-    let pairs: Vec<String> = s
-        .head_to_head
-        .iter()
-        .filter(|h| h.bot < h.opponent)
-        .filter_map(|h| {
-            h.pentanomial
-                .map(|p| format!("  {} against {}: {:?}", h.bot, h.opponent, p.0))
-        })
-        .collect();
-    if !pairs.is_empty() {
-        println!(
-            "\npentanomial (pairs of rounds with the seats swapped, by the first bot's pair \
-             score: LL, LD, WL+DD, WD, WW):\n{}",
-            pairs.join("\n")
-        );
-    }
-    if let Some(bracket) = &summary.bracket {
-        println!("\nbracket:\n{bracket}");
-    }
-    if let Some(report) = &s.sprt {
-        println!(
-            "\nSPRT [{}, {}] ({:?}{}): LLR {:.2} ({:.2}, {:.2}), W-D-L {}-{}-{}: {}",
-            report.test.elo0,
-            report.test.elo1,
-            report.test.model,
-            report
-                .pentanomial
-                .map(|p| format!(", pentanomial {:?} over {} pairs", p.0, p.pairs()))
-                .unwrap_or_default(),
-            report.llr,
-            report.lower,
-            report.upper,
-            report.wdl.wins,
-            report.wdl.draws,
-            report.wdl.losses,
-            match report.verdict {
-                crate::tournament::sprt::Verdict::H0 => "H0 accepted",
-                crate::tournament::sprt::Verdict::H1 => "H1 accepted",
-                crate::tournament::sprt::Verdict::Continue => "undecided",
-            }
-        );
-    }
-    println!(
-        "\n{} played in {:.1}s ({:.1} rounds/s){}; results in {}",
-        crate::record::notes::plural(summary.rounds_played as usize, "round", "rounds"),
-        secs,
-        summary.rounds_played as f64 / secs,
-        if summary.rounds_kept > 0 {
-            format!(", {} kept from before", summary.rounds_kept)
-        } else {
-            String::new()
-        },
-        output::shown(&output).display()
-    );
-    for line in reports {
-        println!("{line}");
-    }
-    Ok(ExitCode::SUCCESS)
+    reports
 }
 
 /// What writing a report came to, in a line.

@@ -23,9 +23,9 @@ pub struct Entry {
     /// Rules version this build plays (records of another version are refused).
     pub rules_version: u32,
     /// The game's own flags on `match` and `check`. Each flag's id is the option it sets; a
-    /// switch sets `true` (or `false` for one whose action is `SetFalse`), any other flag its
-    /// text as typed (`"10s"`, `"6"`).
-    pub flags: fn() -> Vec<clap::Arg>,
+    /// switch sets `true` (or `false` for a negation), any other flag its text as typed
+    /// (`"10s"`, `"6"`).
+    pub flags: &'static [Flag],
     /// The one parser of options: flags as above, a tournament file's `[options]`, or the
     /// options a record (or `hello`) holds, with `players`, into the game. The error says
     /// which option was wrong and how.
@@ -71,10 +71,52 @@ pub struct Analysis {
     pub grade: fn(&RoundRecord, &super::grade::Budget) -> Result<Vec<super::grade::Graded>, String>,
 }
 
+/// One of a game's own command-line flags, as plain data (the command line makes its parser's
+/// arguments from these, so the rules need no command-line crate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// The option it sets.
+    pub id: &'static str,
+    /// Its long name, without the dashes.
+    pub long: &'static str,
+    /// What it takes.
+    pub takes: Takes,
+    /// Its help, one sentence or two, with its default in brackets.
+    pub help: &'static str,
+}
+
+/// What a [`Flag`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Takes {
+    /// A value, shown in the help under this name (`N`, `DURATION`): the option is its text.
+    Value(&'static str),
+    /// Nothing: given, the option is `true`.
+    Switch,
+    /// Nothing: given, the option is `false` (a `--no-...` flag).
+    Negation,
+}
+
+impl Flag {
+    /// A flag that takes a value, shown as `value_name`.
+    pub const fn value(
+        id: &'static str,
+        long: &'static str,
+        value_name: &'static str,
+        help: &'static str,
+    ) -> Flag {
+        Flag {
+            id,
+            long,
+            takes: Takes::Value(value_name),
+            help,
+        }
+    }
+}
+
 /// Counting a game's move sequences (perft) to check and time its move generator.
 pub struct Perft {
     /// Flags of `perft` beyond the game's own (where to start from), read like those.
-    pub flags: fn() -> Vec<clap::Arg>,
+    pub flags: &'static [Flag],
     /// The position to count from, given the game's options (with `players` when given) and
     /// the perft flags; the error says which option was wrong and how.
     pub start: fn(&Options) -> Result<Box<dyn PerftFrom>, String>,
@@ -219,12 +261,8 @@ mod tests {
         assert_eq!(names.len(), GAMES.len());
         let mut flags: Vec<String> = GAMES
             .iter()
-            .flat_map(|e| {
-                (e.flags)()
-                    .into_iter()
-                    .chain(e.perft.iter().flat_map(|p| (p.flags)()))
-            })
-            .map(|a| a.get_id().to_string())
+            .flat_map(|e| e.flags.iter().chain(e.perft.iter().flat_map(|p| p.flags)))
+            .map(|f| f.id.to_string())
             .collect();
         let n = flags.len();
         flags.sort();

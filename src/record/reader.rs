@@ -2,6 +2,11 @@
 //! writing: it is ignored (and said). Any other line that is not a valid round is damage: an
 //! error naming the line, where it stands among the rounds, and the round it names if it can
 //! be told.
+//!
+//! A record may be stored gzip-compressed (the arena keeps its finished matches' records as
+//! `records/<id>.jsonl.gz`): every reader here tells by the file's first two bytes (gzip's
+//! magic, which no JSON line starts with) and reads it the same, so `replay`, `verify`, the
+//! arena's pages and its export read either.
 
 use std::fmt;
 use std::path::Path;
@@ -105,6 +110,25 @@ pub fn stream_records(
 /// newline), which reads the round on it its own way (the verifier reads its moves lean) and
 /// says whether it is one: [`stream_records`]'s line count, torn last line and damage.
 pub fn stream_lines(
+    mut reader: impl std::io::BufRead,
+    read: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
+) -> Result<RecordFile, ReadError> {
+    if reader
+        .fill_buf()
+        .map_err(ReadError::Io)?
+        .starts_with(&GZIP_MAGIC)
+    {
+        let gz = flate2::bufread::MultiGzDecoder::new(reader);
+        return plain_lines(std::io::BufReader::with_capacity(1 << 16, gz), read);
+    }
+    plain_lines(reader, read)
+}
+
+/// The first two bytes of a gzip stream.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// [`stream_lines`] of an uncompressed record.
+fn plain_lines(
     mut reader: impl std::io::BufRead,
     mut read: impl FnMut(&[u8]) -> Result<(), serde_json::Error>,
 ) -> Result<RecordFile, ReadError> {

@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
+pub use crate::show::html::csp_hash;
 use crate::show::html::embed;
 use crate::tournament::output::write_atomic;
 
@@ -27,33 +27,6 @@ pub fn render(data: &Value, refresh: Option<u32>) -> String {
         .replace("{{STYLE}}", STYLE)
         .replace("{{SCRIPT}}", SCRIPT)
         .replace("{{DATA}}", &embed(data))
-}
-
-/// A script's CSP source: `sha256-` and its hash in base64.
-pub fn csp_hash(script: &str) -> String {
-    format!("sha256-{}", base64(&Sha256::digest(script.as_bytes())))
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// Writes a page atomically (a reader sees the old page or the new one, never half of one);
@@ -96,13 +69,6 @@ mod tests {
             );
         }
         assert!(!SCRIPT.contains("</script"));
-    }
-
-    #[test]
-    fn base64_matches_the_rfc() {
-        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64(b"fooba"), "Zm9vYmE=");
-        assert_eq!(base64(b"foob"), "Zm9vYg==");
     }
 
     #[test]

@@ -28,6 +28,10 @@ const TEMPLATE: &str = include_str!("viewer.html");
 /// where the games' own scripts go.
 const SHELL: &str = include_str!("viewer.js");
 const GAMES_MARKER: &str = "/*{{GAMES}}*/";
+/// Where the live board's driver goes in the shell (live pages only).
+const LIVE_MARKER: &str = "/*{{LIVE}}*/";
+/// The live board's driver: follows a match's public messages ([`render_live`]).
+const LIVE_DRIVER: &str = include_str!("live.js");
 
 /// What the page says about verification, when it was run.
 #[derive(Clone, Debug)]
@@ -72,12 +76,50 @@ pub fn render(
     Ok(page(&script(records), &data))
 }
 
+/// The live board of a match in play (the arena's): the viewer with no round yet, whose
+/// script follows the match's public messages at `/api/matches/{match}/live` and shows each
+/// round as it is played, with the game's view fed by the game's live part
+/// ([`super::HtmlPart::live`]). `live` is what the page knows of the match before its first
+/// message: `match` (its id), `game`, `options`, `seats` (names, in seat order), `rounds`,
+/// `settings` (`move_ms`, `margin_ms`, `startup_ms`, `retries`). The page's policy lets it
+/// connect to its own server, and nowhere else.
+pub fn render_live(title: &str, game: &str, live: &Value) -> String {
+    let mut parts = String::new();
+    if let Ok(entry) = crate::game::registry::find(game)
+        && let Some(part) = &entry.show.html
+    {
+        parts.push_str(part.script);
+        parts.push('\n');
+        if let Some(live) = part.live {
+            parts.push_str(live);
+            parts.push('\n');
+        }
+    }
+    let script = SHELL
+        .replacen(GAMES_MARKER, &parts, 1)
+        .replacen(LIVE_MARKER, LIVE_DRIVER, 1);
+    let data = json!({
+        "title": title,
+        "arbiter": env!("CARGO_PKG_VERSION"),
+        "initial": 1,
+        "seat": null,
+        "verification": null,
+        "matches": [],
+        "games": [],
+        "live": live,
+    });
+    page(&script, &embed(&data)).replacen(
+        "default-src 'none';",
+        "default-src 'none'; connect-src 'self';",
+        1,
+    )
+}
+
 /// The page for a script and its data (JSON already [`embed`]ded): the template with both and
 /// the script's CSP hash. The data goes in last, so nothing in it is taken for a marker.
 fn page(script: &str, data: &str) -> String {
-    let hash = base64(&Sha256::digest(script.as_bytes()));
     TEMPLATE
-        .replace("{{SCRIPT_HASH}}", &format!("sha256-{hash}"))
+        .replace("{{SCRIPT_HASH}}", &csp_hash(script))
         .replace("{{SCRIPT}}", script)
         .replace("{{DATA}}", data)
 }
@@ -240,26 +282,14 @@ fn matches_json(records: &[RoundRecord]) -> Vec<Value> {
         .collect()
 }
 
-/// Standard base64 with padding (for the CSP hash).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+/// A script's Content-Security-Policy source: `sha256-` and its hash in standard base64.
+pub fn csp_hash(script: &str) -> String {
+    use base64::Engine;
+    let digest = Sha256::digest(script.as_bytes());
+    format!(
+        "sha256-{}",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
 }
 
 #[cfg(test)]
@@ -267,19 +297,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_matches_the_rfc_examples() {
-        let cases = [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(base64(input.as_bytes()), want);
-        }
+    fn the_csp_hash_is_the_scripts_sha256_in_base64() {
+        // `printf 'viewer()' | openssl dgst -sha256 -binary | base64`
+        assert_eq!(
+            csp_hash("viewer()"),
+            "sha256-tG8VfZEzoiDkq3b2urU476XzrQ5EPCjyKVJgQYpeS14="
+        );
     }
 
     #[test]
@@ -296,10 +319,11 @@ mod tests {
         assert_eq!(TEMPLATE.matches("{{DATA}}").count(), 1);
         assert_eq!(TEMPLATE.matches("{{SCRIPT}}").count(), 1);
         assert_eq!(SHELL.matches(GAMES_MARKER).count(), 1);
-        let scripts = std::iter::once(SHELL).chain(
+        let scripts = [SHELL, LIVE_DRIVER].into_iter().chain(
             crate::game::registry::GAMES
                 .iter()
-                .filter_map(|e| e.show.html.as_ref().map(|h| h.script)),
+                .filter_map(|e| e.show.html.as_ref())
+                .flat_map(|h| std::iter::once(h.script).chain(h.live)),
         );
         for script in scripts {
             assert!(
@@ -308,5 +332,28 @@ mod tests {
             );
             assert!(!script.contains("</script"));
         }
+    }
+
+    #[test]
+    fn a_live_page_may_connect_to_its_own_server_only_and_carries_its_games_live_part() {
+        assert_eq!(SHELL.matches(LIVE_MARKER).count(), 1);
+        for entry in crate::game::registry::GAMES {
+            let live = json!({"match": 7, "game": entry.name, "seats": ["a", "b"]});
+            let html = render_live("Match 7", entry.name, &live);
+            let policy = &html[html.find("Content-Security-Policy").unwrap()..];
+            let policy = &policy[..policy.find('>').unwrap()];
+            assert!(
+                policy.contains("default-src 'none'; connect-src 'self';"),
+                "{policy}"
+            );
+            assert!(html.contains(LIVE_DRIVER), "{}: no live driver", entry.name);
+            if let Some(part) = entry.show.html.as_ref().and_then(|h| h.live) {
+                assert!(html.contains(part), "{}: no live part", entry.name);
+            }
+            assert!(html.contains(r#""live":{"#), "{}", entry.name);
+        }
+        // A replay has no live driver, and connects nowhere.
+        assert!(!script(&[]).contains(LIVE_DRIVER));
+        assert!(!TEMPLATE.contains("connect-src"));
     }
 }

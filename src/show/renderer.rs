@@ -45,6 +45,11 @@ pub struct HtmlPart {
     /// the round's index in the file (from 1, for errors); its keys are added to (or replace)
     /// the fields every round has (`seats`, `moves`, `result`, ...).
     pub data: HtmlData,
+    /// The game's live part (`include_str!` of its `viewer_live.js`), for the arena's live
+    /// board: a script that registers, as `LIVE[name]`, the function that makes the fields
+    /// its view reads from a round in play (the states and moves its audience was shown, see
+    /// `show/live.js`); `None`: each state shown as text.
+    pub live: Option<&'static str>,
 }
 
 /// A round's data for its game's viewer script (see [`HtmlPart::data`]).

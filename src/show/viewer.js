@@ -314,6 +314,10 @@
   //   move itself).
   // }
   const VIEWS = {};
+  // On a live page (the arena's match in play, src/show/live.js), each game's live part
+  // registers here, by the game's name, the function that makes the fields its view reads
+  // from a round in play: LIVE[name](round so far, state before its first move).
+  const LIVE = {};
 /*{{GAMES}}*/
   // ---- what every view may use: the move shown, the result, the round's particulars ----
   function moveOf(m) {
@@ -512,4 +516,5 @@
     return m ? parseInt(m[1], 10) : null;
   }
   init();
+/*{{LIVE}}*/
 })();

@@ -9,6 +9,7 @@
 //! - [`knockout`]: single and double elimination brackets, phase by phase from the results;
 //! - [`openings`]: seeded random openings, one per rotation cycle of a table;
 //! - [`runner`]: tables at once, the results file, resume, shards, Ctrl-C;
+//! - [`summary`]: what a finished run prints after its tables;
 //! - [`aggregate`]: standings and ratings folded from compact round summaries in schedule
 //!   order;
 //! - [`elo`], [`penta`], [`sprt`], [`wenglin`]: the statistics;
@@ -31,6 +32,7 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod sprt;
+pub mod summary;
 pub mod wenglin;
 
 pub use config::Tournament;

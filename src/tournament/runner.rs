@@ -268,25 +268,7 @@ pub fn match_id(id: &str, table: u32) -> String {
 /// Runs (or resumes) a tournament into its output directory.
 pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     let id = t.id();
-    if opts.shard.is_some()
-        && matches!(
-            t.schedule,
-            ScheduleSpec::Swiss { .. } | ScheduleSpec::Knockout { .. }
-        )
-    {
-        return Err(RunError::Usage(format!(
-            "a {} event cannot be sharded: each round's tables depend on the results of the \
-             rounds before it, so it runs on one machine",
-            t.schedule.name()
-        )));
-    }
-    if opts.shard.is_some() && t.sprt.is_some() {
-        return Err(RunError::Usage(
-            "an SPRT event cannot be sharded: the test decides on the rounds in schedule order \
-             and stops the event, so it runs on one machine"
-                .into(),
-        ));
-    }
+    refuse_unshardable(t, &opts)?;
     let game = t.game().map_err(RunError::Usage)?;
     let book = match &t.openings {
         Some(b) => Some(read_book(b, &*game, t.seed).map_err(RunError::Usage)?),
@@ -311,81 +293,22 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     if opts.resume && !resuming {
         tracing::info!("nothing to resume in {}: starting afresh", dir.display());
     }
-
-    // Rounds kept from before: complete tables only, once each, folded as they are read.
     let path = dir.join(output::RESULTS);
-    let scan = results::scan(&path, t.rounds, |k| match k.table {
-        Some(tb) if k.match_id == match_id(&id, tb) => Ok(()),
-        _ => Err(format!(
-            "{} holds a round of match {:?}, which is not of this tournament",
-            path.display(),
-            k.match_id
-        )),
-    })
-    .map_err(RunError::Usage)?;
-    let mut seq = Sequencer::new(Fold::new(t));
-    seq.expect(match &fixed {
+    let expected = match &fixed {
         Some(tables) => tables.iter().map(|tb| tb.index).collect::<Vec<_>>(),
         // Swiss phases number their tables on from one phase to the next.
         None => (1..=scheduled).collect(),
-    });
-    let mut state = State {
-        seq,
-        complete: BTreeSet::new(),
-        swiss: BTreeMap::new(),
-        resumed: BTreeMap::new(),
-        ties: BTreeMap::new(),
     };
-    // Kept tables whose match the rules ended before the cap: those rounds are never played.
-    let kept_short: u64 = scan
-        .complete
-        .values()
-        .map(|&n| u64::from(t.rounds.saturating_sub(n)))
-        .sum();
-    let lines = scan.lines;
-    // Rewritten (in schedule order, kept rounds only) when a round is dropped or may be.
-    let rewrite = scan.lines > scan.kept || !scan.partial.is_empty();
-    if scan.lines > 0 {
-        keep_tables(t, &mut state, &path, scan.complete, scan.partial, rewrite)?;
-    }
-    let complete = state.complete.clone();
-    let kept_partial: u64 = state
-        .resumed
-        .values()
-        .map(|(r, _)| u64::from(r.played))
-        .sum();
-    let rounds_kept = scan.kept + kept_partial;
-    let dropped = lines - rounds_kept;
+    let kept = keep_from_before(t, &id, &path, expected)?;
     if resuming && !opts.quiet {
-        eprintln!(
-            "resuming: {} finished tables kept ({} rounds){}{}",
-            complete.len(),
-            scan.kept,
-            if state.resumed.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; unfinished tables going on from their last finished round: {} \
-                     ({kept_partial} rounds kept)",
-                    state.resumed.len()
-                )
-            },
-            if dropped > 0 {
-                format!(
-                    "; {dropped} rounds dropped (repeated, after a gap, or of a table whose \
-                     rounds do not re-play as recorded): those are played again"
-                )
-            } else {
-                String::new()
-            }
-        );
+        kept.say();
     }
-
     let total_tables = match &fixed {
         Some(tables) => tables.len() as u64,
         None => u64::from(scheduled),
     };
-    let decided = state.seq.fold.decided();
+    let decided = kept.state.seq.fold.decided();
+    let complete = kept.state.complete.clone();
     let writer = Arc::new(
         Writer::append(&path)
             .map_err(|e| RunError::Failed(format!("cannot open {}: {e}", path.display())))?,
@@ -398,10 +321,10 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         writer: writer.clone(),
         syncer: Syncer::start(writer)
             .map_err(|e| RunError::Failed(format!("cannot start a thread: {e}")))?,
-        state: Mutex::new(state),
+        state: Mutex::new(kept.state),
         progress: Progress::new(
-            (total_tables * u64::from(t.rounds)).saturating_sub(kept_short),
-            rounds_kept,
+            (total_tables * u64::from(t.rounds)).saturating_sub(kept.short),
+            kept.rounds,
             opts.quiet,
         ),
         stop: AtomicBool::new(false),
@@ -421,8 +344,143 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         std::fs::create_dir_all(dir.join("logs"))
             .map_err(|e| RunError::Failed(format!("cannot create the log directory: {e}")))?;
     }
+    if !play(&ctx, fixed, complete, &path)? {
+        return Ok(Finished::Interrupted);
+    }
+    finish(&ctx, &dir, scheduled, kept.rounds).map(|s| Finished::Done(Box::new(s)))
+}
 
-    // The tables play on threads of their own; this one waits for them or for a signal.
+/// Swiss, knockout and SPRT events decide each round's tables from the rounds before them:
+/// they run on one machine, never in shards.
+fn refuse_unshardable(t: &Tournament, opts: &RunOptions) -> Result<(), RunError> {
+    if opts.shard.is_some()
+        && matches!(
+            t.schedule,
+            ScheduleSpec::Swiss { .. } | ScheduleSpec::Knockout { .. }
+        )
+    {
+        return Err(RunError::Usage(format!(
+            "a {} event cannot be sharded: each round's tables depend on the results of the \
+             rounds before it, so it runs on one machine",
+            t.schedule.name()
+        )));
+    }
+    if opts.shard.is_some() && t.sprt.is_some() {
+        return Err(RunError::Usage(
+            "an SPRT event cannot be sharded: the test decides on the rounds in schedule order \
+             and stops the event, so it runs on one machine"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// What an earlier run left in the results file and this one keeps.
+struct Kept {
+    state: State,
+    /// Rounds kept, of complete tables and of unfinished ones.
+    rounds: u64,
+    /// Rounds of kept tables that the rules ended before the cap: never played.
+    short: u64,
+    /// Rounds of complete tables kept.
+    complete_rounds: u64,
+    /// Rounds of unfinished tables kept.
+    partial_rounds: u64,
+    /// Rounds read and dropped (to be played again).
+    dropped: u64,
+}
+
+/// Reads the rounds kept from before: complete tables only, once each, folded as they are read,
+/// and the first rounds of unfinished ones; `expected` are the tables this run plays.
+fn keep_from_before(
+    t: &Tournament,
+    id: &str,
+    path: &Path,
+    expected: Vec<u32>,
+) -> Result<Kept, RunError> {
+    let scan = results::scan(path, t.rounds, |k| match k.table {
+        Some(tb) if k.match_id == match_id(id, tb) => Ok(()),
+        _ => Err(format!(
+            "{} holds a round of match {:?}, which is not of this tournament",
+            path.display(),
+            k.match_id
+        )),
+    })
+    .map_err(RunError::Usage)?;
+    let mut seq = Sequencer::new(Fold::new(t));
+    seq.expect(expected);
+    let mut state = State {
+        seq,
+        complete: BTreeSet::new(),
+        swiss: BTreeMap::new(),
+        resumed: BTreeMap::new(),
+        ties: BTreeMap::new(),
+    };
+    let short: u64 = scan
+        .complete
+        .values()
+        .map(|&n| u64::from(t.rounds.saturating_sub(n)))
+        .sum();
+    let lines = scan.lines;
+    // Rewritten (in schedule order, kept rounds only) when a round is dropped or may be.
+    let rewrite = scan.lines > scan.kept || !scan.partial.is_empty();
+    if scan.lines > 0 {
+        keep_tables(t, &mut state, path, scan.complete, scan.partial, rewrite)?;
+    }
+    let partial_rounds: u64 = state
+        .resumed
+        .values()
+        .map(|(r, _)| u64::from(r.played))
+        .sum();
+    let rounds = scan.kept + partial_rounds;
+    Ok(Kept {
+        state,
+        rounds,
+        short,
+        complete_rounds: scan.kept,
+        partial_rounds,
+        dropped: lines - rounds,
+    })
+}
+
+impl Kept {
+    /// The line a resumed run starts with: what it kept and what it plays again.
+    fn say(&self) {
+        eprintln!(
+            "resuming: {} finished tables kept ({} rounds){}{}",
+            self.state.complete.len(),
+            self.complete_rounds,
+            if self.state.resumed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; unfinished tables going on from their last finished round: {} \
+                     ({} rounds kept)",
+                    self.state.resumed.len(),
+                    self.partial_rounds
+                )
+            },
+            if self.dropped > 0 {
+                format!(
+                    "; {} rounds dropped (repeated, after a gap, or of a table whose \
+                     rounds do not re-play as recorded): those are played again",
+                    self.dropped
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// Plays the tables on threads of their own while this one waits for them or for a signal:
+/// whether they all ended (`false`: interrupted, every bot killed, what was finished synced).
+fn play(
+    ctx: &Arc<Ctx>,
+    fixed: Option<Vec<Table>>,
+    complete: BTreeSet<u32>,
+    path: &Path,
+) -> Result<bool, RunError> {
     let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
     let tables = {
         let ctx = ctx.clone();
@@ -467,7 +525,7 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         if let Err(e) = ctx.syncer.finish() {
             tracing::warn!("cannot sync {}: {e}", path.display());
         }
-        return Ok(Finished::Interrupted);
+        return Ok(false);
     }
     let result = tables
         .join()
@@ -476,7 +534,12 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     let synced = ctx.syncer.finish();
     result.map_err(|e| RunError::Failed(format!("the tournament failed: {e}")))?;
     synced.map_err(|e| RunError::Failed(format!("cannot sync {}: {e}", path.display())))?;
+    Ok(true)
+}
 
+/// After the last table: the bracket and the standings written, and the run's summary.
+fn finish(ctx: &Ctx, dir: &Path, scheduled: u32, rounds_kept: u64) -> Result<Summary, RunError> {
+    let t = &ctx.tournament;
     // The tables the SPRT stopped from starting leave gaps: fold what waits after them.
     let (fold, bracket) = {
         let mut st = ctx.state();
@@ -486,21 +549,21 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     };
     let bracket = match bracket {
         Some(b) => Some(
-            output::write_bracket(&dir, t, &b)
+            output::write_bracket(dir, t, &b)
                 .map_err(|e| RunError::Failed(format!("cannot write the bracket: {e}")))?,
         ),
         None => None,
     };
     let standings = fold.standings(Some(scheduled));
-    output::write_standings(&dir, &standings)
+    output::write_standings(dir, &standings)
         .map_err(|e| RunError::Failed(format!("cannot write the standings: {e}")))?;
-    Ok(Finished::Done(Box::new(Summary {
+    Ok(Summary {
         rounds_played: ctx.rounds_played.load(Ordering::SeqCst),
         rounds_kept,
         standings,
         bracket,
         elapsed: ctx.progress.elapsed(),
-    })))
+    })
 }
 
 /// Reads back the complete tables of an earlier run, in schedule order, into the standings,

@@ -29,6 +29,7 @@ pub(super) fn recipe(name: &str, build: &str) -> Recipe {
         extensions: vec![],
         build: build.into(),
         run: "/bin/sh bot.sh".into(),
+        probe: String::new(),
     }
 }
 

@@ -6,20 +6,25 @@
 //! nothing of another team's version, hostile trees and disk quotas (`quotas` at build time,
 //! `serve_trees` under the real server, `worker_trees` under a remote worker); and (`hostile`)
 //! a hostile team's attacks at build time (Java) and at run time (Python) as real uploads to
-//! the real server, and its forged forms.
+//! the real server, and its forged forms. The server's own suites are its folders: `web`,
+//! `finals`, `remote`, `live`.
 //!
 //! Bots and builds run under the sandbox's wrapper, which re-executes the rollarena binary;
 //! the test binary names it with `sandbox::use_binary`. Arenas live in world-traversable
 //! temporary directories, since seats and builds run under uids of their own as root.
 
 mod builds;
+pub mod finals;
 mod hostile;
 mod ladder;
+pub mod live;
 mod quotas;
 mod recovery;
+pub mod remote;
 mod serve_trees;
 pub mod spying;
 mod uploads;
+pub mod web;
 mod worker_trees;
 
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@ fn unfinished_matches_and_builds_are_requeued_and_counted_once() {
     });
     admin::sync_anchors(&arena).unwrap();
     let mut conn = arena.conn().unwrap();
-    let pool = matchmaker::pool(&conn).unwrap();
+    let pool = matchmaker::pool(&conn, None).unwrap();
     assert_eq!(pool.len(), 2);
     let pick = matchmaker::Pick {
         seats: pool.iter().map(|c| c.version).collect(),
@@ -100,10 +100,9 @@ fn unfinished_matches_and_builds_are_requeued_and_counted_once() {
             ("done", true, 2),
             "match {id}"
         );
-        let (records, torn) = rollarena::record::read_records(
-            &arena.dir.join(rollarena::arena::Arena::record_path(id)),
-        )
-        .unwrap();
+        let stored = rollarena::arena::records::find(&arena.dir, id).unwrap();
+        assert!(stored.ends_with(".jsonl.gz"), "{stored}: stored compressed");
+        let (records, torn) = rollarena::record::read_records(&arena.dir.join(stored)).unwrap();
         assert!(!torn);
         assert_eq!(
             records.len(),
@@ -194,6 +193,7 @@ fn a_build_dies_with_its_server_and_is_queued_again() {
             extensions: vec![],
             build,
             run: "/bin/sh bot.sh".into(),
+            probe: String::new(),
         });
     });
     let t = team(&arena, "slow builders");

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::arena_web::{Arena, Server, Who, get, submit, version_id};
+use crate::arena::web::{Arena, Server, Who, get, submit, version_id};
 
 #[test]
 fn the_server_answers_while_and_after_a_build_leaves_a_deep_tree() {

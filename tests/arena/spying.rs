@@ -46,6 +46,19 @@ fn upload(bytes: Vec<u8>) -> Upload {
 
 /// The record files (relative to the arena's directory) of the matches `filter` (an SQL
 /// condition) picks, at least two: the spy's and the victim's tables.
+/// A record's text, as stored: a counted match's record is gzip-compressed.
+pub fn record_text(path: &Path) -> String {
+    let mut text = String::new();
+    let file = std::fs::File::open(path).unwrap();
+    if path.extension().is_some_and(|e| e == "gz") {
+        std::io::Read::read_to_string(&mut flate2::read::MultiGzDecoder::new(file), &mut text)
+    } else {
+        std::io::Read::read_to_string(&mut { file }, &mut text)
+    }
+    .unwrap();
+    text
+}
+
 pub fn record_paths(conn: &rusqlite::Connection, filter: &str) -> Vec<String> {
     let paths: Vec<String> = conn
         .prepare(&format!("SELECT record_path FROM matches WHERE {filter}"))
@@ -152,7 +165,7 @@ fn spy_on(tmp: tempfile::TempDir) {
     let mut printed = Vec::new();
     let paths = record_paths(&conn, "record_path IS NOT NULL");
     for path in &paths {
-        let record = std::fs::read_to_string(arena.dir.join(path)).unwrap();
+        let record = record_text(&arena.dir.join(path));
         assert!(!record.contains(&token), "{path} holds the victim's token");
         printed.extend(stderr_tails(&record));
     }

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use crate::arena_remote::{Worker, arena, python_team, register, wait_for};
-use crate::arena_web::{Server, Who, get, kit};
+use crate::arena::remote::{Worker, arena, python_team, register, wait_for};
+use crate::arena::web::{Server, Who, get, kit};
 
 const UIDS: [(u32, u32); 2] = [(65300, 65319), (65320, 65329)];
 const W: (u32, u32) = (65330, 65349);

@@ -3,7 +3,7 @@
 //
 //   node arena.mjs EXPECT.json
 //
-// EXPECT.json (written by tests/arena_web/e2e.rs):
+// EXPECT.json (written by tests/arena/web/e2e.rs):
 //   { "url": "http://127.0.0.1:PORT", "token": "team_...", "team": "its name",
 //     "hostile": ["<img ...>", ...],          // team names that must show as text
 //     "broken": "/abs/bot.py",                 // submitted through the form
@@ -98,7 +98,8 @@ await withChromium(async (context) => {
     await board.goto(`${expect.url}/`);
     await board.evaluate(() => { window.stillHere = true; });
     const versionCell = () => board.$$eval('#leaderboard tbody tr', (trs, team) => {
-      const tr = trs.find((r) => r.cells[1].querySelector('a').textContent === team);
+      // Ranked or still placing (the second body, under its heading row).
+      const tr = trs.find((r) => r.cells.length > 2 && r.cells[1].querySelector('a').textContent === team);
       return tr ? { text: tr.cells[2].textContent, pinned: tr.cells[2].querySelector('.badge.pinned') !== null } : null;
     }, expect.team);
     const before = await versionCell();

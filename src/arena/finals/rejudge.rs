@@ -96,15 +96,19 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
             )
             .map_err(sql)?;
             // Last before the commit: a failure from here on puts the record back.
-            let record = arena.dir.join(Arena::record_path(id));
-            if record.exists() {
+            // The record as stored: compressed once counted (it is kept aside as it is).
+            if let Some(from) = crate::arena::records::find(&arena.dir, id) {
+                let ext = if from.ends_with(".gz") { ".gz" } else { "" };
                 let n = (1..)
-                    .find(|n| !arena.dir.join(kept_path(id, *n)).exists())
+                    .find(|n| {
+                        let p = format!("{}{ext}", kept_path(id, *n));
+                        !arena.dir.join(p).exists()
+                    })
                     .expect("a free name");
-                let to = kept_path(id, n);
-                std::fs::rename(&record, arena.dir.join(&to))
+                let to = format!("{}{ext}", kept_path(id, n));
+                std::fs::rename(arena.dir.join(&from), arena.dir.join(&to))
                     .map_err(|e| format!("cannot keep the old record aside: {e}"))?;
-                kept = Some(to);
+                kept = Some((to, from));
             }
         }
     }
@@ -120,13 +124,17 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
         Ok(n) => n,
         Err(e) => {
             // Nothing changed in the database: the record goes back where the match says it is.
-            if let Some(to) = &kept {
-                let _ = std::fs::rename(arena.dir.join(to), arena.dir.join(Arena::record_path(id)));
+            if let Some((to, from)) = &kept {
+                let _ = std::fs::rename(arena.dir.join(to), arena.dir.join(from));
             }
             return Err(e);
         }
     };
-    Ok(Rejudged { was, kept, counted })
+    Ok(Rejudged {
+        was,
+        kept: kept.map(|(to, _)| to),
+        counted,
+    })
 }
 
 /// Where the `n`th re-run of match `id` keeps its old record (relative to the arena).

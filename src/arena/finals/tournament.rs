@@ -138,10 +138,9 @@ fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
         .collect())
 }
 
-/// Starts the final (see the module header); returns its state and the tables queued.
-pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), String> {
-    let mut conn = arena.conn()?;
-    if super::freeze::closed(&conn)?.is_none() {
+/// Whether a final may start now: refused while the contest is open, and once one was started.
+pub fn may_start(conn: &Connection) -> Result<(), String> {
+    if super::freeze::closed(conn)?.is_none() {
         return Err(
             "the contest is still open: close it first (`rollarena arena freeze DIR \
                     --now`, or the organiser's page), so that the final plays the versions \
@@ -149,7 +148,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
                 .into(),
         );
     }
-    if let Some(s) = state(&conn)? {
+    if let Some(s) = state(conn)? {
         return Err(format!(
             "a final tournament was started already (at {}, {}): there is one final; re-judge \
              its matches with `rollarena arena rejudge` if one must be played again",
@@ -157,6 +156,13 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
             s.schedule
         ));
     }
+    Ok(())
+}
+
+/// Starts the final (see the module header); returns its state and the tables queued.
+pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), String> {
+    let mut conn = arena.conn()?;
+    may_start(&conn)?;
     // A version submitted before the closing time plays if it passes: wait for its verdict.
     let pending: i64 = conn
         .query_row(
@@ -420,7 +426,10 @@ fn public_rounds(
     table: u32,
     match_id: i64,
 ) -> Result<Vec<crate::record::RoundRecord>, String> {
-    let path = arena_dir.join(Arena::record_path(match_id));
+    let path = arena_dir.join(
+        crate::arena::records::find(arena_dir, match_id)
+            .unwrap_or_else(|| Arena::record_path(match_id)),
+    );
     let (mut records, _) = crate::record::read_records(&path)
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;
     for r in &mut records {

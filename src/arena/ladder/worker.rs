@@ -284,6 +284,11 @@ pub fn play_match(
     if path.exists() {
         std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    // An earlier attempt's compressed record, if one got that far, is not this play's.
+    let gz = std::path::PathBuf::from(format!("{}.gz", path.display()));
+    if gz.exists() {
+        std::fs::remove_file(&gz).map_err(|e| format!("{}: {e}", gz.display()))?;
+    }
     let writer = RecordWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -427,6 +432,7 @@ pub fn finish(
     if crate::arena::finals::is_final(&tx, m.id)? {
         crate::arena::finals::tournament::count(&tx, m, results)?;
         tx.commit().map_err(sql)?;
+        store_record(conn, arena, m.id);
         return Ok(true);
     }
     let mut before = Vec::with_capacity(m.seats.len());
@@ -481,7 +487,23 @@ pub fn finish(
         evaluation::update(&tx, &test, s.version)?;
     }
     tx.commit().map_err(sql)?;
+    store_record(conn, arena, m.id);
     Ok(true)
+}
+
+/// Keeps a counted match's record compressed (`records::store_compressed`). The match counts
+/// whatever happens here: a record that could not be compressed stays plain and readable,
+/// and the failure is logged.
+fn store_record(conn: &Connection, arena: &Arena, id: i64) {
+    match crate::arena::records::store_compressed(conn, &arena.dir, id) {
+        Ok(Some(sizes)) => tracing::debug!(
+            "match {id}: record {} bytes, {} compressed",
+            sizes.plain,
+            sizes.compressed
+        ),
+        Ok(None) => {}
+        Err(e) => tracing::warn!("match {id}: its record stays uncompressed: {e}"),
+    }
 }
 
 /// Marks a counted match done (`rated`: its ratings were applied), its lease released, and

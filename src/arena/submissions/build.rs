@@ -103,6 +103,55 @@ pub fn build(
     Ok(verdict)
 }
 
+/// Runs a recipe's probe (`command`, by `/bin/sh -c`) as a build does: in the sandbox, under
+/// a build uid, in an empty run directory, for at most `time`. `Ok(Err(why))`: it failed, with
+/// the last lines it printed.
+pub fn probe(
+    iso: &Isolation,
+    command: &str,
+    arena_dir: &Path,
+    time: Duration,
+) -> Result<Result<(), String>, String> {
+    let work = RunDir::new(arena_dir)?;
+    let log_path = arena_dir.join(RUN).join(format!(
+        ".probe-{}.log",
+        crate::arena::tokens::random_hex(8)
+    ));
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let bounds = Bounds::new(1 << 10, 16 << 20);
+    let verdict = run(
+        iso,
+        command,
+        work.path(),
+        log,
+        64 << 10,
+        time,
+        bounds,
+        &AtomicBool::new(false),
+    );
+    let output = std::fs::read(&log_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&log_path);
+    drop(work);
+    let said = String::from_utf8_lossy(&output);
+    let tail: Vec<&str> = said
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let tail = tail[tail.len().saturating_sub(2)..].join(" / ");
+    Ok(verdict?.map_err(|why| {
+        let why = why
+            .replace("the build command ", "it ")
+            .replace(" (see the log)", "");
+        if tail.is_empty() {
+            why
+        } else {
+            format!("{why}: {tail}")
+        }
+    }))
+}
+
 /// Keeps a successful build's tree as `build` (see the module header); the reason when it
 /// cannot be kept (a bound passed).
 fn keep(work: &RunDir, build: &Path, bounds: Bounds, quota: bool) -> Result<(), String> {

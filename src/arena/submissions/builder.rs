@@ -114,6 +114,7 @@ fn build_and_check(
         dir: std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
         config,
         live: Default::default(),
+        unavailable: Vec::new(),
     };
     let (language, team): (String, String) = arena
         .conn()?

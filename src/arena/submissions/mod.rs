@@ -14,6 +14,7 @@
 pub mod build;
 pub mod builder;
 pub mod checking;
+pub mod offer;
 pub mod unpack;
 
 use std::path::Path;
@@ -154,10 +155,13 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
     };
     let given = match &upload.language {
         Some(name) => Some(arena.config.recipe(name).ok_or_else(|| {
-            Refusal::bad(format!(
-                "the arena has no language {name:?}: it takes {}",
-                languages(&arena.config.recipes)
-            ))
+            match arena.unavailable.iter().find(|u| u.recipe.name == *name) {
+                Some(u) => Refusal::bad(offer::refusal(u, &arena.config.recipes)),
+                None => Refusal::bad(format!(
+                    "the arena has no language {name:?}: it takes {}",
+                    languages(&arena.config.recipes)
+                )),
+            }
         })?),
         None => None,
     };
@@ -318,6 +322,9 @@ fn unpack_into<'a>(
                 )));
             }
             None => recipes.iter().find(|r| takes(r)).ok_or_else(|| {
+                if let Some(u) = arena.unavailable.iter().find(|u| takes(&u.recipe)) {
+                    return Refusal::bad(offer::refusal(u, recipes));
+                }
                 Refusal::bad(format!(
                     "no language of the arena takes a single file named {name:?}: name it as \
                      its language wants ({}), or give the language",
@@ -349,6 +356,13 @@ fn unpack_into<'a>(
             .iter()
             .find(|r| source.join(&r.main).is_file())
             .ok_or_else(|| {
+                if let Some(u) = arena
+                    .unavailable
+                    .iter()
+                    .find(|u| source.join(&u.recipe.main).is_file())
+                {
+                    return Refusal::bad(offer::refusal(u, recipes));
+                }
                 Refusal::bad(format!(
                     "the archive holds no file that names its language ({}): give the \
                      language, or put its main file at the archive's top",

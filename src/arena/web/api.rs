@@ -55,8 +55,9 @@ impl FromRequestParts<Site> for ApiAuth {
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
 pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboard> {
+    let placement = site.arena.config.ladder.placement_matches;
     Ok(Json(
-        blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?,
+        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?,
     ))
 }
 
@@ -66,7 +67,10 @@ pub async fn team(
     Path(name): Path<String>,
 ) -> ApiResult<views::TeamPage> {
     Ok(Json(
-        blocking(move || Ok(views::team(&site.conn()?, &name, &auth.viewer)?)).await?,
+        blocking(move || {
+            site.snapshot(|conn| Ok(views::team(conn, &site.arena.dir, &name, &auth.viewer)?))
+        })
+        .await?,
     ))
 }
 
@@ -76,12 +80,14 @@ pub async fn matches(
 ) -> ApiResult<Vec<views::MatchRow>> {
     Ok(Json(
         blocking(move || {
-            Ok(views::matches(
-                &site.conn()?,
-                q.team.as_deref(),
-                q.before,
-                q.limit.unwrap_or(50),
-            )?)
+            site.snapshot(|conn| {
+                Ok(views::matches(
+                    conn,
+                    q.team.as_deref(),
+                    q.before,
+                    q.limit.unwrap_or(50),
+                )?)
+            })
         })
         .await?,
     ))
@@ -89,10 +95,14 @@ pub async fn matches(
 
 pub async fn match_page(
     State(site): State<Site>,
+    ApiAuth(auth): ApiAuth,
     Path(id): Path<i64>,
 ) -> ApiResult<views::MatchPage> {
     Ok(Json(
-        blocking(move || Ok(views::match_page(&site.conn()?, &site.arena.dir, id)?)).await?,
+        blocking(move || {
+            site.snapshot(|conn| Ok(views::match_page(conn, &site.arena.dir, id, &auth.viewer)?))
+        })
+        .await?,
     ))
 }
 
@@ -200,8 +210,57 @@ pub async fn organiser(
         )));
     }
     Ok(Json(
-        blocking(move || Ok(views::organiser(&site.conn()?)?)).await?,
+        blocking(move || site.snapshot(|conn| Ok(views::organiser(conn)?))).await?,
     ))
+}
+
+/// A language the arena offers.
+#[derive(serde::Serialize)]
+pub struct Language {
+    pub name: String,
+    /// The file a submission holds at its top.
+    pub main: String,
+    /// Endings a single uploaded file may have.
+    pub extensions: Vec<String>,
+}
+
+/// `GET /api/languages`: what a team may submit in, and what the server cannot build now.
+#[derive(serde::Serialize)]
+pub struct Languages {
+    pub languages: Vec<Language>,
+    /// Recipes of `arena.toml` whose compiler probe failed at the server's start: not offered.
+    pub not_offered: Vec<NotOffered>,
+}
+
+#[derive(serde::Serialize)]
+pub struct NotOffered {
+    pub name: String,
+    pub why: String,
+}
+
+pub async fn languages(State(site): State<Site>) -> Json<Languages> {
+    Json(Languages {
+        languages: site
+            .arena
+            .config
+            .recipes
+            .iter()
+            .map(|r| Language {
+                name: r.name.clone(),
+                main: r.main.clone(),
+                extensions: r.extensions.clone(),
+            })
+            .collect(),
+        not_offered: site
+            .arena
+            .unavailable
+            .iter()
+            .map(|u| NotOffered {
+                name: u.recipe.name.clone(),
+                why: u.why.clone(),
+            })
+            .collect(),
+    })
 }
 
 /// Who the token or session is.

@@ -197,8 +197,11 @@ fn final_table(s: &Standings) -> Markup {
             a href="/final/results.jsonl" { "every round (JSON Lines)" } " · "
             a href="/final/standings.csv" { "standings (CSV)" }
         }
-        table #final-standings {
-            thead { tr { th { "Rank" } th { "Team" } th { "Round wins" } th { "Points" } th { "Rounds" } th { "Rating (μ - 3σ)" } } }
+        (super::templates::wide(html! { table #final-standings {
+            thead { tr {
+                th.num { "Rank" } th { "Team" } th.num { "Round wins" } th.num { "Points" }
+                th.num { "Rounds" } th.num { "Rating (μ - 3σ)" }
+            } }
             tbody {
                 @for row in &s.standings {
                     tr {
@@ -220,7 +223,7 @@ fn final_table(s: &Standings) -> Markup {
                     }
                 }
             }
-        }
+        } }))
     }
 }
 

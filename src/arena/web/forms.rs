@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::auth::{self, Auth};
-use super::{Site, WebError, blocking, pages};
+use super::{Site, WebError, blocking, confirm, pages, templates};
 use crate::arena::admin;
 use crate::arena::submissions::{self, Upload};
 use crate::arena::views::Viewer;
@@ -334,6 +334,44 @@ pub struct TeamActionForm {
     pub team: String,
     /// `disable`, `enable` or `token`.
     pub action: String,
+    /// `yes` once the organiser confirmed a disable or a new token ([`super::confirm`]).
+    pub confirm: Option<String>,
+}
+
+/// What disabling team `team`, or giving it a new token, will do: the question
+/// [`team_action`] asks before it acts (`None`: the action needs no confirmation).
+fn team_question(team: &str, action: &str) -> Option<confirm::Question> {
+    let (title, what, yes) = match action {
+        "disable" => (
+            format!("Disable {}?", templates::team_title(team)),
+            maud::html! {
+                p { "The team " b { (team) } " will be disabled: its version leaves the ladder \
+                    (no new match seats it; the leaderboard lists it apart, marked disabled), \
+                    and it can no longer submit. Its matches and ratings are kept." }
+                p { "\"Enable\" on the organiser's page brings it back." }
+            },
+            format!("Disable {team}"),
+        ),
+        "token" => (
+            format!("Give {} a new token?", templates::team_title(team)),
+            maud::html! {
+                p { "The team " b { (team) } " gets a new token, shown once on the next page. \
+                    Its old token stops working at once and every session logged in with it \
+                    ends: the team must be given the new one to log in or submit." }
+                p { "This cannot be undone." }
+            },
+            format!("Give {team} a new token"),
+        ),
+        _ => return None,
+    };
+    Some(confirm::Question {
+        title,
+        what,
+        action: "/organiser/team",
+        fields: vec![("team", team.to_string()), ("action", action.to_string())],
+        yes,
+        back: "/organiser",
+    })
 }
 
 pub async fn team_action(
@@ -343,6 +381,12 @@ pub async fn team_action(
 ) -> Result<Response, WebError> {
     organiser_only(&auth)?;
     check_csrf(&auth, form.csrf.as_deref())?;
+    if !confirm::confirmed(form.confirm.as_deref())
+        && let Some(question) = team_question(&form.team, &form.action)
+    {
+        let csrf = auth.csrf.clone().unwrap_or_default();
+        return Ok(confirm::page(&auth, &csrf, &question));
+    }
     let s = site.clone();
     let team = form.team.clone();
     let action = form.action.clone();

@@ -1,6 +1,7 @@
 'use strict';
 // rollarena arena: the site's one script. On the page of a match in play it follows the
-// match's public messages (/api/matches/ID/live) and draws each move as it comes; on the
+// match's public messages (/api/matches/ID/live) beside the live board's frame, and turns the
+// page into the finished match's once it is counted; on the
 // leaderboard and team pages it re-reads the page's JSON whenever the server says something
 // changed (/api/changes) and redraws the tables. Everything from the server goes into the page
 // as text (textContent, attribute values): a team's or a bot's name can never become markup.
@@ -40,112 +41,62 @@
     if (typeof v === 'object') return JSON.stringify(v);
     return String(v);
   }
-  function fmtMs(ms) {
-    if (ms === null || ms === undefined) return '';
-    if (ms >= 1000) return (ms / 1000).toFixed(2) + ' s';
-    return ms.toFixed(1) + ' ms';
-  }
   function time(ms) {
     return ms === null || ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
   }
 
   // ---- a match in play ----
+  // The board is the replay viewer in the frame (#live-board, /matches/ID/watch), which
+  // follows the match's messages itself; this page keeps the rounds played and, once the
+  // match is counted, becomes the finished match's page in place (no reload: its `main` is
+  // swapped for the finished page's).
   function watchMatch(box) {
     const id = box.getAttribute('data-match');
     const status = $('live-status');
-    const moves = $('live-moves').tBodies[0];
     const rounds = $('live-rounds').tBodies[0];
     const names = Array.from($('seats').tBodies[0].rows).map((r) => r.cells[1].textContent);
     const seatName = (s) => names[s] !== undefined ? names[s] : 'seat ' + s;
-    let seen = 0; // messages drawn (their ids run from 0)
+    let seen = 0; // messages handled (their ids run from 0)
     let source = null;
     let over = false;
     box.setAttribute('data-moves', '0');
 
-    // The state the audience may see, drawn generically: each field as text, lists of
-    // objects (the players) as a table, lists of strings (a board's rows) as lines.
-    function drawState(st) {
-      const out = $('live-state');
-      clear(out);
-      if (!st || typeof st !== 'object') return;
-      const dl = el('dl', 'state');
-      for (const k of Object.keys(st)) {
-        if (k === 'tracks' || k === 'rules') continue;
-        const v = st[k];
-        if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) {
-          const cols = [];
-          for (const x of v) for (const c of Object.keys(x)) if (!cols.includes(c)) cols.push(c);
-          const t = el('table', 'state-' + k);
-          const head = el('tr');
-          const seats = k === 'players' && v.length === names.length;
-          if (seats) head.appendChild(el('th', '', 'seat'));
-          for (const c of cols) head.appendChild(el('th', '', c));
-          const thead = el('thead');
-          thead.appendChild(head);
-          t.appendChild(thead);
-          const body = el('tbody');
-          v.forEach((x, i) => body.appendChild(row((seats ? [seatName(i)] : []).concat(cols.map((c) => text(x[c]))))));
-          t.appendChild(body);
-          dl.appendChild(el('dt', '', k));
-          const dd = el('dd');
-          dd.appendChild(t);
-          dl.appendChild(dd);
-        } else if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string' && x.length > 2)) {
-          dl.appendChild(el('dt', '', k));
-          const dd = el('dd');
-          dd.appendChild(el('pre', '', v.join('\n')));
-          dl.appendChild(dd);
-        } else {
-          dl.appendChild(el('dt', '', k));
-          dl.appendChild(el('dd', '', text(v)));
-        }
-      }
-      out.appendChild(dl);
-    }
-    function moveText(m) {
-      if (m.move === undefined) return '(not shown)';
-      return typeof m.move === 'string' ? m.move : JSON.stringify(m.move);
-    }
     function handle(m) {
       if (m.type === 'round') {
-        $('live-round').textContent = `Round ${m.round} of ${m.rounds}`;
-        const tr = row([{ text: `round ${m.round}` }, '', '', '']);
-        tr.className = 'round';
-        moves.appendChild(tr);
-        status.textContent = `Round ${m.round} has started.`;
+        status.textContent = `Round ${m.round} of ${m.rounds} has started.`;
+        box.setAttribute('data-round', String(m.round));
       } else if (m.type === 'move') {
-        const what = moveText(m);
-        const who = `${seatName(m.seat)}${m.colour ? ' (' + m.colour + ')' : ''}`;
-        const extra = m.refused ? `, after ${m.refused} refused attempt${m.refused > 1 ? 's' : ''}` : '';
-        const tr = row([{ text: m.ply, num: true }, who, what + extra, { text: m.by_arbiter ? 'arbiter' : fmtMs(m.ms), num: true }]);
-        tr.className = 'move';
-        moves.appendChild(tr);
-        drawState(m.state);
-        status.textContent = `Move ${m.ply}: ${who} ${m.kind ? m.kind : 'plays'} ${what}.`;
         box.setAttribute('data-moves', String(parseInt(box.getAttribute('data-moves'), 10) + 1));
-      } else if (m.type === 'forfeit') {
-        const tr = row(['', seatName(m.seat), `forfeits (${m.kind})`, '']);
-        tr.className = 'forfeit';
-        moves.appendChild(tr);
       } else if (m.type === 'round_end') {
         const r = m.record && m.record.result;
         const points = r ? r.points.map(text).join(', ') : '';
         const winners = r ? r.ranks.map((rank, s) => rank === 1 ? seatName(s) : null).filter((x) => x !== null).join(', ') : '';
         rounds.appendChild(row([{ text: m.round, num: true }, points, winners]));
         status.textContent = `Round ${m.round} is over.`;
+        box.setAttribute('data-rounds-over', String(rounds.rows.length));
       } else if (m.type === 'end') {
         status.textContent = 'The match is over: its result is being counted.';
         finish();
       }
     }
-    // The finished page replaces this one once the result counts.
+    // The finished page, once the result counts: its `main` replaces this one's.
     function finish() {
       if (over) return;
       over = true;
       if (source) source.close();
       box.setAttribute('data-over', 'true');
       const poll = () => fetch(`/api/matches/${id}`, { credentials: 'same-origin' })
-        .then((r) => { if (r.ok) location.reload(); else setTimeout(poll, 1000); })
+        .then((r) => {
+          if (!r.ok) return setTimeout(poll, 500);
+          return fetch(`/matches/${id}`, { credentials: 'same-origin' }).then((p) => p.text()).then((html) => {
+            const doc = new DOMParser().parseFromString(html, 'text/html');
+            const main = doc.querySelector('main');
+            if (!main || doc.getElementById('live')) return setTimeout(poll, 500);
+            document.querySelector('main').replaceWith(document.adoptNode(main));
+            document.title = doc.title;
+            document.body.setAttribute('data-finished', id);
+          });
+        })
         .catch(() => setTimeout(poll, 2000));
       poll();
     }
@@ -153,7 +104,7 @@
       source = new EventSource(`/api/matches/${id}/live`);
       source.onmessage = (e) => {
         const n = parseInt(e.lastEventId, 10);
-        if (Number.isInteger(n) && n < seen) return; // already drawn (a new connection's backlog)
+        if (Number.isInteger(n) && n < seen) return; // already handled (a new connection's backlog)
         seen = Number.isInteger(n) ? n + 1 : seen + 1;
         handle(JSON.parse(e.data));
       };
@@ -164,9 +115,9 @@
       });
       source.onerror = () => {
         if (over || source.readyState !== EventSource.CLOSED) return;
-        // Not in play (not started yet, or just over): look again soon.
+        // Not in play: not started yet (look again soon), or just over (its page is next).
         fetch(`/api/matches/${id}`, { credentials: 'same-origin' })
-          .then((r) => { if (r.ok) location.reload(); else setTimeout(connect, 2000); })
+          .then((r) => { if (r.ok) finish(); else setTimeout(connect, 500); })
           .catch(() => setTimeout(connect, 2000));
       };
     }
@@ -190,15 +141,24 @@
   function signed(v) {
     return (v >= 0 ? '+' : '') + v.toFixed(2);
   }
+  // A long value on one line, cut with an ellipsis, the whole in its tooltip (as the server
+  // draws it: templates::clip).
+  function clipped(node, text) {
+    node.classList.add('clip');
+    node.setAttribute('title', text);
+    return node;
+  }
   function leaderboard(table) {
     follow(() => getJson('/api/leaderboard').then((lb) => {
       const body = table.tBodies[0];
       clear(body);
       for (const r of lb.rows) {
         const team = el('span');
-        team.appendChild(link(teamHref(r.team), r.team));
+        team.appendChild(clipped(link(teamHref(r.team), r.team), r.team));
         if (r.builtin) { team.appendChild(document.createTextNode(' ')); team.appendChild(el('span', 'badge', 'built-in')); }
-        const version = el('span', '', r.version_label + ' ');
+        const version = el('span');
+        version.appendChild(clipped(el('span', '', r.version_label), r.version_label));
+        version.appendChild(document.createTextNode(' '));
         version.appendChild(el('span', 'muted', '#' + r.version_id));
         if (r.pinned) { version.appendChild(document.createTextNode(' ')); version.appendChild(el('span', 'badge pinned', 'pinned')); }
         let trend;
@@ -212,6 +172,25 @@
           { node: el('b', '', r.conservative.toFixed(2)), num: true },
           { text: r.matches, num: true }, { node: trend, num: true },
         ]));
+      }
+      // The versions still placing: the table's second body, under its heading row.
+      const placing = table.tBodies[1];
+      if (placing) {
+        while (placing.rows.length > 1) placing.deleteRow(1);
+        for (const r of lb.placing || []) {
+          const team = el('span');
+          team.appendChild(link(teamHref(r.team), r.team));
+          if (r.builtin) { team.appendChild(document.createTextNode(' ')); team.appendChild(el('span', 'badge', 'built-in')); }
+          const version = el('span', '', r.version_label + ' ');
+          version.appendChild(el('span', 'muted', '#' + r.version_id));
+          if (r.pinned) { version.appendChild(document.createTextNode(' ')); version.appendChild(el('span', 'badge pinned', 'pinned')); }
+          placing.appendChild(row([
+            { node: el('span', 'muted', '–'), num: true }, { node: team }, { node: version },
+            { text: `${r.mu.toFixed(2)} ± ${r.sigma.toFixed(2)}`, num: true },
+            { node: el('span', 'muted', `placing: ${r.matches} of ${lb.placement_matches}`), num: true },
+            { text: r.matches, num: true }, { node: el('span', 'muted', 'new'), num: true },
+          ]));
+        }
       }
       const count = $('matches-count');
       if (count) count.textContent = String(lb.matches);
@@ -234,7 +213,7 @@
           if (v.failure) { state.appendChild(document.createTextNode(' ')); state.appendChild(el('span', 'failure', v.failure)); }
           const verdict = v.sprt && v.sprt.verdict ? (['better', 'not better'].includes(v.sprt.verdict) ? v.sprt.verdict : 'undecided') : '-';
           body.appendChild(row([
-            { node: idCell }, v.label, v.language, time(v.submitted_at), { node: state },
+            { node: idCell }, { node: clipped(el('span', '', v.label), v.label) }, v.language, time(v.submitted_at), { node: state },
             { text: `${v.mu.toFixed(2)} ± ${v.sigma.toFixed(2)}`, num: true }, { text: v.matches, num: true }, verdict,
           ]));
         }
@@ -245,7 +224,7 @@
         const body = opponents.tBodies[0];
         clear(body);
         for (const o of t.opponents) {
-          body.appendChild(row([{ node: link(teamHref(o.team), o.team) }, { text: o.matches, num: true }, { text: o.wins, num: true },
+          body.appendChild(row([{ node: clipped(link(teamHref(o.team), o.team), o.team) }, { text: o.matches, num: true }, { text: o.wins, num: true },
             { text: o.draws, num: true }, { text: o.losses, num: true }, { text: Math.round(o.score * 100) + '%', num: true }]));
         }
       }
@@ -257,10 +236,10 @@
           const seats = el('span');
           m.seats.forEach((s, i) => {
             if (i > 0) seats.appendChild(document.createTextNode(' · '));
-            seats.appendChild(link(teamHref(s.team), s.team));
+            seats.appendChild(clipped(link(teamHref(s.team), s.team), s.team));
             const points = s.points === null || s.points === undefined ? '-' : String(s.points);
             seats.appendChild(document.createTextNode(' '));
-            seats.appendChild(el('span', 'muted', points + (s.rank ? ', #' + s.rank : '')));
+            seats.appendChild(el('span', 'muted nowrap', points + (s.rank ? ', #' + s.rank : '')));
           });
           body.appendChild(row([{ node: link('/matches/' + m.id, '#' + m.id) }, time(m.finished_at), m.kind, { node: seats }]));
         }

@@ -10,6 +10,8 @@
 //!   check moves on (one watcher per arena polls the database once a second while anybody
 //!   listens), so the pages re-read their JSON.
 //! - `GET /api/playing`: the matches in play, as the match list's rows.
+//! - `GET /matches/{id}/watch`: the live board of a match in play, the replay viewer fed by
+//!   the stream above ([`board`]), framed by the match's page.
 //! - `GET /live.js`: the one script of the site's pages (the live viewer, the pages' updates),
 //!   served by the server itself, so the pages' policy allows `script-src 'self'` and nothing
 //!   inline; everything it puts in a page is text.
@@ -298,10 +300,11 @@ pub async fn match_in_play(site: &Site, id: i64) -> Result<Option<Markup>, WebEr
 fn page(m: &MatchRow) -> Markup {
     html! {
         p {
-            span class=(format!("badge {}", m.state)) { (m.state) } " " (m.kind) " match, "
-            (m.rounds) " rounds. "
-            @if m.state == "queued" { "It has not started yet." }
-            @else { "It is in play: its moves show here as they are played." }
+            span class=(format!("badge {}", m.state)) { (m.state) } " "
+            @if m.state == "running" { span.badge.live-mark { "● live" } " " }
+            (m.kind) " match, " (m.rounds) " rounds. "
+            @if m.state == "queued" { "It has not started yet: its board shows here once it does." }
+            @else { "It is in play: its board shows each move as it is played." }
         }
         table #seats {
             thead { tr { th { "Seat" } th { "Team" } th { "Version" } } }
@@ -320,18 +323,64 @@ fn page(m: &MatchRow) -> Markup {
                 "This page follows the match with a script; without scripts, reload it to see "
                 "the result once the match is over."
             }
-            h2 #live-round { "Live" }
-            div #live-state {}
-            h2 { "Moves" }
-            table #live-moves {
-                thead { tr { th { "Move" } th { "Seat" } th { "Move played" } th { "Time" } } }
-                tbody {}
-            }
+            iframe.replay #live-board src=(format!("/matches/{}/watch", m.id)) title="Live board" {}
             h2 { "Rounds played" }
             table #live-rounds {
-                thead { tr { th { "Round" } th { "Points, in seat order" } th { "Winner" } } }
+                thead { tr { th.num { "Round" } th { "Points, in seat order" } th { "Winner" } } }
                 tbody {}
             }
         }
     }
+}
+
+/// `GET /matches/{id}/watch`: the live board of a match queued or in play, the replay viewer
+/// fed by the match's public messages ([`crate::show::html::render_live`]), framed by the
+/// match's page. It carries its own policy (its script by hash, connections to this server
+/// only) with `frame-ancestors 'self'`; opened alone it carries the closing-time banner, as the
+/// replay does. A match that is over has its replay instead (a redirect); no such match is a
+/// 404.
+pub async fn board(
+    State(site): State<Site>,
+    auth: super::auth::Auth,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, WebError> {
+    let s = site.clone();
+    let row = blocking(move || Ok(views::match_rows(&s.conn()?, &[id])?.pop())).await?;
+    let Some(row) = row else {
+        return Err(WebError::NotFound(format!("no match has id {id}")));
+    };
+    if !matches!(row.state.as_str(), "queued" | "running") {
+        return Ok(axum::response::Redirect::to(&format!("/matches/{id}/replay")).into_response());
+    }
+    let c = &site.arena.config;
+    let live = serde_json::json!({
+        "match": id,
+        "game": c.game,
+        "options": c.options,
+        "rounds": row.rounds,
+        "seats": row.seats.iter().map(|s| s.team.as_str()).collect::<Vec<_>>(),
+        "settings": {
+            "move_ms": c.time.as_millis() as u64,
+            "startup_ms": c.startup.as_millis() as u64,
+            "retries": c.retries,
+        },
+    });
+    let html = crate::show::html::render_live(&format!("Match {id}"), &c.game, &live);
+    let csp = super::pages::viewer_policy(&html).unwrap_or_else(|| "default-src 'none'".into());
+    let framed = headers
+        .get("sec-fetch-dest")
+        .is_some_and(|v| v.as_bytes() == b"iframe");
+    let html = if framed {
+        html
+    } else {
+        super::finals::banner_in_document(html, auth.closing)
+    };
+    let mut response = axum::response::Html(html).into_response();
+    if let Ok(value) = header::HeaderValue::from_str(&format!("{csp}; frame-ancestors 'self'")) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    Ok(response)
 }

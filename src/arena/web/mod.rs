@@ -12,12 +12,14 @@
 //! version that plays: its page's buttons and its API), [`error_pages`] (the error pages,
 //! with the closing-time banner every page carries), [`api_refusals`] (every refusal under
 //! `/api/` as JSON, axum's own included), [`proxies`] (whose `X-Forwarded-For` is believed),
-//! [`throttle`] (failed logins slowed, never locked out).
+//! [`throttle`] (failed logins slowed, never locked out), [`confirm`] (the second step of the
+//! organiser's irreversible or expensive actions).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
 pub mod api_refusals;
 pub mod auth;
+pub mod confirm;
 pub mod error_pages;
 pub mod finals;
 pub mod finals_actions;
@@ -70,6 +72,21 @@ impl Site {
 
     pub fn conn(&self) -> Result<rusqlite::Connection, WebError> {
         self.arena.conn().map_err(WebError::Internal)
+    }
+
+    /// Runs `read` in one read transaction: every query of a page or an answer (all its
+    /// tables) sees the database as it was at the first, whatever the ladder writes meanwhile
+    /// (WAL keeps that snapshot until the transaction ends). For the blocking threads.
+    pub fn snapshot<T>(
+        &self,
+        read: impl FnOnce(&rusqlite::Connection) -> Result<T, WebError>,
+    ) -> Result<T, WebError> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction()?;
+        let out = read(&tx)?;
+        // It only read: nothing to commit.
+        tx.rollback()?;
+        Ok(out)
     }
 
     /// The largest request body read: four times an upload of the arena's limit and room for
@@ -173,6 +190,7 @@ pub fn router(site: Site) -> Router {
         .route("/matches", get(pages::matches))
         .route("/matches/{id}", get(pages::match_page))
         .route("/matches/{id}/replay", get(pages::replay))
+        .route("/matches/{id}/watch", get(live::board))
         .route("/submissions/{id}", get(pages::submission))
         .route("/submissions/{id}/files/{*path}", get(pages::source_file))
         .route("/login", get(pages::login).post(forms::login))
@@ -198,6 +216,7 @@ pub fn router(site: Site) -> Router {
         )
         .route("/api/organiser", get(api::organiser))
         .route("/api/whoami", get(api::whoami))
+        .route("/api/languages", get(api::languages))
         .merge(finals::routes())
         .merge(workers::routes())
         .merge(pinning::routes())

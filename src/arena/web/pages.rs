@@ -26,7 +26,9 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
 
 pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
     let dir = site.arena.dir.clone();
-    let lb = blocking(move || Ok(views::leaderboard(&site.conn()?)?)).await?;
+    let placement = site.arena.config.ladder.placement_matches;
+    let lb =
+        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?;
     let body =
         maud::html! { (super::finals::leaderboard_section(&dir)) (templates::leaderboard(&lb)) };
     Ok(page(&auth, "Leaderboard", body))
@@ -49,9 +51,10 @@ pub async fn team_page(
 ) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
     let (view, closed) = blocking(move || {
-        let conn = site.conn()?;
-        let closed = crate::arena::finals::freeze::closed(&conn).map_err(WebError::Internal)?;
-        Ok((views::team(&conn, &name, &viewer)?, closed))
+        site.snapshot(|conn| {
+            let closed = crate::arena::finals::freeze::closed(conn).map_err(WebError::Internal)?;
+            Ok((views::team(conn, &site.arena.dir, &name, &viewer)?, closed))
+        })
     })
     .await?;
     let choice = super::pinning::section(
@@ -65,7 +68,7 @@ pub async fn team_page(
         .map_or(axum::http::StatusCode::OK, WebError::status);
     let body = page(
         &auth,
-        &format!("Team {}", view.name),
+        &templates::team_title(&view.name),
         templates::team(&view, choice),
     );
     Ok((status, body).into_response())
@@ -88,12 +91,14 @@ pub async fn matches(
         Some(_) => Vec::new(),
     };
     let rows = blocking(move || {
-        Ok(views::matches(
-            &site.conn()?,
-            q.team.as_deref(),
-            q.before,
-            q.limit.unwrap_or(50),
-        )?)
+        site.snapshot(|conn| {
+            Ok(views::matches(
+                conn,
+                q.team.as_deref(),
+                q.before,
+                q.limit.unwrap_or(50),
+            )?)
+        })
     })
     .await?;
     let older = rows.last().map(|m| m.id);
@@ -113,7 +118,11 @@ pub async fn match_page(
     if let Some(body) = super::live::match_in_play(&site, id).await? {
         return Ok(page(&auth, &format!("Match {id}"), body));
     }
-    let view = blocking(move || Ok(views::match_page(&site.conn()?, &site.arena.dir, id)?)).await?;
+    let viewer = auth.viewer.clone();
+    let view = blocking(move || {
+        site.snapshot(|conn| Ok(views::match_page(conn, &site.arena.dir, id, &viewer)?))
+    })
+    .await?;
     Ok(page(
         &auth,
         &format!("Match {id}"),
@@ -290,11 +299,12 @@ pub async fn organiser_page(
         return Ok(Redirect::to("/login").into_response());
     };
     let (view, last_day) = blocking(move || {
-        let conn = site.conn()?;
-        Ok((
-            views::organiser(&conn)?,
-            super::finals::load(&site.arena, &conn)?,
-        ))
+        site.snapshot(|conn| {
+            Ok((
+                views::organiser(conn)?,
+                super::finals::load(&site.arena, conn)?,
+            ))
+        })
     })
     .await?;
     let status = if error.is_some() {

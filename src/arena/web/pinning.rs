@@ -197,9 +197,9 @@ pub fn section(
                 }
             } @else if let Some(csrf) = csrf {
                 @if !ready.is_empty() {
-                    table #pin-versions {
+                    (super::templates::wide(html! { table #pin-versions {
                         thead { tr {
-                            th { "Version" } th { "Label" } th { "μ ± σ" } th { "Matches" } th { "" }
+                            th { "Version" } th { "Label" } th.num { "μ ± σ" } th.num { "Matches" } th { "" }
                         } }
                         tbody {
                             @for v in &ready {
@@ -208,7 +208,7 @@ pub fn section(
                                         "#" (v.id)
                                         @if page.active_version == Some(v.id) { " " span.badge.active { "plays" } }
                                     }
-                                    td { (v.label) }
+                                    td { (super::templates::clip(&v.label)) }
                                     td.num { (format!("{:.2} ± {:.2}", v.mu, v.sigma)) }
                                     td.num { (v.matches) }
                                     td {
@@ -225,7 +225,7 @@ pub fn section(
                                 }
                             }
                         }
-                    }
+                    } }))
                     @if page.pinned_version.is_some() {
                         form method="post" action=(action) {
                             input type="hidden" name="csrf" value=(csrf);

@@ -40,6 +40,32 @@ fn opt_time(ms: Option<i64>) -> String {
     ms.map(time).unwrap_or_else(|| "-".into())
 }
 
+/// A team page's title: "Team NAME", or the name alone when it says "team" already ("Team
+/// Alpha", "team-rocket"), never "Team Team Alpha".
+pub fn team_title(name: &str) -> String {
+    let first = name
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    if first.eq_ignore_ascii_case("team") {
+        name.to_string()
+    } else {
+        format!("Team {name}")
+    }
+}
+
+/// A value of a table's cell that may be long (a label, a team's name): on one line, cut
+/// with an ellipsis past the cell's width, the whole in its tooltip.
+pub fn clip(text: &str) -> Markup {
+    html! { span.clip title=(text) { (text) } }
+}
+
+/// A table that may be wider than the page: it scrolls sideways in its frame rather than
+/// break a word of a cell.
+pub fn wide(table: Markup) -> Markup {
+    html! { div.wide { (table) } }
+}
+
 pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -70,7 +96,10 @@ pub fn layout(frame: &Frame, title: &str, body: Markup) -> Markup {
                     span.who {
                         @match frame.viewer {
                             Viewer::Public => { a href="/login" { "Log in" } }
-                            Viewer::Team { name, .. } => { "Team " b { (name) } }
+                            Viewer::Team { name, .. } => {
+                                @if team_title(name) != *name { "Team " }
+                                b { (name) }
+                            }
                             Viewer::Organiser => { "Organiser" }
                         }
                         @if let Some(csrf) = frame.csrf {
@@ -100,22 +129,28 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
         @if lb.paused {
             p.notice { "The matchmaker is paused by the organiser: no new matches start." }
         }
+        @if lb.at_rest_since.is_some() && !lb.paused {
+            p.notice #at-rest {
+                "The ladder is at rest: every rating is settled and no version is placing, so no \
+                 match would teach anything. A new version, a new team or the organiser wakes it."
+            }
+        }
         p.muted { span #matches-count { (lb.matches) } " finished matches. Ranked by the conservative rating μ - 3σ." }
-        table #leaderboard {
+        (wide(html! { table #leaderboard {
             thead { tr {
-                th { "Rank" } th { "Team" } th { "Version" } th { "μ ± σ" }
-                th { "Rating (μ - 3σ)" } th { "Matches" } th { "Trend" }
+                th.num { "Rank" } th { "Team" } th { "Version" } th.num { "μ ± σ" }
+                th.num { "Rating (μ - 3σ)" } th.num { "Matches" } th.num { "Trend" }
             } }
             tbody {
                 @for row in &lb.rows {
                     tr {
                         td.num { (row.rank) }
                         td {
-                            a href=(team_href(&row.team)) { (row.team) }
+                            a.clip href=(team_href(&row.team)) title=(row.team) { (row.team) }
                             @if row.builtin { " " span.badge { "built-in" } }
                         }
                         td {
-                            (row.version_label) " " span.muted { "#" (row.version_id) }
+                            (clip(&row.version_label)) " " span.muted { "#" (row.version_id) }
                             @if row.pinned { " " span.badge.pinned { "pinned" } }
                         }
                         td.num { (format!("{:.2} ± {:.2}", row.mu, row.sigma)) }
@@ -132,8 +167,9 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
                     }
                 }
             }
-        }
-        @if lb.rows.is_empty() {
+            (placing_rows(lb))
+        } }))
+        @if lb.rows.is_empty() && lb.placing.is_empty() {
             p.muted { "No version has passed its check yet." }
         }
         @if !lb.unranked.is_empty() {
@@ -142,6 +178,67 @@ pub fn leaderboard(lb: &Leaderboard) -> Markup {
             ul {
                 @for name in &lb.unranked {
                     li { a href=(team_href(name)) { (name) } }
+                }
+            }
+        }
+        (disabled_teams(&lb.disabled))
+    }
+}
+
+/// The disabled teams, under the leaderboard: marked, not vanished.
+fn disabled_teams(disabled: &[crate::arena::views::DisabledRow]) -> Markup {
+    html! {
+        @if !disabled.is_empty() {
+            h2 #disabled { "Disabled by the organiser" }
+            p.muted { "These teams play no matches and are not ranked; their ratings are as they left them." }
+            (wide(html! { table #disabled-teams {
+                thead { tr { th { "Team" } th { "Version" } th.num { "Rating (μ - 3σ)" } th.num { "Matches" } } }
+                tbody {
+                    @for d in disabled {
+                        tr {
+                            td {
+                                a.clip href=(team_href(&d.team)) title=(d.team) { (d.team) }
+                                " " span.badge.failed { "disabled" }
+                            }
+                            @match &d.version {
+                                Some(v) => {
+                                    td { (clip(&v.label)) " " span.muted { "#" (v.id) } }
+                                    td.num { (format!("{:.2}", v.conservative)) }
+                                    td.num { (v.matches) }
+                                }
+                                None => { td.muted { "none ready" } td.num { "-" } td.num { "-" } }
+                            }
+                        }
+                    }
+                }
+            } }))
+        }
+    }
+}
+
+/// The versions still placing, apart under the ranked ones (a second body of the
+/// leaderboard's table, which live.js redraws too): unranked, "placing: 3 of 10".
+fn placing_rows(lb: &Leaderboard) -> Markup {
+    html! {
+        tbody #placing {
+            tr.section { th colspan="7" {
+                "Placing: ranked after " (lb.placement_matches) " rated matches"
+            } }
+            @for row in &lb.placing {
+                tr {
+                    td.num { span.muted { "–" } }
+                    td {
+                        a href=(team_href(&row.team)) { (row.team) }
+                        @if row.builtin { " " span.badge { "built-in" } }
+                    }
+                    td {
+                        (row.version_label) " " span.muted { "#" (row.version_id) }
+                        @if row.pinned { " " span.badge.pinned { "pinned" } }
+                    }
+                    td.num { (format!("{:.2} ± {:.2}", row.mu, row.sigma)) }
+                    td.num { span.muted { "placing: " (row.matches) " of " (lb.placement_matches) } }
+                    td.num { (row.matches) }
+                    td.num { span.muted { "new" } }
                 }
             }
         }
@@ -154,10 +251,10 @@ fn state_badge(state: &str) -> Markup {
 
 fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Markup {
     html! {
-        table #versions {
+        (wide(html! { table #versions {
             thead { tr {
                 th { "Version" } th { "Label" } th { "Language" } th { "Submitted" }
-                th { "Build and check" } th { "μ ± σ" } th { "Matches" } th { "SPRT" }
+                th { "State" } th.num { "μ ± σ" } th.num { "Matches" } th { "SPRT" }
             } }
             tbody {
                 @for v in versions {
@@ -167,7 +264,7 @@ fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Ma
                             @else { "#" (v.id) }
                             @if active == Some(v.id) { " " span.badge.active { "plays" } }
                         }
-                        td { (v.label) }
+                        td { (clip(&v.label)) }
                         td { (v.language) }
                         td { (time(v.submitted_at)) }
                         td {
@@ -180,7 +277,7 @@ fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Ma
                     }
                 }
             }
-        }
+        } }))
     }
 }
 
@@ -202,6 +299,7 @@ pub fn team(page: &TeamPage, choice: Markup) -> Markup {
                 None => { "no version has passed its check yet" },
             }
         }
+        (forfeit_summary(&page.forfeits))
         (choice)
         h2 { "Versions" }
         (versions_table(&page.versions, page.active_version, page.own))
@@ -211,22 +309,22 @@ pub fn team(page: &TeamPage, choice: Markup) -> Markup {
         @if page.opponents.is_empty() {
             p.muted { "No finished match yet." }
         } @else {
-            table #opponents {
+            (wide(html! { table #opponents {
                 thead { tr {
-                    th { "Opponent" } th { "Matches" } th { "Won" } th { "Drawn" } th { "Lost" }
-                    th { "Score" }
+                    th { "Opponent" } th.num { "Matches" } th.num { "Won" } th.num { "Drawn" }
+                    th.num { "Lost" } th.num { "Score" }
                 } }
                 tbody {
                     @for o in &page.opponents {
                         tr {
-                            td { a href=(team_href(&o.team)) { (o.team) } }
+                            td { a.clip href=(team_href(&o.team)) title=(o.team) { (o.team) } }
                             td.num { (o.matches) } td.num { (o.wins) } td.num { (o.draws) }
                             td.num { (o.losses) }
                             td.num { (format!("{:.0}%", o.score * 100.0)) }
                         }
                     }
                 }
-            }
+            } }))
         }
         h2 { "Recent matches" }
         (match_list(&page.recent))
@@ -238,7 +336,7 @@ pub fn match_list(rows: &[MatchRow]) -> Markup {
         @if rows.is_empty() {
             p.muted { "No finished match yet." }
         } @else {
-            table.matches {
+            (wide(html! { table.matches {
                 thead { tr { th { "Match" } th { "Finished" } th { "Kind" } th { "Seats (points, rank)" } } }
                 tbody {
                     @for m in rows {
@@ -249,9 +347,9 @@ pub fn match_list(rows: &[MatchRow]) -> Markup {
                             td {
                                 @for (i, s) in m.seats.iter().enumerate() {
                                     @if i > 0 { " · " }
-                                    a href=(team_href(&s.team)) { (s.team) }
+                                    a.clip href=(team_href(&s.team)) title=(s.team) { (s.team) }
                                     " "
-                                    span.muted {
+                                    span.muted.nowrap {
                                         (s.points.map(|p| format!("{p}")).unwrap_or_else(|| "-".into()))
                                         @if let Some(r) = s.rank { ", #" (r) }
                                     }
@@ -260,7 +358,7 @@ pub fn match_list(rows: &[MatchRow]) -> Markup {
                         }
                     }
                 }
-            }
+            } }))
         }
     }
 }
@@ -273,20 +371,21 @@ pub fn match_page(page: &MatchPage) -> Markup {
             (opt_time(m.started_at)) ", finished " (opt_time(m.finished_at)) "."
         }
         @if let Some(e) = &page.error { p.failure { (e) } }
+        (forfeit_list(page))
         h2 { "Results" }
-        table #seats {
+        (wide(html! { table #seats {
             thead { tr {
-                th { "Seat" } th { "Team" } th { "Version" } th { "Points" } th { "Rank" }
-                th { "Forfeits" } th { "Rating before" } th { "Rating after" }
-                th { "Moves" } th { "Mean move" } th { "Longest move" }
+                th.num { "Seat" } th { "Team" } th { "Version" } th.num { "Points" } th.num { "Rank" }
+                th.num { "Forfeits" } th.num { "Rating before" } th.num { "Rating after" }
+                th.num { "Moves" } th.num { "Mean move" } th.num { "Longest move" }
             } }
             tbody {
                 @for s in &m.seats {
                     @let t = page.timings.get(s.seat as usize);
                     tr {
                         td.num { (s.seat + 1) }
-                        td { a href=(team_href(&s.team)) { (s.team) } }
-                        td { (s.version_label) " " span.muted { "#" (s.version_id) } }
+                        td { a.clip href=(team_href(&s.team)) title=(s.team) { (s.team) } }
+                        td { (clip(&s.version_label)) " " span.muted { "#" (s.version_id) } }
                         td.num { (s.points.map(|p| format!("{p}")).unwrap_or_else(|| "-".into())) }
                         td.num { (s.rank.map(|r| r.to_string()).unwrap_or_else(|| "-".into())) }
                         td.num { (s.forfeits.unwrap_or(0)) }
@@ -298,7 +397,7 @@ pub fn match_page(page: &MatchPage) -> Markup {
                     }
                 }
             }
-        }
+        } }))
         @if m.state == "done" {
             h2 { "Replay" }
             p.muted {
@@ -306,6 +405,111 @@ pub fn match_page(page: &MatchPage) -> Markup {
                 a href=(format!("/matches/{}/replay", m.id)) { "Open the replay alone" } "."
             }
             iframe.replay src=(format!("/matches/{}/replay", m.id)) title="Replay" {}
+        }
+    }
+}
+
+/// A forfeit's cause in words.
+fn forfeit_cause(f: &crate::arena::views::ForfeitRow) -> &str {
+    match f.kind.as_str() {
+        "crash" => "crash",
+        "timeout" => "timeout",
+        "retries" => "illegal moves",
+        "closed_stdout" => "closed stdout",
+        // The arbiter's documented mark of a withdrawn seat's rounds.
+        "startup" if f.detail.starts_with("withdrawn") => "withdrawn",
+        "startup" => "no ready",
+        "line_too_long" => "line too long",
+        "flood" => "flood",
+        other => other,
+    }
+}
+
+/// A match's forfeits, at the top of its page: each with its cause, move and time, and the
+/// bot's last stderr where the viewer may read it (its team's seats, every seat for the
+/// organiser: the view left the others out).
+fn forfeit_list(page: &MatchPage) -> Markup {
+    html! {
+        @if !page.forfeits.is_empty() {
+            section #forfeits {
+                h2 { "Forfeits" }
+                (wide(html! { table #forfeit-list {
+                    thead { tr {
+                        th.num { "Round" } th { "Team" } th { "Cause" } th.num { "Move" }
+                        th.num { "Into the round" } th { "What happened" }
+                    } }
+                    tbody {
+                        @for f in &page.forfeits {
+                            tr {
+                                td.num { (f.round) }
+                                td {
+                                    a.clip href=(team_href(&f.team)) title=(f.team) { (f.team) }
+                                    " " span.muted.nowrap { "seat " (f.seat + 1) }
+                                }
+                                td { span.badge.fail { (forfeit_cause(f)) } }
+                                td.num { @if f.ply == 0 { "start-up" } @else { (f.ply) } }
+                                td.num { (duration(f.at_ms)) }
+                                td {
+                                    (f.detail)
+                                    @if let Some(exit) = f.exit.as_ref().filter(|e| !f.detail.contains(e.as_str())) {
+                                        " (the bot " (exit) ")"
+                                    }
+                                }
+                            }
+                            @if let Some(tail) = &f.stderr_tail {
+                                tr.stderr {
+                                    td {}
+                                    td colspan="5" {
+                                        div.muted { "Its stderr's last bytes (shown to its team and the organiser only):" }
+                                        pre.stderr-tail { (tail) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } }))
+                p.muted { "A bot's stderr shows here to its own team (logged in) and the organiser." }
+            }
+        }
+    }
+}
+
+/// A time into a round: "340 ms", "12.5 s".
+fn duration(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// A team's forfeits over its last matches, by cause, with a link to the worst match.
+fn forfeit_summary(s: &crate::arena::views::ForfeitSummary) -> Markup {
+    let total = s.crashes + s.timeouts + s.illegal + s.withdrawn + s.other;
+    let last =
+        crate::record::notes::plural(s.matches as usize, "finished match", "finished matches");
+    html! {
+        @if s.matches > 0 {
+            @if total == 0 {
+                p.muted #forfeit-summary { "No forfeit in its last " (last) "." }
+            } @else {
+                p.notice #forfeit-summary {
+                    "Forfeits in its last " (last) ": "
+                    b { (crate::record::notes::plural(s.crashes as usize, "crash", "crashes")) } ", "
+                    b { (crate::record::notes::plural(s.timeouts as usize, "timeout", "timeouts")) } ", "
+                    b { (s.illegal) " illegal moves" } " (every attempt refused)"
+                    @if s.withdrawn > 0 {
+                        ", " (crate::record::notes::plural(s.withdrawn as usize, "round", "rounds"))
+                        " withdrawn after crashes in a row"
+                    }
+                    @if s.other > 0 { ", " (s.other) " other" }
+                    "."
+                    @if let Some(w) = &s.worst {
+                        " The worst: " a #worst-match href=(format!("/matches/{}", w.id)) { "match #" (w.id) }
+                        " (" (crate::record::notes::plural(w.forfeits as usize, "forfeit", "forfeits")) ")."
+                    }
+                }
+            }
         }
     }
 }
@@ -494,12 +698,12 @@ pub fn organiser(
             }
         }
         h2 { "Teams" }
-        table #teams {
-            thead { tr { th { "Team" } th { "Since" } th { "Versions" } th { "Plays" } th { "" } } }
+        (wide(html! { table #teams {
+            thead { tr { th { "Team" } th { "Since" } th.num { "Versions" } th { "Plays" } th { "" } } }
             tbody {
                 @for t in &page.teams {
                     tr {
-                        td { a href=(team_href(&t.name)) { (t.name) } @if t.builtin { " " span.badge { "built-in" } } @if t.disabled { " " span.badge.failed { "disabled" } } }
+                        td { a.clip href=(team_href(&t.name)) title=(t.name) { (t.name) } @if t.builtin { " " span.badge { "built-in" } } @if t.disabled { " " span.badge.failed { "disabled" } } }
                         td { (time(t.created_at)) }
                         td.num { (t.versions) }
                         td.plays { (plays(t.active_version, t.pinned_version)) }
@@ -521,7 +725,7 @@ pub fn organiser(
                     }
                 }
             }
-        }
+        } }))
         (super::workers::section(&page.workers))
         h2 { "Add a team" }
         form method="post" action="/organiser/teams" {
@@ -553,3 +757,25 @@ pub fn message(text: &str) -> Markup {
 
 /// The stylesheet, served as `/style.css` (the CSP allows no inline style).
 pub const STYLE: PreEscaped<&str> = PreEscaped(include_str!("style.css"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_team_s_title_never_doubles_team() {
+        assert_eq!(team_title("Alpha"), "Team Alpha");
+        assert_eq!(team_title("Team Alpha"), "Team Alpha");
+        assert_eq!(team_title("team-rocket"), "team-rocket");
+        assert_eq!(team_title("  TEAM 7"), "  TEAM 7");
+        assert_eq!(team_title("Teamwork"), "Team Teamwork");
+        assert_eq!(team_title("<b>"), "Team <b>");
+    }
+
+    #[test]
+    fn a_forfeit_s_time_reads_in_ms_then_seconds() {
+        assert_eq!(duration(0.0), "0 ms");
+        assert_eq!(duration(340.4), "340 ms");
+        assert_eq!(duration(12_500.0), "12.5 s");
+    }
+}

@@ -288,15 +288,16 @@ pub fn section(workers: &[WorkerRow]) -> Markup {
             p { "No remote worker yet: register one with " code { "rollarena arena worker DIR NAME" } " and start "
                 code { "rollarena worker --server URL --token TOKEN" } " on a machine." }
         } @else {
-            table #workers {
+            (super::templates::wide(html! { table #workers {
                 thead { tr {
                     th { "Worker" } th { "Process" } th { "Architecture" } th { "Last contact" }
-                    th { "Matches" } th { "In the last hour" } th { "Refused uploads" } th { "Holding" }
+                    th.num { "Matches" } th.num { "In the last hour" } th.num { "Refused uploads" }
+                    th.num { "Holding" }
                 } }
                 tbody {
                     @for w in workers {
                         tr {
-                            td { (w.name) @if w.revoked { " " span.badge.failed { "revoked" } } }
+                            td { (super::templates::clip(&w.name)) @if w.revoked { " " span.badge.failed { "revoked" } } }
                             td { (w.instance.as_deref().unwrap_or("-")) }
                             td { (w.arch.as_deref().unwrap_or("-")) }
                             td { (w.last_contact.map(super::templates::time).unwrap_or_else(|| "never".into())) }
@@ -307,7 +308,7 @@ pub fn section(workers: &[WorkerRow]) -> Markup {
                         }
                     }
                 }
-            }
+            } }))
         }
     }
 }

@@ -15,16 +15,24 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::check::contest::Contest;
 use crate::check::conversation::{self, Seen, Verdict};
 use crate::check::table::Table;
 use crate::check::{CheckConfig, GameCheck, Item, Running, Scenario};
-use crate::game::{Game, Seat};
+use crate::game::Game;
 use crate::with_talk;
 
 /// Goofspiel's checks.
 pub struct GoofspielCheck;
 
 /// The entry's checks.
+/// The contest the scenarios play.
+const CONTEST: Contest = Contest {
+    name: "goofspiel",
+    default_players: &[2, 4],
+    build,
+};
+
 pub static CHECK: GoofspielCheck = GoofspielCheck;
 
 const BID: Item = Item {
@@ -74,20 +82,14 @@ impl GameCheck for GoofspielCheck {
     }
 
     fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
-        if config.players.is_empty() {
-            config.players = vec![2, 4];
-        }
-        for &p in &config.players {
-            build(config, p)?;
-        }
-        Ok(())
+        CONTEST.prepare(config)
     }
 
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {
         Box::pin(async move {
             match item.id {
                 "handshake" => {
-                    let hello = hello(config, config.players[0], 0, 1);
+                    let hello = CONTEST.hello(config, config.players[0], 0, 1);
                     conversation::handshake(config, hello, config.freeze, seen).await
                 }
                 "bid" => bid(config, seen).await,
@@ -100,8 +102,7 @@ impl GameCheck for GoofspielCheck {
     }
 
     fn options(&self, config: &CheckConfig) -> Value {
-        let options = build(config, config.players[0]).ok().map(|g| g.options());
-        config.report("goofspiel", options)
+        CONTEST.options(config)
     }
 
     fn setup(&self, config: &CheckConfig) -> String {
@@ -120,15 +121,6 @@ fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> 
     (super::entry::ENTRY.build)(&config.options_with(players))
 }
 
-fn game(config: &CheckConfig, players: usize) -> Arc<dyn Game> {
-    build(config, players).expect("options checked by prepare")
-}
-
-fn hello(config: &CheckConfig, players: usize, seat: Seat, rounds: u32) -> crate::wire::Hello {
-    let options = game(config, players).options();
-    conversation::hello(config, "goofspiel", options, seat, players, rounds)
-}
-
 /// The bids the bot made in a round, from its requests' legal lists and its hand.
 fn round_of(table: &Table) -> String {
     format!(
@@ -139,10 +131,10 @@ fn round_of(table: &Table) -> String {
 
 async fn bid(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, 0, 1),
+        CONTEST.hello(config, players, 0, 1),
         config.freeze,
         seen,
         |talk| {
@@ -162,10 +154,10 @@ async fn bid(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 async fn others(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = *config.players.iter().max().expect("players");
     let seat = players - 1;
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, seat, 1),
+        CONTEST.hello(config, players, seat, 1),
         config.freeze,
         seen,
         |talk| {
@@ -189,10 +181,10 @@ async fn others(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 
 async fn hand(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, 0, 2),
+        CONTEST.hello(config, players, 0, 2),
         config.freeze,
         seen,
         |talk| {
@@ -240,8 +232,9 @@ fn hand_context(round: u32, table: &Table) -> String {
 
 async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let hello = hello(config, players, 0, 1);
-    crate::check::table::round_then_bye(config, &*game(config, players), hello, 24, seen).await
+    let hello = CONTEST.hello(config, players, 0, 1);
+    crate::check::table::round_then_bye(config, &*CONTEST.game(config, players), hello, 24, seen)
+        .await
 }
 
 const HINT_SEALED: &str = "Every seat bids at once: the arbiter sends every seat a turn, and \

@@ -2,12 +2,11 @@
 
 use std::sync::Arc;
 
-use clap::Arg;
 use serde_json::{Map, Value};
 
 use super::{Goofspiel, RULES_VERSION};
 use crate::game::Game;
-use crate::game::registry::{Entry, points_line};
+use crate::game::registry::{Entry, Flag, points_line};
 use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
@@ -15,7 +14,7 @@ pub static ENTRY: Entry = Entry {
     name: "goofspiel",
     title: "Goofspiel, sealed bids for a shuffled prize deck (protocol/games/goofspiel.md)",
     rules_version: RULES_VERSION,
-    flags,
+    flags: FLAGS,
     build,
     demo,
     summary: points_line,
@@ -32,14 +31,12 @@ pub static ENTRY: Entry = Entry {
     analysis: None,
 };
 
-fn flags() -> Vec<Arg> {
-    vec![
-        Arg::new("cards")
-            .long("cards")
-            .value_name("N")
-            .help("Cards per hand and in the prize deck, 1 to 13 [default: 13]"),
-    ]
-}
+const FLAGS: &[Flag] = &[Flag::value(
+    "cards",
+    "cards",
+    "N",
+    "Cards per hand and in the prize deck, 1 to 13 [default: 13]",
+)];
 
 fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
     let mut options = options.clone();

@@ -13,6 +13,7 @@ use crate::show::HtmlPart;
 pub const HTML: HtmlPart = HtmlPart {
     script: include_str!("viewer.js"),
     data,
+    live: Some(include_str!("viewer_live.js")),
 };
 
 /// `states[p]`: the spectator's view after `p` bids.

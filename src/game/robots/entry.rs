@@ -3,12 +3,11 @@
 
 use std::sync::Arc;
 
-use clap::{Arg, ArgAction};
 use serde_json::{Map, Value};
 
 use super::{RULES_VERSION, Robots, Tiebreak};
 use crate::game::Game;
-use crate::game::registry::{Entry, switch, whole};
+use crate::game::registry::{Entry, Flag, Takes, switch, whole};
 use crate::record::RoundRecord;
 use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
@@ -17,7 +16,7 @@ pub static ENTRY: Entry = Entry {
     name: "robots",
     title: "Rock'n'Roll Robot, a race to the target (protocol/games/robots.md)",
     rules_version: RULES_VERSION,
-    flags,
+    flags: FLAGS,
     build,
     demo,
     summary,
@@ -34,49 +33,47 @@ pub static ENTRY: Entry = Entry {
     analysis: None,
 };
 
-fn flags() -> Vec<Arg> {
-    let duration = |id: &'static str, long: &'static str, help: &'static str| {
-        Arg::new(id).long(long).value_name("DURATION").help(help)
-    };
-    vec![
-        Arg::new("diagonals")
-            .long("no-diagonals")
-            .action(ArgAction::SetFalse)
-            .help(
-                "Boards on side A only, without the coloured diagonal walls (the rules advise \
-                 it for first games)",
-            ),
-        Arg::new("black")
-            .long("black")
-            .action(ArgAction::SetTrue)
-            .help(
-                "The black robot variant (a fifth robot, moved like the others; it may take the \
-             vortex)",
-            ),
-        duration(
-            "hourglass",
-            "hourglass",
-            "The hourglass, turned by the first declaration [default: 60s]",
-        ),
-        duration(
-            "first_declaration",
-            "first-declaration",
-            "With no declaration by then, the hourglass is turned anyway [default: 5m]",
-        ),
-        duration(
-            "prove_time",
-            "prove-time",
-            "Time to answer `prove` with the moves [default: 60s]",
-        ),
-        Arg::new("cpu_tiebreak")
-            .long("cpu-tiebreak")
-            .action(ArgAction::SetTrue)
-            .help(
-                "Break ties between equal declarations by the CPU time the bots had used when \
-                 declaring, not by who declared first (for machines where bots share cores)",
-            ),
-    ]
-}
+const FLAGS: &[Flag] = &[
+    Flag {
+        id: "diagonals",
+        long: "no-diagonals",
+        takes: Takes::Negation,
+        help: "Boards on side A only, without the coloured diagonal walls (the rules advise it \
+               for first games)",
+    },
+    Flag {
+        id: "black",
+        long: "black",
+        takes: Takes::Switch,
+        help: "The black robot variant (a fifth robot, moved like the others; it may take the \
+               vortex)",
+    },
+    Flag::value(
+        "hourglass",
+        "hourglass",
+        "DURATION",
+        "The hourglass, turned by the first declaration [default: 60s]",
+    ),
+    Flag::value(
+        "first_declaration",
+        "first-declaration",
+        "DURATION",
+        "With no declaration by then, the hourglass is turned anyway [default: 5m]",
+    ),
+    Flag::value(
+        "prove_time",
+        "prove-time",
+        "DURATION",
+        "Time to answer `prove` with the moves [default: 60s]",
+    ),
+    Flag {
+        id: "cpu_tiebreak",
+        long: "cpu-tiebreak",
+        takes: Takes::Switch,
+        help: "Break ties between equal declarations by the CPU time the bots had used when \
+               declaring, not by who declared first (for machines where bots share cores)",
+    },
+];
 
 /// The options as a user gives them (`diagonals`, `black`, `hourglass`, `first_declaration`,
 /// `prove_time` as durations such as "60s", `cpu_tiebreak`), or the canonical ones of a record

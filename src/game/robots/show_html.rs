@@ -14,6 +14,7 @@ use crate::show::HtmlPart;
 pub const HTML: HtmlPart = HtmlPart {
     script: include_str!("viewer.js"),
     data,
+    live: Some(include_str!("viewer_live.js")),
 };
 
 /// One token of Rock'n'Roll Robot for the viewer: the record's fields, the board (walls as 256

@@ -2,12 +2,11 @@
 
 use std::sync::Arc;
 
-use clap::Arg;
 use serde_json::{Map, Value};
 
 use super::{Colour, Position, RULES_VERSION, Rolit, State, perft};
 use crate::game::Game;
-use crate::game::registry::{Entry, Perft, PerftFrom, points_line, whole};
+use crate::game::registry::{Entry, Flag, Perft, PerftFrom, points_line, whole};
 use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
@@ -15,14 +14,14 @@ pub static ENTRY: Entry = Entry {
     name: "rolit",
     title: "Rolit, a four-colour cousin of Othello (protocol/games/rolit.md)",
     rules_version: RULES_VERSION,
-    flags,
+    flags: FLAGS,
     build,
     demo,
     summary: points_line,
     players: 2..=4,
     schemas,
     perft: Some(Perft {
-        flags: perft_flags,
+        flags: PERFT_FLAGS,
         start: perft_start,
     }),
     show: Renderer {
@@ -43,14 +42,12 @@ const DEMO: &[&str] = &[
     "rollarena bot random",
 ];
 
-fn flags() -> Vec<Arg> {
-    vec![
-        Arg::new("size")
-            .long("size")
-            .value_name("N")
-            .help("Board size: 8, 6 or 4 (4x4 is for 2 players) [default: 8]"),
-    ]
-}
+const FLAGS: &[Flag] = &[Flag::value(
+    "size",
+    "size",
+    "N",
+    "Board size: 8, 6 or 4 (4x4 is for 2 players) [default: 8]",
+)];
 
 /// `size` (8, 6 or 4; default 8) and `players` (2 to 4; default 4).
 fn build(options: &Map<String, Value>) -> Result<Arc<dyn Game>, String> {
@@ -83,21 +80,21 @@ fn schemas() -> Vec<(&'static str, Schema)> {
 }
 
 /// Where `perft` starts: the colour to move first, or a whole position.
-fn perft_flags() -> Vec<Arg> {
-    vec![
-        Arg::new("first")
-            .long("first")
-            .value_name("COLOUR")
-            .help("perft: the colour that moves first [default: red]"),
-        Arg::new("position")
-            .long("position")
-            .value_name("STATE")
-            .help(
-                "perft: start from this position instead, in the JSON state form a bot \
-                 receives (its board's size and colours override --size and --players)",
-            ),
-    ]
-}
+const PERFT_FLAGS: &[Flag] = &[
+    Flag::value(
+        "first",
+        "first",
+        "COLOUR",
+        "perft: the colour that moves first [default: red]",
+    ),
+    Flag::value(
+        "position",
+        "position",
+        "STATE",
+        "perft: start from this position instead, in the JSON state form a bot receives (its \
+         board's size and colours override --size and --players)",
+    ),
+];
 
 impl PerftFrom for Position {
     fn count(&self, depth: u32) -> u64 {

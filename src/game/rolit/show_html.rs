@@ -13,6 +13,7 @@ use crate::show::HtmlPart;
 pub const HTML: HtmlPart = HtmlPart {
     script: include_str!("viewer.js"),
     data,
+    live: Some(include_str!("viewer_live.js")),
 };
 
 /// The board size, the board after every move (rows joined, highest rank first) and the

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::check::contest::Contest;
 use crate::check::conversation::{self, Seen, Verdict};
 use crate::check::table::{Choice, Table};
 use crate::check::{CheckConfig, GameCheck, Item, Running, Scenario};
@@ -26,6 +27,13 @@ use crate::with_talk;
 pub struct RollerballCheck;
 
 /// The entry's checks.
+/// The contest the scenarios play.
+const CONTEST: Contest = Contest {
+    name: "rollerball",
+    default_players: &[2, 5],
+    build,
+};
+
 pub static CHECK: RollerballCheck = RollerballCheck;
 
 /// Turns a player, at most, in the check's games.
@@ -78,20 +86,14 @@ impl GameCheck for RollerballCheck {
     }
 
     fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
-        if config.players.is_empty() {
-            config.players = vec![2, 5];
-        }
-        for &p in &config.players {
-            build(config, p)?;
-        }
-        Ok(())
+        CONTEST.prepare(config)
     }
 
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {
         Box::pin(async move {
             match item.id {
                 "handshake" => {
-                    let hello = hello(config, config.players[0], 0, 1);
+                    let hello = CONTEST.hello(config, config.players[0], 0, 1);
                     conversation::handshake(config, hello, config.freeze, seen).await
                 }
                 "bid" => bid(config, seen).await,
@@ -104,8 +106,7 @@ impl GameCheck for RollerballCheck {
     }
 
     fn options(&self, config: &CheckConfig) -> Value {
-        let options = build(config, config.players[0]).ok().map(|g| g.options());
-        config.report("rollerball", options)
+        CONTEST.options(config)
     }
 
     fn setup(&self, config: &CheckConfig) -> String {
@@ -129,15 +130,6 @@ fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> 
     let short = given.min(TURNS_A_PLAYER * players as u64).max(1);
     options.insert("turn_limit".into(), short.into());
     (super::entry::ENTRY.build)(&options)
-}
-
-fn game(config: &CheckConfig, players: usize) -> Arc<dyn Game> {
-    build(config, players).expect("options checked by prepare")
-}
-
-fn hello(config: &CheckConfig, players: usize, seat: Seat, rounds: u32) -> crate::wire::Hello {
-    let options = game(config, players).options();
-    conversation::hello(config, "rollerball", options, seat, players, rounds)
 }
 
 /// The phases of the bot's requests, counted, in the order first seen.
@@ -169,10 +161,10 @@ fn out_of_turn(table: &Table, seat: Seat) -> usize {
 
 async fn bid(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, 0, 1),
+        CONTEST.hello(config, players, 0, 1),
         config.freeze,
         seen,
         |talk| {
@@ -194,10 +186,10 @@ async fn bid(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 async fn order(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = *config.players.iter().max().expect("players");
     let seat = 1;
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, seat, 1),
+        CONTEST.hello(config, players, seat, 1),
         config.freeze,
         seen,
         |talk| {
@@ -221,10 +213,10 @@ async fn order(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 
 async fn hand(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let g = game(config, players);
+    let g = CONTEST.game(config, players);
     with_talk!(
         config,
-        hello(config, players, 0, 2),
+        CONTEST.hello(config, players, 0, 2),
         config.freeze,
         seen,
         |talk| {
@@ -265,8 +257,9 @@ async fn hand(config: &CheckConfig, seen: &mut Seen) -> Verdict {
 
 async fn bye(config: &CheckConfig, seen: &mut Seen) -> Verdict {
     let players = config.players[0];
-    let hello = hello(config, players, 0, 1);
-    crate::check::table::round_then_bye(config, &*game(config, players), hello, 34, seen).await
+    let hello = CONTEST.hello(config, players, 0, 1);
+    crate::check::table::round_then_bye(config, &*CONTEST.game(config, players), hello, 34, seen)
+        .await
 }
 
 const HINT_ORDER: &str = "Requests do not come in seat order: the setup starts from the bid \

@@ -2,14 +2,12 @@
 
 use std::sync::Arc;
 
-use clap::Arg;
-
 use super::arena::{RULES_VERSION, RollerballGame};
 use crate::game::Game;
 use serde_json::Value;
 
 use super::{Event, Rollerball, Secret, View};
-use crate::game::registry::{Demo, Entry, Options, Perft, PerftFrom, points_line, whole};
+use crate::game::registry::{Demo, Entry, Flag, Options, Perft, PerftFrom, points_line, whole};
 use crate::show::renderer::Renderer;
 use schemars::{Schema, schema_for};
 
@@ -17,14 +15,14 @@ pub static ENTRY: Entry = Entry {
     name: "rollerball",
     title: "Rollerball, rolling balls, workmen and diversion cards (protocol/games/rollerball.md)",
     rules_version: RULES_VERSION,
-    flags,
+    flags: FLAGS,
     build,
     demo,
     summary: points_line,
     players: 2..=6,
     schemas,
     perft: Some(Perft {
-        flags: perft_flags,
+        flags: PERFT_FLAGS,
         start: perft_start,
     }),
     show: Renderer {
@@ -49,14 +47,12 @@ const DEMO: &[&str] = &[
     "rollarena bot random --seed 2",
 ];
 
-fn flags() -> Vec<Arg> {
-    vec![
-        Arg::new("turn_limit")
-            .long("turn-limit")
-            .value_name("TURNS")
-            .help("Turns before the game ends without a five-point winner [default: 360]"),
-    ]
-}
+const FLAGS: &[Flag] = &[Flag::value(
+    "turn_limit",
+    "turn-limit",
+    "TURNS",
+    "Turns before the game ends without a five-point winner [default: 360]",
+)];
 
 /// `players` (2 to 6, default 4) and `turn_limit` (default 360).
 fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
@@ -92,18 +88,21 @@ fn schemas() -> Vec<(&'static str, Schema)> {
 }
 
 /// Where `perft` starts: the deal of a chance seed, and decisions played from it.
-fn perft_flags() -> Vec<Arg> {
-    vec![
-        Arg::new("chance_seed")
-            .long("chance-seed")
-            .value_name("N")
-            .help("perft: the chance seed that shuffles the deck [default: 1]"),
-        Arg::new("moves").long("moves").value_name("MOVES").help(
-            "perft: decisions to play from the deal first, canonical, separated by '|', \
-                 each by the seat asked (during the bid, the lowest seat that has not bid)",
-        ),
-    ]
-}
+const PERFT_FLAGS: &[Flag] = &[
+    Flag::value(
+        "chance_seed",
+        "chance-seed",
+        "N",
+        "perft: the chance seed that shuffles the deck [default: 1]",
+    ),
+    Flag::value(
+        "moves",
+        "moves",
+        "MOVES",
+        "perft: decisions to play from the deal first, canonical, separated by '|', each by \
+         the seat asked (during the bid, the lowest seat that has not bid)",
+    ),
+];
 
 impl PerftFrom for Rollerball {
     fn count(&self, depth: u32) -> u64 {

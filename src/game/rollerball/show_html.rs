@@ -15,6 +15,7 @@ use crate::show::HtmlPart;
 pub const HTML: HtmlPart = HtmlPart {
     script: include_str!("viewer.js"),
     data,
+    live: Some(include_str!("viewer_live.js")),
 };
 
 /// The tracks, the spectator's state after each decision, each decision's events (as data and

@@ -1,5 +1,5 @@
 //! Bad archives made by real tools and sent with `rollarena submit` to the real server, where
-//! `arena_web::uploads` sends hand-built bytes under lowered limits: a folder of 6,000 files
+//! `arena::web::uploads` sends hand-built bytes under lowered limits: a folder of 6,000 files
 //! against the default `max_files` (5,000), a zip holding a symbolic link (Python's zipfile),
 //! a tar.gz holding a named pipe and one holding an absolute path (GNU tar). Each is refused
 //! with its reason (exit 1, the server's sentence), nothing is stored, and the server still
@@ -8,7 +8,7 @@
 use std::process::Command;
 
 use crate::arena::have;
-use crate::arena_web::{Arena, Server, Who, get, kit, submit};
+use crate::arena::web::{Arena, Server, Who, get, kit, submit};
 use crate::check::shared_tempdir;
 
 /// A command that must succeed.

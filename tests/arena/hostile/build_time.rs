@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::bot_file;
 use crate::arena::have;
-use crate::arena_web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
+use crate::arena::web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
 use crate::check::shared_tempdir;
 
 /// Each test's bots' and builds' uids.

@@ -6,9 +6,9 @@
 //! a worker's. Each is refused (403 with its message, JSON under `/api/`), and afterwards the
 //! arena's teams, versions, matches and state are what they were, and the sessions still work.
 //! (The login form's CSRF, the logout without a token and the pinning API's refusals are
-//! `arena_web::visibility`'s and `arena_web::pinning`'s.)
+//! `arena::web::visibility`'s and `arena::web::pinning`'s.)
 
-use crate::arena_web::{Arena, Server, Who, get, login, multipart, post};
+use crate::arena::web::{Arena, Server, Who, get, login, multipart, post};
 
 /// Every row of the tables a forged request could change, as text.
 fn snapshot(arena: &Arena) -> Vec<String> {
@@ -68,7 +68,7 @@ fn forged_forms_and_borrowed_powers_are_refused_and_change_nothing() {
     ];
     let team_forms = [("/teams/alpha/pin", "version="), ("/logout", "")];
     let mut table = Vec::new();
-    let mut refused = |what: String, answer: crate::arena_web::Answer, says: &str| {
+    let mut refused = |what: String, answer: crate::arena::web::Answer, says: &str| {
         table.push(format!("{what}: {}", answer.status));
         assert_eq!(answer.status, 403, "{what}: {}", answer.body);
         assert!(answer.body.contains(says), "{what}: {}", answer.body);

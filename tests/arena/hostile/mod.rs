@@ -1,10 +1,10 @@
 //! A hostile team (issue 40): each attack that no other test plays as a real upload, played
-//! as one against `rollarena serve` on loopback (the `arena_web` suite's server, teams and
+//! as one against `rollarena serve` on loopback (the `arena::web` suite's server, teams and
 //! `rollarena submit`), with the verdict expected, the server still answering and the other
 //! team's pages and API unaffected. The attacks already played so elsewhere (bad archives in
-//! `arena_web::uploads`, another team's addresses in `arena_web::visibility`, reads through
-//! /proc and the filesystem from a seat in `arena::spying` and `arena_remote::spying`, the
-//! pinning API's refusals in `arena_web::pinning`, hostile team names in `arena_web::e2e`)
+//! `arena::web::uploads`, another team's addresses in `arena::web::visibility`, reads through
+//! /proc and the filesystem from a seat in `arena::spying` and `arena::remote::spying`, the
+//! pinning API's refusals in `arena::web::pinning`, hostile team names in `arena::web::e2e`)
 //! are not repeated.
 //!
 //! - `build_time`: Java code that runs at build time (an annotation processor that javac finds

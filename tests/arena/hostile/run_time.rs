@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use super::bot_file;
 use crate::arena::have;
-use crate::arena_web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
+use crate::arena::web::{Arena, Server, Who, get, kit, submit, version_id, wait_for};
 use crate::check::shared_tempdir;
 
 const BOTS: (u32, u32) = (64800, 64849);
@@ -192,7 +192,7 @@ fn a_python_seat_reaches_no_process_file_or_port_and_its_pages_show_its_html_as_
     }
 
     // No answer the attacker gets holds the victim's secrets; its HTML shows as text.
-    let session = crate::arena_web::login(&url, &attacker);
+    let session = crate::arena::web::login(&url, &attacker);
     let addresses = [
         "/".to_string(),
         "/teams/victims".to_string(),
