@@ -4,13 +4,13 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Arg, Args};
+use clap::Args;
 
 use super::game_flags::GameFlags;
 use super::{UsageError, usage};
 use crate::duration::parse_duration;
 use crate::game::grade::{Budget, Solved};
-use crate::game::registry::{self, Entry};
+use crate::game::registry::{self, Entry, Flag};
 
 /// Solve a position: its value under perfect play, the best moves, the nodes searched.
 ///
@@ -49,9 +49,9 @@ pub struct SolveArgs {
 }
 
 /// A game's flags on `solve`: its options and its solve flags.
-pub fn flags_of(entry: &Entry) -> Vec<Arg> {
+pub fn flags_of(entry: &Entry) -> Vec<Flag> {
     match &entry.analysis {
-        Some(a) => (entry.flags)().into_iter().chain((a.flags)()).collect(),
+        Some(a) => entry.flags.iter().chain(a.flags).copied().collect(),
         None => Vec::new(),
     }
 }

@@ -62,7 +62,7 @@ pub struct Entry {
 /// Solving positions and grading recorded moves against the best play found.
 pub struct Analysis {
     /// Flags of `solve` beyond the game's own (which position to solve), read like those.
-    pub flags: fn() -> Vec<clap::Arg>,
+    pub flags: &'static [Flag],
     /// Solves the position the game's options (with `players` when given) and the solve
     /// flags name, within the budget; the error says which option was wrong and how.
     pub solve: fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, String>,

@@ -4,42 +4,43 @@
 
 use std::time::Instant;
 
-use clap::Arg;
 use serde_json::{Map, Value};
 
 use super::grade::{DIFFERENCE, grade, limits};
 use super::{Solver, paranoid};
 use crate::game::grade::{Budget, Solved};
-use crate::game::registry::Analysis;
+use crate::game::registry::{Analysis, Flag};
 use crate::game::rolit::entry::position_of;
 use crate::game::rolit::{State, render};
 
 pub const ANALYSIS: Analysis = Analysis {
-    flags,
+    flags: FLAGS,
     solve,
     grade,
 };
 
-fn flags() -> Vec<Arg> {
-    vec![
-        Arg::new("first")
-            .long("first")
-            .value_name("COLOUR")
-            .help("solve: the colour that moves first from the start [default: red]"),
-        Arg::new("position")
-            .long("position")
-            .value_name("BOARD")
-            .help(
-                "solve: this position instead of the start: its rows from the highest rank \
-                 down separated by '/' (letters R Y G B, '.' empty, as `replay` and the \
-                 records show a board; with --to-move), or the JSON state a bot receives",
-            ),
-        Arg::new("to-move")
-            .long("to-move")
-            .value_name("COLOUR")
-            .help("solve: the colour to move in --position"),
-    ]
-}
+const FLAGS: &[Flag] = &[
+    Flag::value(
+        "first",
+        "first",
+        "COLOUR",
+        "solve: the colour that moves first from the start [default: red]",
+    ),
+    Flag::value(
+        "position",
+        "position",
+        "BOARD",
+        "solve: this position instead of the start: its rows from the highest rank down \
+         separated by '/' (letters R Y G B, '.' empty, as `replay` and the records show a \
+         board; with --to-move), or the JSON state a bot receives",
+    ),
+    Flag::value(
+        "to-move",
+        "to-move",
+        "COLOUR",
+        "solve: the colour to move in --position",
+    ),
+];
 
 /// Solves the position the options name: exactly for two players (the final ball difference),
 /// under the paranoid objective for three or four. Two players unless `--players` or the
