@@ -21,6 +21,7 @@
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
+//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena, every suite of it in one folder: its core through the library (bad
 //!   uploads, builds past their limits, the kits through the ladder, recovery after a crash,
@@ -56,4 +57,5 @@ mod rolit;
 mod rollerball;
 mod schemas;
 mod slurm;
+mod solve;
 mod tournament;

@@ -3,6 +3,7 @@
 //! [`UsageError`] in the chain means bad usage or input (exit 2), anything else is the arbiter
 //! failing (exit 3). Bot faults are results, never errors.
 
+mod analyse;
 mod arena;
 mod arena_admin;
 mod arena_finals;
@@ -22,6 +23,7 @@ mod perft;
 mod replay;
 mod report;
 mod serve;
+mod solve;
 mod submit;
 mod tournament;
 mod worker;
@@ -100,6 +102,8 @@ enum Command {
     Check(check::CheckArgs),
     Bot(bot::BotArgs),
     Perft(perft::PerftArgs),
+    Solve(solve::SolveArgs),
+    Analyse(analyse::AnalyseArgs),
     Replay(replay::ReplayArgs),
     Tournament(tournament::TournamentArgs),
     Merge(merge::MergeArgs),
@@ -127,6 +131,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("check", check::with_game_checks)
         .mut_subcommand("replay", replay::with_game_replays)
         .mut_subcommand("perft", |c| game_flags::add(c, perft::flags_of))
+        .mut_subcommand("solve", |c| game_flags::add(c, solve::flags_of))
         .mut_subcommand("bot", bot::with_bot_list)
         .mut_subcommand("arena", |c| {
             c.mut_subcommand("init", |c| game_flags::add(c, |e| e.flags.to_vec()))
@@ -149,6 +154,9 @@ impl Cli {
             }
             (Command::Perft(args), Some(("perft", sub))) => {
                 args.game_flags = game_flags::read(sub, perft::flags_of)
+            }
+            (Command::Solve(args), Some(("solve", sub))) => {
+                args.game_flags = game_flags::read(sub, solve::flags_of)
             }
             (Command::Arena(args), Some(("arena", sub))) => {
                 if let (arena::ArenaCommand::Init(init), Some(("init", sub))) =
@@ -178,6 +186,8 @@ impl Cli {
             Command::Check(args) => check::run(args),
             Command::Bot(args) => bot::run(args),
             Command::Perft(args) => perft::run(args),
+            Command::Solve(args) => solve::run(args),
+            Command::Analyse(args) => analyse::run(args),
             Command::Replay(args) => replay::run(args),
             Command::Tournament(args) => tournament::run(args),
             Command::Merge(args) => merge::run(args),

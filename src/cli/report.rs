@@ -21,13 +21,31 @@ pub struct ReportArgs {
     /// Where to write the report (default: DIR/report).
     #[arg(long, short, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// Grade every move of every round (games that can: see `rollarena analyse`) and show on
+    /// each bot page where its games were lost: its accuracy (moves within one ball of the
+    /// best) and its largest losses. Searches each position for up to --analyse-time, so it
+    /// takes a while on a large tournament.
+    #[arg(long)]
+    analyse: bool,
+    /// With --analyse: the search time per position.
+    #[arg(long, default_value = "200ms", value_parser = crate::duration::parse_duration, value_name = "TIME")]
+    analyse_time: std::time::Duration,
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let out = args
         .output
         .unwrap_or_else(|| args.dir.join(crate::report::DIR));
-    let w = crate::report::write_to(&args.dir, &out).map_err(UsageError)?;
+    let w = if args.analyse {
+        let budget = crate::game::grade::Budget {
+            time: Some(args.analyse_time),
+            nodes: None,
+        };
+        crate::report::write_analysed(&args.dir, &out, budget)
+    } else {
+        crate::report::write_to(&args.dir, &out)
+    }
+    .map_err(UsageError)?;
     println!("{}", summary(&w));
     Ok(ExitCode::SUCCESS)
 }

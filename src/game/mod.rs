@@ -31,6 +31,7 @@
 
 pub mod bot;
 pub mod goofspiel;
+pub mod grade;
 pub mod registry;
 pub mod robots;
 pub mod rolit;

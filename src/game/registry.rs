@@ -54,6 +54,21 @@ pub struct Entry {
     /// uniform choice from `legal`) plays every game and is not listed, unless the game has
     /// its own (see [`super::bot::RANDOM`]).
     pub bots: &'static [super::bot::BuiltinBot],
+    /// `rollarena solve` and `rollarena analyse`, for a game that can solve its positions and
+    /// grade the moves of a record.
+    pub analysis: Option<Analysis>,
+}
+
+/// Solving positions and grading recorded moves against the best play found.
+pub struct Analysis {
+    /// Flags of `solve` beyond the game's own (which position to solve), read like those.
+    pub flags: &'static [Flag],
+    /// Solves the position the game's options (with `players` when given) and the solve
+    /// flags name, within the budget; the error says which option was wrong and how.
+    pub solve: fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, String>,
+    /// Grades every move of a recorded round, each position within the budget (exactly where
+    /// the search finishes, an estimate elsewhere).
+    pub grade: fn(&RoundRecord, &super::grade::Budget) -> Result<Vec<super::grade::Graded>, String>,
 }
 
 /// One of a game's own command-line flags, as plain data (the command line makes its parser's

@@ -22,6 +22,7 @@ pub mod collect;
 pub mod index;
 pub mod live;
 pub mod live_rounds;
+pub mod lost;
 pub mod page;
 pub mod timing;
 pub mod viewers;
@@ -69,6 +70,25 @@ pub struct Home<'a> {
 
 /// [`write_to`], every page linking to `home` first when one is given.
 pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Written, String> {
+    write_all(dir, out, home, None)
+}
+
+/// [`write_to`], the bot pages showing where their games were lost: every move of every
+/// counted round graded within `budget` per position ([`lost`]).
+pub fn write_analysed(
+    dir: &Path,
+    out: &Path,
+    budget: crate::game::grade::Budget,
+) -> Result<Written, String> {
+    write_all(dir, out, None, Some(budget))
+}
+
+fn write_all(
+    dir: &Path,
+    out: &Path,
+    home: Option<Home>,
+    analysis: Option<crate::game::grade::Budget>,
+) -> Result<Written, String> {
     let meta = output::read_meta(dir)?;
     let t = &meta.tournament;
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
@@ -99,6 +119,7 @@ pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Wri
     let mut fold = Fold::new(t);
     let mut collector = Collector::new(&names);
     let mut viewers = Viewers::new(&out.join("replays"), &t.name);
+    let mut lost = analysis.map(|b| lost::Lost::new(&names, b));
     let mut rounds = 0;
     if let Some(index) = &index {
         for table in index.tables() {
@@ -109,6 +130,11 @@ pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Wri
             }
             let links = viewers.links(records.len());
             collector.table(table, &records, &links, counted);
+            if let Some(lost) = lost.as_mut().filter(|_| counted) {
+                for (r, l) in records.iter().zip(&links) {
+                    lost.round(table, r, *l);
+                }
+            }
             rounds += records.len();
             viewers.table(records)?;
         }
@@ -163,6 +189,9 @@ pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Wri
         o.insert("history".into(), json!(history));
         o.insert("seats".into(), seats.clone());
         o.insert("last_stderr".into(), json!(b.last_stderr));
+        if let Some(lost) = &lost {
+            o.insert("lost".into(), lost.json(i));
+        }
         let path = out.join("bots").join(format!("{}.html", i + 1));
         bytes += page::write(&path, &page::render(&data, None))?;
         files += 1;

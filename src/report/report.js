@@ -461,6 +461,26 @@
     }
     main.appendChild(faults);
 
+    // Where its games were lost (a report written with --analyse).
+    if (DATA.lost) {
+      const L = DATA.lost;
+      const lp = panel('where the game was lost');
+      lp.id = 'lost';
+      lp.appendChild(kv([
+        ['accuracy', L.accuracy === null ? 'no moves graded' : `${fmt(100 * L.accuracy, 1)}% (${L.within_one} of ${L.moves} moves within one ball of the best)`],
+        ['balls lost', String(L.total_loss)],
+        ['graded exactly', `${L.exact} of ${L.moves} moves (the others estimated, ${L.budget_ms} ms a position)`],
+      ]));
+      if (!L.worst.length) lp.appendChild(el('p', { class: 'muted', text: 'no move lost a ball' }));
+      for (const w of L.worst) {
+        lp.appendChild(el('div', { class: 'evidence lost', 'data-loss': w.loss },
+          el('span', { class: 'tag' }, `-${w.loss}`),
+          ` table ${w.t}, round ${w.r}, move ${w.ply}${w.colour ? ` (${w.colour})` : ''}: played ${w.move}, best ${w.best.join(' ')}`,
+          w.exact ? ' (exact)' : ' (estimate)', ' ', replayLink(w.h)));
+      }
+      main.appendChild(lp);
+    }
+
     // Its rounds, filtered by opponent (#vs=N) and to forfeits, a page at a time.
     const rp = panel('rounds');
     rp.id = 'rounds';

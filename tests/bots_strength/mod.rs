@@ -56,7 +56,7 @@ fn legal_moves_on_every_size_and_player_count() {
 fn never_exceeds_the_time_given() {
     // 200 ms a move: the bots plan for 85% less 50 ms (120 ms); the margin is 80 ms.
     let time_ms = 200;
-    for (size, players) in [(6, 4), (4, 2)] {
+    for (size, players) in [(6, 4), (4, 2), (6, 2)] {
         let mut bots: Vec<Bot> = (0..players)
             .map(|i| {
                 if i % 2 == 0 {

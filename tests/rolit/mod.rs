@@ -7,6 +7,6 @@
 //!   checked against the fast engine, the naive one and the `perft` command;
 //! - `positions`: hand-built positions for each situation the rule documents describe.
 mod agree;
-mod naive;
+pub mod naive;
 mod perft;
 mod positions;

@@ -28,6 +28,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: super::bots::BOTS,
+    analysis: None,
 };
 
 const FLAGS: &[Flag] = &[Flag::value(

@@ -30,6 +30,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: &[super::solver_bot::BOT],
+    analysis: None,
 };
 
 const FLAGS: &[Flag] = &[

@@ -31,6 +31,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: super::bots::BOTS,
+    analysis: Some(super::solver::command::ANALYSIS),
 };
 
 /// The demo's bots, strongest first; `--players N` takes the first N.
@@ -104,20 +105,54 @@ impl PerftFrom for Position {
 /// The start of `size` (default 8) for `players` (default 4, or 2 on a 4x4 board) with
 /// `first` to move, or the `position` given.
 fn perft_start(options: &Map<String, Value>) -> Result<Box<dyn PerftFrom>, String> {
+    Ok(Box::new(position_of(options)?))
+}
+
+/// The position `perft` and `solve` start from: the `position` given (a JSON state, or for
+/// `solve` a board as rows with `to-move`), or the start of `size` (default 8) for `players`
+/// (default 4, or 2 on a 4x4 board) with `first` to move (default red).
+pub fn position_of(options: &Map<String, Value>) -> Result<Position, String> {
     let text = |key: &str| options.get(key).and_then(Value::as_str);
     let players = options
         .get("players")
         .map(|v| whole("players", v))
         .transpose()?;
     let default_players = |size: usize| if size == 4 { 2 } else { 4 };
-    if let Some(json) = text("position") {
-        let state: State = serde_json::from_str(json)
-            .map_err(|e| format!("--position is not a Rolit state: {e}"))?;
+    let to_move = text("to-move")
+        .map(|c| {
+            Colour::from_name(c).ok_or_else(|| {
+                format!("--to-move {c}: not a colour; use red, yellow, green or blue")
+            })
+        })
+        .transpose()?;
+    if let Some(given) = text("position") {
+        let mut state: State = if given.trim_start().starts_with('{') {
+            serde_json::from_str(given)
+                .map_err(|e| format!("--position is not a Rolit state: {e}"))?
+        } else {
+            let Some(c) = to_move else {
+                return Err(format!(
+                    "--position {given:?} is a board without the colour to move: add \
+                     --to-move COLOUR (or give the JSON state a bot receives)"
+                ));
+            };
+            State {
+                board: given
+                    .split(['/', ','])
+                    .map(|r| r.trim().to_string())
+                    .collect(),
+                to_move: c.name().to_string(),
+                ply: 0,
+                colours: vec![],
+            }
+        };
+        if let Some(c) = to_move {
+            state.to_move = c.name().to_string();
+        }
         let players = players.map_or_else(|| default_players(state.board.len()), |p| p as usize);
-        let pos = state
+        return state
             .to_position(players)
-            .map_err(|e| format!("--position: {e}"))?;
-        return Ok(Box::new(pos));
+            .map_err(|e| format!("--position: {e}"));
     }
     let size = options
         .get("size")
@@ -128,6 +163,5 @@ fn perft_start(options: &Map<String, Value>) -> Result<Box<dyn PerftFrom>, Strin
     let first = Colour::from_name(first)
         .ok_or_else(|| format!("--first {first}: not a colour; use red, yellow, green or blue"))?;
     let players = players.map_or_else(|| default_players(size as usize), |p| p as usize);
-    let pos = Position::start(size.min(255) as u8, players, first).map_err(|e| e.to_string())?;
-    Ok(Box::new(pos))
+    Position::start(size.min(255) as u8, players, first).map_err(|e| e.to_string())
 }

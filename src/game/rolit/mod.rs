@@ -14,6 +14,7 @@ pub mod perft;
 pub mod position;
 pub mod show;
 pub mod show_html;
+pub mod solver;
 pub mod state;
 pub mod values;
 

@@ -32,6 +32,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: super::bots::BOTS,
+    analysis: None,
 };
 
 /// The built-in bots, strongest first: the searching bot thinks 20 ms a decision (so a demo

@@ -11,6 +11,10 @@
 //! with alpha-beta pruning, moves ordered by tier (and the previous iteration's best move at
 //! the root).
 //!
+//! With two players, once the position is within the exact solver's frontier for half the
+//! move's time (with a fixed `--depth`: the last 12 moves), the solver's move is played
+//! (`solver::endgame`), the search otherwise.
+//!
 //! The depth is fixed (`--depth`, reproducible) or found by iterative deepening against the
 //! clock: a new iteration starts while less than 40% of the move's [`budget`] is spent, and an
 //! iteration the deadline interrupts is thrown away.
@@ -26,6 +30,7 @@ use super::Strategy;
 use super::eval::{Evaluator, WEIGHTS, WEIGHTS_MULTI, Weights, ordered, tiers};
 use super::mcts::budget;
 use crate::game::rolit::bitboard::{Squares, flips};
+use crate::game::rolit::solver::endgame::Endgame;
 use crate::game::rolit::{Colour, Position, Square};
 
 /// The search's settings.
@@ -39,6 +44,9 @@ pub struct Config {
     /// The evaluation's weights with two players, and with three or four.
     pub weights: Weights,
     pub weights_multi: Weights,
+    /// With two players, play the exact solver's move once the position is within its
+    /// frontier for the move's time ([`crate::game::rolit::solver::endgame`]).
+    pub endgame: bool,
 }
 
 impl Default for Config {
@@ -48,6 +56,7 @@ impl Default for Config {
             movetime: None,
             weights: WEIGHTS,
             weights_multi: WEIGHTS_MULTI,
+            endgame: true,
         }
     }
 }
@@ -65,6 +74,8 @@ pub struct Report {
     /// Layers of the last complete iteration.
     pub depth: u32,
     pub value: i32,
+    /// The exact final ball difference when the endgame solver chose the move.
+    pub exact: Option<i32>,
 }
 
 /// The BRS+ bot.
@@ -76,6 +87,7 @@ pub struct Brs {
     nodes: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    endgame: Endgame,
     pub last: Report,
 }
 
@@ -88,6 +100,7 @@ impl Brs {
             nodes: 0,
             deadline: None,
             aborted: false,
+            endgame: Endgame::default(),
             last: Report::default(),
         }
     }
@@ -228,6 +241,24 @@ impl Brs {
             limit = Some(budget(1000));
         }
         self.deadline = limit.map(|l| started + l);
+        // With a fixed depth (reproducible), only the untimed endgame.
+        let solve_limit = if self.config.depth.is_some() {
+            None
+        } else {
+            limit
+        };
+        if self.config.endgame
+            && legal.count_ones() > 1
+            && let Some((sq, solution)) = self.endgame.solve(pos, legal, started, solve_limit)
+        {
+            self.last = Report {
+                nodes: solution.nodes,
+                elapsed: started.elapsed(),
+                exact: Some(solution.value),
+                ..Report::default()
+            };
+            return sq;
+        }
         let g = self.eval.geometry;
         let mut moves: Vec<u8> = ordered(&g, pos, legal).collect();
         let mut best = (moves[0], 0);
@@ -264,6 +295,7 @@ impl Brs {
             elapsed: started.elapsed(),
             depth: done,
             value: best.1,
+            exact: None,
         };
         Square(best.0)
     }
@@ -288,6 +320,16 @@ impl Strategy for Brs {
     ) -> Square {
         let sq = self.search(pos, legal, time_ms);
         let r = &self.last;
+        if let Some(v) = r.exact {
+            let _ = write!(
+                log,
+                "brs {sq}: solved exactly, final ball difference {v:+} with best play, {} nodes \
+                 in {} ms",
+                r.nodes,
+                r.elapsed.as_millis()
+            );
+            return sq;
+        }
         let secs = r.elapsed.as_secs_f64().max(1e-6);
         let _ = write!(
             log,

@@ -31,6 +31,10 @@
 //! - **Solver** near the end of the round: a node whose position is final has an exact value;
 //!   a node whose children all have exact values has the exact value of the child best for its
 //!   mover (max^n), and the backups carry exact values upwards. A solved root stops the search.
+//! - **Exact endgame** with two players ([`Config::endgame`]): once the position is within
+//!   the exact solver's frontier for half the move's time, the solver's move (the best final
+//!   ball difference) is played instead of searching; a solve that does not finish in its
+//!   half leaves the other half to the tree search (`solver::endgame`).
 //! - **Tree reuse**: the tree below the move played is kept; at the next turn the node whose
 //!   position is the new one (a whole cycle of moves below the old root) becomes the root, and
 //!   its subtree is compacted into a fresh arena.
@@ -50,6 +54,7 @@ use super::estimate::{Estimator, SCALE, SCALE_MULTI};
 use super::eval::{Geometry, WEIGHTS, WEIGHTS_MULTI};
 use super::random_square;
 use crate::game::rolit::bitboard::{Squares, capture_moves, neighbours};
+use crate::game::rolit::solver::endgame::Endgame;
 use crate::game::rolit::{Position, Square};
 
 /// The search's settings.
@@ -75,6 +80,9 @@ pub struct Config {
     pub max_nodes: usize,
     /// How a simulation ends below the tree with two players.
     pub leaf: Leaf,
+    /// With two players, play the exact solver's move once the position is within its
+    /// frontier for the move's time ([`crate::game::rolit::solver::endgame`]).
+    pub endgame: bool,
     /// The same with three or four players.
     pub leaf_multi: Leaf,
 }
@@ -107,6 +115,7 @@ impl Default for Config {
                 depth: 1,
             },
             leaf_multi: Leaf::Playout,
+            endgame: true,
         }
     }
 }
@@ -210,6 +219,8 @@ pub struct Report {
     pub visits: u32,
     pub value: f32,
     pub solved: bool,
+    /// The exact final ball difference when the endgame solver chose the move.
+    pub exact: Option<i32>,
 }
 
 /// The multi-player MCTS bot.
@@ -228,6 +239,7 @@ pub struct Mcts {
     /// The tree could not grow in this search ([`Leaf::Estimate`] only).
     full: bool,
     estimator: Estimator,
+    endgame: Endgame,
     pub last: Report,
 }
 
@@ -296,6 +308,7 @@ impl Mcts {
             leaf: Leaf::Playout,
             full: false,
             estimator: Estimator::new(8, WEIGHTS, SCALE),
+            endgame: Endgame::default(),
             last: Report::default(),
         }
     }
@@ -634,6 +647,18 @@ impl Mcts {
             limit = Some(limit.map_or(m, |l| l.min(m)));
         }
         let deadline = limit.map(|l| started + l);
+        if self.config.endgame
+            && legal.count_ones() > 1
+            && let Some((sq, solution)) = self.endgame.solve(pos, legal, started, limit)
+        {
+            self.last = Report {
+                elapsed: started.elapsed(),
+                exact: Some(solution.value),
+                solved: true,
+                ..Report::default()
+            };
+            return sq;
+        }
         let max_playouts = self.config.playouts.unwrap_or(u64::MAX);
         let reused = self.set_root(pos);
         let mut depth = 0;
@@ -679,6 +704,7 @@ impl Mcts {
                     visits: ch.visits,
                     value: ch.mean(c),
                     solved: ch.solved,
+                    exact: None,
                 };
                 Square(ch.sq)
             }
@@ -713,6 +739,14 @@ impl Strategy for Mcts {
     ) -> Square {
         let sq = self.search(pos, legal, rng, time_ms);
         let r = &self.last;
+        if let Some(v) = r.exact {
+            let _ = write!(
+                log,
+                "mcts {sq}: solved exactly, final ball difference {v:+} with best play, in {} ms",
+                r.elapsed.as_millis()
+            );
+            return sq;
+        }
         let secs = r.elapsed.as_secs_f64().max(1e-6);
         let _ = write!(
             log,

@@ -82,7 +82,9 @@ pub const BOTS: &[BuiltinBot] = &[
         name: "mcts",
         help: "multi-player Monte-Carlo tree search (max^n backups, progressive history, a \
                solver near the end, tree reuse; with two players, brs's evaluation after a \
-               one-ply search at the leaves instead of playouts); thinks for about 85% of the \
+               one-ply search at the leaves instead of playouts, and the exact endgame \
+               solver's move once the position is within its frontier for half the move's \
+               time); thinks for about 85% of the \
                turn's time_ms less 50 ms. --movetime MS caps that, --playouts N stops after \
                N simulations (with a fixed --seed: the same moves every time). The strongest \
                bot, with two players as with three or four.",
@@ -93,7 +95,8 @@ pub const BOTS: &[BuiltinBot] = &[
         name: "brs",
         help: "Best-Reply Search (BRS+) on an evaluation of corners, stable edges, mobility and \
                balls by phase; iterative deepening against the clock, or --depth D layers \
-               (reproducible); --movetime MS caps the time. Second to mcts with two players, \
+               (reproducible); --movetime MS caps the time; with two players, the exact \
+               endgame solver's move near the end. Second to mcts with two players, \
                fast and deterministic.",
         flags: &[BotFlag::Depth, BotFlag::Movetime],
         build: Build::Serve(build_brs),
