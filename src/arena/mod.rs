@@ -28,6 +28,7 @@ pub mod admin;
 pub mod config;
 pub mod db;
 pub mod finals;
+pub mod grading;
 pub mod ladder;
 pub mod live;
 pub mod pinning;

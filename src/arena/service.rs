@@ -1,7 +1,8 @@
 //! The arena's background work, started by `rollarena serve`: `[build] workers` builders
 //! (queued versions built and checked, each in a child process of its own:
 //! [`crate::arena::submissions::builder`]), the matchmaker (a backlog of matches kept, expired
-//! leases swept) and N embedded match workers, each a thread of its own.
+//! leases swept), N embedded match workers and the grader of finished matches
+//! ([`crate::arena::grading`]), each a thread of its own.
 //!
 //! **A failing build or match fails only itself.** A build runs in a child process, so that
 //! nothing it does can end the server. A match plays in its worker's thread (its seats are
@@ -114,6 +115,13 @@ impl Service {
             threads.push(spawn(
                 "arena-matchmaker".into(),
                 Box::new(move || matchmaker_loop(&arena, workers, &stop)),
+            )?);
+        }
+        {
+            let (arena, stop) = (arena.clone(), stop.clone());
+            threads.push(spawn(
+                "arena-grader".into(),
+                Box::new(move || super::grading::run(&arena, &stop)),
             )?);
         }
         for n in 0..workers {

@@ -676,6 +676,9 @@ pub struct MatchPage {
     pub round_winners: Vec<Vec<usize>>,
     /// Every forfeit of the match, round by round.
     pub forfeits: Vec<ForfeitRow>,
+    /// "Where the game was lost": its moves graded, once the grader has been through it
+    /// ([`super::grading`]).
+    pub grades: Option<super::grading::Grades>,
 }
 
 /// A forfeit, as a match's page lists it: its cause, move and time, and the bot's last stderr
@@ -807,6 +810,7 @@ pub fn match_page(
         timings,
         round_winners: records.iter().map(|r| r.result.winners()).collect(),
         forfeits,
+        grades: super::grading::read(dir, id),
     })
 }
 

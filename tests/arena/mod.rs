@@ -15,6 +15,7 @@
 
 mod builds;
 pub mod finals;
+mod grading;
 mod hostile;
 mod ladder;
 pub mod live;

@@ -398,6 +398,7 @@ pub fn match_page(page: &MatchPage) -> Markup {
                 }
             }
         } }))
+        (where_lost(page))
         @if m.state == "done" {
             h2 { "Replay" }
             p.muted {
@@ -405,6 +406,59 @@ pub fn match_page(page: &MatchPage) -> Markup {
                 a href=(format!("/matches/{}/replay", m.id)) { "Open the replay alone" } "."
             }
             iframe.replay src=(format!("/matches/{}/replay", m.id)) title="Replay" {}
+        }
+    }
+}
+
+/// "Where the game was lost": each seat's accuracy and its largest losses, once the grader has
+/// been through the match (nothing before, nor for a game without analysis).
+fn where_lost(page: &MatchPage) -> Markup {
+    let team = |seat: usize| {
+        page.row
+            .seats
+            .get(seat)
+            .map_or_else(|| format!("seat {seat}"), |s| s.team.clone())
+    };
+    html! {
+        @if let Some(g) = &page.grades {
+            section #where-lost {
+                h2 { "Where the game was lost" }
+                @if let Some(e) = &g.error {
+                    p.muted { "The moves could not be graded: " (e) }
+                } @else {
+                    p.muted {
+                        "Each move graded against the best: the balls it lost, exact where the \
+                         search finished within " (g.budget_ms) " ms a position, an estimate \
+                         elsewhere. Accuracy is the share of moves within one ball of the best."
+                    }
+                    (wide(html! { table #lost {
+                        thead { tr {
+                            th { "Team" } th.num { "Seat" } th.num { "Accuracy" } th.num { "Moves" }
+                            th.num { "Balls lost" } th { "Largest losses" }
+                        } }
+                        tbody {
+                            @for s in &g.seats {
+                                tr {
+                                    td { (clip(&team(s.seat))) }
+                                    td.num { (s.seat) }
+                                    td.num { (format!("{:.0}%", s.accuracy() * 100.0)) }
+                                    td.num { (s.moves) }
+                                    td.num { (s.total_loss) }
+                                    td {
+                                        @for (i, w) in s.worst.iter().enumerate() {
+                                            @if i > 0 { "; " }
+                                            "round " (w.round) ", move " (w.ply) ": " (w.mv)
+                                            " lost " (w.loss) " (best " (w.best.join(" or ")) ")"
+                                            @if !w.exact { " ≈" }
+                                        }
+                                        @if s.worst.is_empty() { span.muted { "none" } }
+                                    }
+                                }
+                            }
+                        }
+                    } }))
+                }
+            }
         }
     }
 }
