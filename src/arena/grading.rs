@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::{Arena, records};
-use crate::game::grade::{Budget, Graded, summarise};
+use crate::game::grade::{Budget, SeatSummary, summarise};
 use crate::game::registry;
 
 /// The search time of one position.
@@ -35,33 +35,8 @@ pub struct Grades {
     pub error: Option<String>,
     /// The search time of each position, in ms.
     pub budget_ms: u64,
-    /// Per seat, in seat order.
-    pub seats: Vec<SeatGrades>,
-}
-
-/// One seat's graded moves, over every round of the match.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SeatGrades {
-    pub seat: usize,
-    pub moves: usize,
-    /// Moves within one ball of the best.
-    pub within_one: usize,
-    /// Moves graded exactly (the rest are estimates).
-    pub exact: usize,
-    pub total_loss: i64,
-    /// The largest losses, largest first.
-    pub worst: Vec<Graded>,
-}
-
-impl SeatGrades {
-    /// The share of the seat's moves within one ball of the best.
-    pub fn accuracy(&self) -> f64 {
-        if self.moves == 0 {
-            1.0
-        } else {
-            self.within_one as f64 / self.moves as f64
-        }
-    }
+    /// Per seat, in seat order, over every round of the match.
+    pub seats: Vec<SeatSummary>,
 }
 
 /// Where match `id`'s grades are kept, under the arena's directory.
@@ -162,17 +137,7 @@ fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, Strin
         seats = seats.max(round.seats.len());
         graded.extend((analysis.grade)(round, &budget)?);
     }
-    let seats = summarise(&graded, seats, WORST)
-        .into_iter()
-        .map(|s| SeatGrades {
-            seat: s.seat,
-            moves: s.moves,
-            within_one: s.within_one,
-            exact: s.exact,
-            total_loss: s.total_loss,
-            worst: s.worst,
-        })
-        .collect();
+    let seats = summarise(&graded, seats, WORST);
     Ok(Some(Grades {
         error: None,
         budget_ms: PER_POSITION.as_millis() as u64,

@@ -76,7 +76,7 @@ pub struct Graded {
 
 /// A seat's summary over graded moves: its moves, those within one ball of the best, its
 /// total loss and its largest losses (largest first, at most `top`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatSummary {
     pub seat: usize,
     pub moves: usize,

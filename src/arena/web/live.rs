@@ -375,20 +375,5 @@ pub async fn board(
         },
     });
     let html = crate::show::html::render_live(&format!("Match {id}"), &c.game, &live);
-    let csp = super::pages::viewer_policy(&html).unwrap_or_else(|| "default-src 'none'".into());
-    let framed = headers
-        .get("sec-fetch-dest")
-        .is_some_and(|v| v.as_bytes() == b"iframe");
-    let html = if framed {
-        html
-    } else {
-        super::finals::banner_in_document(html, auth.closing)
-    };
-    let mut response = axum::response::Html(html).into_response();
-    if let Ok(value) = header::HeaderValue::from_str(&format!("{csp}; frame-ancestors 'self'")) {
-        response
-            .headers_mut()
-            .insert(header::CONTENT_SECURITY_POLICY, value);
-    }
-    Ok(response)
+    Ok(super::pages::viewer_response(html, &headers, auth.closing))
 }

@@ -150,6 +150,13 @@ pub async fn replay(
             .map_err(|e| WebError::Internal(format!("the record of match {id}: {e}")))
     })
     .await?;
+    Ok(viewer_response(html, &headers, auth.closing))
+}
+
+/// A viewer's page (the replay, the live board) as the response: its own policy in the header
+/// too, with `frame-ancestors 'self'` so only the match page frames it; opened alone (not
+/// `Sec-Fetch-Dest: iframe`) it carries the closing-time banner.
+pub(super) fn viewer_response(html: String, headers: &HeaderMap, closing: Option<i64>) -> Response {
     let csp = viewer_policy(&html).unwrap_or_else(|| "default-src 'none'".into());
     let framed = headers
         .get("sec-fetch-dest")
@@ -157,7 +164,7 @@ pub async fn replay(
     let html = if framed {
         html
     } else {
-        super::finals::banner_in_document(html, auth.closing)
+        super::finals::banner_in_document(html, closing)
     };
     let mut response = axum::response::Html(html).into_response();
     if let Ok(value) = HeaderValue::from_str(&format!("{csp}; frame-ancestors 'self'")) {
@@ -165,7 +172,7 @@ pub async fn replay(
             .headers_mut()
             .insert(header::CONTENT_SECURITY_POLICY, value);
     }
-    Ok(response)
+    response
 }
 
 /// The policy of the viewer's `<meta http-equiv="Content-Security-Policy">`.

@@ -154,19 +154,10 @@ impl Worker {
 
     /// SIGTERM, and waits for it to exit (its exit status).
     pub fn stop(mut self) -> std::process::ExitStatus {
-        self.signal(libc::SIGTERM);
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(120),
-                "the worker did not stop on SIGTERM: {}",
-                self.stderr()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let stderr = self.stderr.clone();
+        crate::arena::web::terminate(&mut self.child, "the worker", || {
+            stderr.lock().unwrap().clone()
+        })
     }
 
     /// Waits for it to exit by itself; its status.

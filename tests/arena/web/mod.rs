@@ -240,19 +240,10 @@ impl Server {
 
     /// SIGTERM, and the exit status.
     pub fn stop(mut self) -> std::process::ExitStatus {
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(120),
-                "the server did not stop on SIGTERM: {}",
-                self.stderr()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let stderr = self.stderr.clone();
+        terminate(&mut self.child, "the server", || {
+            stderr.lock().unwrap().clone()
+        })
     }
 
     /// SIGKILL.
@@ -513,4 +504,26 @@ pub fn processes_of(ranges: &[(u32, u32)]) -> Vec<(u32, u32, String)> {
         }
     }
     found
+}
+
+/// Sends `child` SIGTERM and waits (up to 120 s) for its exit status; past that, fails naming
+/// `what` with its stderr.
+pub fn terminate(
+    child: &mut std::process::Child,
+    what: &str,
+    stderr: impl Fn() -> String,
+) -> std::process::ExitStatus {
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{what} did not stop on SIGTERM: {}",
+            stderr()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
