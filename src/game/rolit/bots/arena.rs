@@ -85,17 +85,18 @@ pub fn play(bots: &mut [Bot], size: u8, opening: u32, seed: u64, time_ms: Option
     }
 }
 
-/// Plays `rounds` rounds of `make(seat_of_a)`: bot A against the field, with A in each seat in
-/// turn; returns A's mean win share and its standard error.
-pub fn score<F: FnMut() -> (Bot, Vec<Bot>)>(
+/// Plays the rounds numbered in `rounds` of `make(seat_of_a)`: bot A against the field, with A
+/// in seat `r % players` of round `r` (so a run of whole seat rotations, such as every round
+/// whose `r / players` a shard owns, keeps the seats balanced); returns A's win share in each.
+pub fn shares<F: FnMut() -> (Bot, Vec<Bot>)>(
     mut make: F,
     size: u8,
     players: usize,
-    rounds: u32,
+    rounds: impl IntoIterator<Item = u32>,
     time_ms: Option<u64>,
-) -> (f64, f64) {
+) -> Vec<f64> {
     let mut shares = Vec::new();
-    for r in 0..rounds {
+    for r in rounds {
         let (a, field) = make();
         let seat = r as usize % players;
         let mut bots: Vec<Bot> = field;
@@ -103,8 +104,24 @@ pub fn score<F: FnMut() -> (Bot, Vec<Bot>)>(
         let round = play(&mut bots, size, 2, u64::from(r / players as u32), time_ms);
         shares.push(round.share[seat]);
     }
+    shares
+}
+
+/// A's mean win share over `shares` and its standard error.
+pub fn mean_and_error(shares: &[f64]) -> (f64, f64) {
     let n = shares.len() as f64;
     let mean = shares.iter().sum::<f64>() / n;
     let var = shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     (mean, (var / n).sqrt())
+}
+
+/// Plays `rounds` rounds (see [`shares`]); returns A's mean win share and its standard error.
+pub fn score<F: FnMut() -> (Bot, Vec<Bot>)>(
+    make: F,
+    size: u8,
+    players: usize,
+    rounds: u32,
+    time_ms: Option<u64>,
+) -> (f64, f64) {
+    mean_and_error(&shares(make, size, players, 0..rounds, time_ms))
 }

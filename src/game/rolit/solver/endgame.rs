@@ -139,7 +139,19 @@ mod tests {
             };
             Bot::new(strategy, Options::default())
         };
-        let (mean, se) = arena::score(|| (bot(true), vec![bot(false)]), 8, 2, rounds, ms);
+        // GAIN_SHARD=k/n plays only the seat pairs p with p % n == k (rounds 2p and 2p+1), so
+        // that n processes share a long measurement; each prints its shares for combining.
+        let (k, n) = env("GAIN_SHARD").map_or((0, 1), |s| {
+            let (k, n) = s.split_once('/').expect("GAIN_SHARD=k/n");
+            (k.parse().unwrap(), n.parse().unwrap())
+        });
+        let mut shares = Vec::new();
+        for r in (0..rounds).filter(|r| (r / 2) % n == k) {
+            let share = arena::shares(|| (bot(true), vec![bot(false)]), 8, 2, [r], ms)[0];
+            println!("round {r}: {share}");
+            shares.push(share);
+        }
+        let (mean, se) = arena::mean_and_error(&shares);
         println!(
             "{} with the exact endgame against without it, {rounds} rounds, {}: a win share \
              of {:.1}% +- {:.1}%",
