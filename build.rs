@@ -4,7 +4,7 @@
 //!
 //! It runs again only when the commit or the sources may have changed: when `HEAD` moves (the
 //! branch's ref or the packed refs change) or a file the binary is built from changes
-//! (`src/`, `Cargo.toml`, `Cargo.lock`; such a change recompiles the crate anyway, and the
+//! (`src/`, `crates/`, `Cargo.toml`, `Cargo.lock`; such a change recompiles the crate anyway, and the
 //! script then costs one `git status`), so that "-dirty" stays true without running git on
 //! every build.
 
@@ -40,6 +40,7 @@ fn commit(root: &Path) -> Option<String> {
             "--porcelain",
             "--",
             "src",
+            "crates",
             "build.rs",
             "Cargo.toml",
             "Cargo.lock",
@@ -77,7 +78,7 @@ fn main() {
         "cargo:rustc-env=ROLLARENA_COMMIT={}",
         commit.as_deref().unwrap_or("unknown")
     );
-    for f in ["build.rs", "src", "Cargo.toml", "Cargo.lock"] {
+    for f in ["build.rs", "src", "crates", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={f}");
     }
     for f in head_files(&root) {

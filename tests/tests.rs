@@ -20,7 +20,8 @@
 //! - `tournament`: schedules, the file's errors, statistics, and runs resumed, sharded, merged;
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
-//! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
+//! - `layout`: the source tree's shape (the layer crates in order, the rules crate without the
+//!   layers above, no game named outside the games' folders, modules in order);
 //! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena, every suite of it in one folder: its core through the library (bad

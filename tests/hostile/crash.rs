@@ -29,7 +29,7 @@ fn vm_hwm_kib(pid: i32) -> u64 {
 }
 
 /// Removes what a killed arbiter could not: its bots' scratch directories and its (empty)
-/// cgroups, found where the arbiter makes them (`src/sandbox`), so that test runs do not pile
+/// cgroups, found where the arbiter makes them (`crates/run/src/sandbox`), so that test runs do not pile
 /// them up.
 fn remove_leftovers(arbiter: i32) {
     let name = format!("rollarena-{arbiter}");

@@ -1,5 +1,5 @@
 //! A bounded fuzz of every route of `rollarena serve` (issue 40): the routes are read from the
-//! router's source (`src/arena/web/`), so that a route added later is fuzzed without anyone
+//! router's source (`crates/arena/src/web/`), so that a route added later is fuzzed without anyone
 //! listing it; then, for a fixed seed, [`REQUESTS`] random requests go to the real server on
 //! loopback from [`CLIENTS`] clients at once, through a raw TCP client (so that nothing a
 //! well-behaved client would refuse to send is out of reach): any method, the routes' paths
@@ -68,7 +68,7 @@ struct Route {
 
 /// Every `.route("PATTERN", get(..).post(..))` of the web server's source files.
 fn routes() -> Vec<Route> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/arena/web");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/arena/src/web");
     let method = regex::Regex::new(r"\b(get|post|put|delete|patch)\(").unwrap();
     let literal = regex::Regex::new(r#"^\s*"([^"]+)""#).unwrap();
     let next_call = regex::Regex::new(r"\n\s*\.").unwrap();

@@ -43,7 +43,7 @@ const ROUTES: &[(&str, &str)] = &[
 
 /// The `/api/` paths the router's sources name, placeholders as `{...}`.
 fn routes_in_sources() -> BTreeSet<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/arena/web");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/arena/src/web");
     let route = regex::Regex::new(r#"\.route\(\s*"(/api/[^"]*)""#).unwrap();
     let mut found = BTreeSet::new();
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -1,0 +1,65 @@
+//! The ladder at rest, and its wakes: the two marks the matchmaker keeps in the `state` table.
+//!
+//! - `rest`: the time (Unix ms) the ladder came to rest: the matchmaker found no match that
+//!   would teach anything (no version placing, no rating above `[ladder] rest_sigma`, or
+//!   every pairing that would teach at its `max_matches_per_pair`) and none in play. Cleared
+//!   by the next match it makes. The leaderboard, its JSON and `arena status` show it.
+//! - `wake`: the time of the organiser's last wake (`arena resume`, the page's resume, a new
+//!   team): from then on every version plays one match more, however settled its rating, then
+//!   the ladder rests again unless a result unsettled one. A new version needs no wake: it
+//!   places.
+
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::{db, sql};
+
+/// When the ladder came to rest, if it is at rest.
+pub fn since(conn: &Connection) -> Result<Option<i64>, String> {
+    read(conn, "rest")
+}
+
+/// When the organiser last woke the ladder, if ever.
+pub fn woken_at(conn: &Connection) -> Result<Option<i64>, String> {
+    read(conn, "wake")
+}
+
+/// Marks the ladder at rest from now on (kept as it is when it already was).
+pub fn set(conn: &Connection) -> Result<(), String> {
+    conn.execute(
+        "INSERT INTO state (key, value) VALUES ('rest', ?1) ON CONFLICT (key) DO NOTHING",
+        [db::now_ms().to_string()],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+/// The ladder plays: not at rest.
+pub fn clear(conn: &Connection) -> Result<(), String> {
+    conn.execute("DELETE FROM state WHERE key = 'rest'", [])
+        .map_err(sql)?;
+    Ok(())
+}
+
+/// Wakes the ladder: every version plays one match more (see the module header). Returns
+/// whether it was at rest.
+pub fn wake(conn: &Connection) -> Result<bool, String> {
+    let was = since(conn)?.is_some();
+    conn.execute(
+        "INSERT INTO state (key, value) VALUES ('wake', ?1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [db::now_ms().to_string()],
+    )
+    .map_err(sql)?;
+    clear(conn)?;
+    Ok(was)
+}
+
+fn read(conn: &Connection, key: &str) -> Result<Option<i64>, String> {
+    let value: Option<String> = conn
+        .query_row("SELECT value FROM state WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(sql)?;
+    Ok(value.and_then(|v| v.trim().parse().ok()))
+}

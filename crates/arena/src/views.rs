@@ -1,0 +1,1061 @@
+//! The read models of the arena's pages: what the leaderboard, a team, a match, a submission
+//! and the organiser see, as plain serde structs read from the database (and, for a match or a
+//! submission, from its files in the arena directory).
+//!
+//! Both the HTML templates and the JSON API serialise these very values, so a page and its API
+//! can never disagree. Who may see what is decided here, once, from a [`Viewer`]: a field a
+//! viewer may not see is left empty (`None`) rather than filled and hidden by a template.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::pinning::{ACTIVE_VERSION, Pinned};
+use crate::record::RoundRecord;
+
+/// Who is asking: decides what of a team's private material (its sources, build logs, check
+/// reports, its bot's stderr and logs in records) a view holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Viewer {
+    Public,
+    Team { id: i64, name: String },
+    Organiser,
+}
+
+impl Viewer {
+    /// Whether this viewer may see team `team_id`'s private material.
+    pub fn owns(&self, team_id: i64) -> bool {
+        match self {
+            Viewer::Public => false,
+            Viewer::Team { id, .. } => *id == team_id,
+            Viewer::Organiser => true,
+        }
+    }
+
+    pub fn is_organiser(&self) -> bool {
+        matches!(self, Viewer::Organiser)
+    }
+}
+
+/// Why a view could not be made: the thing does not exist (or this viewer may not know it
+/// does), or the database failed.
+#[derive(Debug)]
+pub enum ViewError {
+    NotFound(String),
+    Forbidden(String),
+    Internal(String),
+}
+
+impl From<rusqlite::Error> for ViewError {
+    fn from(e: rusqlite::Error) -> Self {
+        ViewError::Internal(format!("database: {e}"))
+    }
+}
+
+/// How many matches back the leaderboard's trend looks.
+pub const TREND_MATCHES: i64 = 10;
+/// How many matches a team page and the match list show.
+pub const RECENT_MATCHES: i64 = 20;
+
+/// μ - 3σ, the conservative rating the leaderboard sorts by.
+pub fn conservative(mu: f64, sigma: f64) -> f64 {
+    mu - 3.0 * sigma
+}
+
+// ---------------------------------------------------------------------------------------------
+// The leaderboard
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Leaderboard {
+    /// The matchmaker is paused by the organiser.
+    pub paused: bool,
+    /// Since when (Unix ms) the ladder is at rest: no match would teach anything (see
+    /// `ladder::rest`); `None` while it plays.
+    pub at_rest_since: Option<i64>,
+    /// Finished matches in the whole arena.
+    pub matches: i64,
+    /// The ranked versions: those that played their placement matches. Equal conservative
+    /// ratings (to the hundredth shown) share a rank: 1, 1, 3.
+    pub rows: Vec<LeaderRow>,
+    /// Rated matches a version plays before it is ranked (`[ladder] placement_matches`).
+    pub placement_matches: u32,
+    /// The versions still placing, listed apart and unranked: most matches first.
+    pub placing: Vec<LeaderRow>,
+    /// Enabled teams without a version that passed its check yet.
+    pub unranked: Vec<String>,
+    /// The teams the organiser disabled: not ranked, but listed (marked, not vanished).
+    pub disabled: Vec<DisabledRow>,
+}
+
+/// A disabled team on the leaderboard, with the version that played for it, if any.
+#[derive(Clone, Debug, Serialize)]
+pub struct DisabledRow {
+    pub team: String,
+    pub version: Option<DisabledVersion>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DisabledVersion {
+    pub id: i64,
+    pub label: String,
+    /// μ - 3σ.
+    pub conservative: f64,
+    pub matches: i64,
+}
+
+/// The disabled teams, by name.
+fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>, ViewError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches
+         FROM teams t LEFT JOIN versions v ON v.id = {ACTIVE_VERSION}
+         WHERE t.disabled = 1 ORDER BY t.name"
+    ))?;
+    let rows = stmt
+        .query_map([], |r| {
+            let id: Option<i64> = r.get(1)?;
+            let version = match id {
+                Some(id) => Some(DisabledVersion {
+                    id,
+                    label: r.get(2)?,
+                    conservative: conservative(r.get(3)?, r.get(4)?),
+                    matches: r.get(5)?,
+                }),
+                None => None,
+            };
+            Ok(DisabledRow {
+                team: r.get(0)?,
+                version,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LeaderRow {
+    pub rank: usize,
+    pub team: String,
+    /// One of the arena's built-in bots, playing as an anchor.
+    pub builtin: bool,
+    pub version_id: i64,
+    pub version_label: String,
+    /// The team pinned this version (otherwise it is the team's latest ready one).
+    pub pinned: bool,
+    pub mu: f64,
+    pub sigma: f64,
+    /// μ - 3σ.
+    pub conservative: f64,
+    /// Rated matches of this version.
+    pub matches: i64,
+    /// The change of the conservative rating over the version's last [`TREND_MATCHES`]
+    /// matches (`None` before its first).
+    pub trend: Option<f64>,
+}
+
+/// The leaderboard, a version ranked once it played `placement` rated matches.
+pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, ViewError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin,
+            t.pinned_version IS v.id
+         FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
+         WHERE t.disabled = 0"
+    ))?;
+    let mut rows: Vec<LeaderRow> = stmt
+        .query_map([], |r| {
+            let (mu, sigma): (f64, f64) = (r.get(3)?, r.get(4)?);
+            Ok(LeaderRow {
+                rank: 0,
+                team: r.get(0)?,
+                builtin: r.get(6)?,
+                version_id: r.get(1)?,
+                version_label: r.get(2)?,
+                pinned: r.get(7)?,
+                mu,
+                sigma,
+                conservative: conservative(mu, sigma),
+                matches: r.get(5)?,
+                trend: None,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    rows.sort_by(|a, b| {
+        b.conservative
+            .total_cmp(&a.conservative)
+            .then_with(|| a.team.cmp(&b.team))
+    });
+    let (mut rows, mut placing): (Vec<LeaderRow>, Vec<LeaderRow>) = rows
+        .into_iter()
+        .partition(|r| r.matches >= i64::from(placement));
+    placing.sort_by(|a, b| b.matches.cmp(&a.matches).then_with(|| a.team.cmp(&b.team)));
+    let mut trend = conn.prepare_cached(
+        "SELECT mu_before, sigma_before FROM match_seats
+         WHERE version_id = ?1 AND mu_before IS NOT NULL
+         ORDER BY match_id DESC LIMIT 1 OFFSET ?2",
+    )?;
+    // Competition ranking: a rating equal to the one above (to the hundredth the pages show)
+    // shares its rank, and the next rank counts every row above it.
+    let shown = |r: &LeaderRow| (r.conservative * 100.0).round();
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && shown(&rows[i]) == shown(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
+    }
+    for row in rows.iter_mut() {
+        if row.matches > 0 {
+            let back = (row.matches.min(TREND_MATCHES) - 1).max(0);
+            let before: Option<(f64, f64)> = trend
+                .query_row(params![row.version_id, back], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?;
+            row.trend = before.map(|(mu, sigma)| row.conservative - conservative(mu, sigma));
+        }
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.name FROM teams t WHERE t.disabled = 0 AND {ACTIVE_VERSION} IS NULL
+         ORDER BY t.name"
+    ))?;
+    let unranked = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(Leaderboard {
+        paused: paused(conn)?,
+        at_rest_since: crate::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        placement_matches: placement,
+        placing,
+        matches: conn.query_row(
+            "SELECT COUNT(*) FROM matches WHERE state = 'done'",
+            [],
+            |r| r.get(0),
+        )?,
+        rows,
+        unranked,
+        disabled: disabled_teams(conn)?,
+    })
+}
+
+/// Whether the organiser paused the matchmaker (the `state` table's `paused`).
+pub fn paused(conn: &Connection) -> Result<bool, ViewError> {
+    let value: Option<String> = conn
+        .query_row("SELECT value FROM state WHERE key = 'paused'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(value.is_some_and(|v| v.trim() == "true"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// A team
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamPage {
+    pub name: String,
+    pub disabled: bool,
+    /// One of the arena's built-in bots (an anchor): it has one version, never pinned.
+    pub builtin: bool,
+    /// The version that plays (`None`: none passed its check yet).
+    pub active_version: Option<i64>,
+    /// The version the team pinned, if it did.
+    pub pinned_version: Option<i64>,
+    /// The viewer may see this team's private material (its own page, or the organiser).
+    pub own: bool,
+    /// Newest first.
+    pub versions: Vec<VersionRow>,
+    /// The conservative rating after each of the team's rated matches, oldest first.
+    pub history: Vec<HistoryPoint>,
+    /// Newest first.
+    pub recent: Vec<MatchRow>,
+    pub opponents: Vec<OpponentRow>,
+    /// The team's forfeits over its last [`RECENT_MATCHES`] finished matches, by cause.
+    pub forfeits: ForfeitSummary,
+}
+
+/// A team's forfeits over its last finished matches, by cause (from the matches' records).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ForfeitSummary {
+    /// The finished matches counted (at most [`RECENT_MATCHES`]).
+    pub matches: i64,
+    /// The bot's process ended (or closed its stdout) mid-match.
+    pub crashes: i64,
+    /// No answer in time (or no `ready` by the start-up deadline).
+    pub timeouts: i64,
+    /// Every attempt at a move refused as illegal.
+    pub illegal: i64,
+    /// Rounds forfeited at once by a bot withdrawn after crashing (or failing to start) in
+    /// round after round: the arbiter did not start it again.
+    pub withdrawn: i64,
+    /// Lines too long, floods, and forfeits whose record could not be read.
+    pub other: i64,
+    /// The match with the most forfeits of the team (the latest of equals).
+    pub worst: Option<WorstMatch>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WorstMatch {
+    pub id: i64,
+    pub forfeits: i64,
+}
+
+/// Counts team `id`'s forfeits over its last [`RECENT_MATCHES`] finished matches: the
+/// database has each seat's count, the records (read only for matches with forfeits) their
+/// causes.
+fn forfeit_summary(conn: &Connection, dir: &Path, id: i64) -> Result<ForfeitSummary, ViewError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.match_id, SUM(COALESCE(s.forfeits, 0)), m.record_path,
+            GROUP_CONCAT(s.seat)
+         FROM match_seats s JOIN versions v ON v.id = s.version_id
+         JOIN matches m ON m.id = s.match_id
+         WHERE v.team_id = ?1 AND m.state = 'done'
+         GROUP BY s.match_id ORDER BY s.match_id DESC LIMIT ?2",
+    )?;
+    let rows: Vec<(i64, i64, Option<String>, String)> = stmt
+        .query_map(params![id, RECENT_MATCHES], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut summary = ForfeitSummary {
+        matches: rows.len() as i64,
+        ..ForfeitSummary::default()
+    };
+    for (match_id, forfeits, path, seats) in rows {
+        if forfeits <= 0 {
+            continue;
+        }
+        if summary.worst.as_ref().is_none_or(|w| forfeits > w.forfeits) {
+            summary.worst = Some(WorstMatch {
+                id: match_id,
+                forfeits,
+            });
+        }
+        let seats: Vec<usize> = seats.split(',').filter_map(|s| s.parse().ok()).collect();
+        let records = path
+            .and_then(|p| crate::record::reader::read_records(&dir.join(p)).ok())
+            .map(|(records, _)| records);
+        let mut counted = 0;
+        for f in records
+            .iter()
+            .flatten()
+            .flat_map(|r| &r.forfeits)
+            .filter(|f| seats.contains(&f.seat))
+        {
+            use crate::record::fault::ForfeitKind as K;
+            counted += 1;
+            match f.kind {
+                K::Crash | K::ClosedStdout => summary.crashes += 1,
+                // The arbiter's documented mark of a withdrawn seat's rounds.
+                K::Startup if f.detail.starts_with("withdrawn") => summary.withdrawn += 1,
+                K::Timeout | K::Startup => summary.timeouts += 1,
+                K::Retries => summary.illegal += 1,
+                K::LineTooLong | K::Flood => summary.other += 1,
+            }
+        }
+        summary.other += (forfeits - counted).max(0);
+    }
+    Ok(summary)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionRow {
+    pub id: i64,
+    pub team: String,
+    pub label: String,
+    pub language: String,
+    /// queued, building, checking, ready or failed.
+    pub state: String,
+    /// Why it failed, in one line (only for its team and the organiser).
+    pub failure: Option<String>,
+    pub submitted_at: i64,
+    pub built_at: Option<i64>,
+    pub checked_at: Option<i64>,
+    pub source_bytes: i64,
+    pub mu: f64,
+    pub sigma: f64,
+    pub conservative: f64,
+    pub matches: i64,
+    /// The SPRT evaluation against the pool, as the ladder stores it (null until it has data).
+    pub sprt: Option<Value>,
+}
+
+impl VersionRow {
+    /// The SPRT verdict in words, if there is one.
+    pub fn sprt_verdict(&self) -> Option<&'static str> {
+        let v = self.sprt.as_ref()?.get("verdict")?.as_str()?;
+        Some(match v {
+            "better" => "better",
+            "not better" => "not better",
+            _ => "undecided",
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryPoint {
+    pub match_id: i64,
+    pub at: i64,
+    pub version_id: i64,
+    pub conservative: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OpponentRow {
+    pub team: String,
+    pub matches: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    /// (wins + draws / 2) / matches.
+    pub score: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchRow {
+    pub id: i64,
+    pub state: String,
+    pub kind: String,
+    pub rounds: i64,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    /// In seat order.
+    pub seats: Vec<SeatRow>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatRow {
+    pub seat: i64,
+    pub team: String,
+    pub version_id: i64,
+    pub version_label: String,
+    pub points: Option<f64>,
+    /// The match's rank, from 1 (ties share one).
+    pub rank: Option<i64>,
+    pub forfeits: Option<i64>,
+    pub mu_before: Option<f64>,
+    pub sigma_before: Option<f64>,
+    pub mu_after: Option<f64>,
+    pub sigma_after: Option<f64>,
+}
+
+fn version_row(r: &rusqlite::Row, viewer: &Viewer) -> rusqlite::Result<VersionRow> {
+    let team_id: i64 = r.get("team_id")?;
+    let (mu, sigma): (f64, f64) = (r.get("mu")?, r.get("sigma")?);
+    let sprt: Option<String> = r.get("sprt")?;
+    Ok(VersionRow {
+        id: r.get("id")?,
+        team: r.get("team")?,
+        label: r.get("label")?,
+        language: r.get("language")?,
+        state: r.get("state")?,
+        failure: if viewer.owns(team_id) {
+            r.get("failure")?
+        } else {
+            None
+        },
+        submitted_at: r.get("submitted_at")?,
+        built_at: r.get("built_at")?,
+        checked_at: r.get("checked_at")?,
+        source_bytes: r.get("source_bytes")?,
+        mu,
+        sigma,
+        conservative: conservative(mu, sigma),
+        matches: r.get("matches")?,
+        sprt: sprt.and_then(|s| serde_json::from_str(&s).ok()),
+    })
+}
+
+const VERSION_COLUMNS: &str = "v.id, v.team_id, t.name AS team, v.label, v.language, v.state,
+    v.failure, v.submitted_at, v.built_at, v.checked_at, v.source_bytes, v.mu, v.sigma,
+    v.matches, v.sprt";
+
+pub fn team(
+    conn: &Connection,
+    dir: &Path,
+    name: &str,
+    viewer: &Viewer,
+) -> Result<TeamPage, ViewError> {
+    let found: Option<(i64, bool, bool, Pinned)> = conn
+        .query_row(
+            &format!(
+                "SELECT t.id, t.disabled, t.builtin, t.pinned_version, {ACTIVE_VERSION}
+                 FROM teams t WHERE t.name = ?1"
+            ),
+            [name],
+            |r| {
+                let pinned = Pinned {
+                    pinned_version: r.get(3)?,
+                    active_version: r.get(4)?,
+                };
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, pinned))
+            },
+        )
+        .optional()?;
+    let Some((id, disabled, builtin, pinned)) = found else {
+        return Err(ViewError::NotFound(format!("no team is named {name:?}")));
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {VERSION_COLUMNS} FROM versions v JOIN teams t ON t.id = v.team_id
+         WHERE v.team_id = ?1 ORDER BY v.id DESC"
+    ))?;
+    let versions = stmt
+        .query_map([id], |r| version_row(r, viewer))?
+        .collect::<Result<_, _>>()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.match_id, m.finished_at, s.version_id, s.mu_after, s.sigma_after
+         FROM match_seats s JOIN versions v ON v.id = s.version_id
+         JOIN matches m ON m.id = s.match_id
+         WHERE v.team_id = ?1 AND m.rated = 1 AND s.mu_after IS NOT NULL
+         ORDER BY s.match_id",
+    )?;
+    let history = stmt
+        .query_map([id], |r| {
+            Ok(HistoryPoint {
+                match_id: r.get(0)?,
+                at: r.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                version_id: r.get(2)?,
+                conservative: conservative(r.get(3)?, r.get(4)?),
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT s.match_id FROM match_seats s JOIN versions v ON v.id = s.version_id
+         JOIN matches m ON m.id = s.match_id
+         WHERE v.team_id = ?1 AND m.state = 'done'
+         ORDER BY s.match_id DESC LIMIT ?2",
+    )?;
+    let ids: Vec<i64> = stmt
+        .query_map(params![id, RECENT_MATCHES], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let recent = match_rows(conn, &ids)?;
+    // CROSS JOIN fixes the order (the team's versions, their seats, those matches, the other
+    // seats): left to itself, SQLite starts from every finished match (500 ms instead of 14
+    // at 100,000 matches; bench/arena measures it).
+    let mut stmt = conn.prepare_cached(
+        "SELECT ot.name, COUNT(*),
+            SUM(me.rank < them.rank), SUM(me.rank = them.rank), SUM(me.rank > them.rank)
+         FROM versions mv
+         CROSS JOIN match_seats me ON me.version_id = mv.id
+         CROSS JOIN matches m ON m.id = me.match_id
+         CROSS JOIN match_seats them ON them.match_id = me.match_id AND them.seat != me.seat
+         JOIN versions tv ON tv.id = them.version_id
+         JOIN teams ot ON ot.id = tv.team_id
+         WHERE mv.team_id = ?1 AND m.state = 'done' AND tv.team_id != ?1
+           AND me.rank IS NOT NULL AND them.rank IS NOT NULL
+         GROUP BY ot.id ORDER BY ot.name",
+    )?;
+    let opponents = stmt
+        .query_map([id], |r| {
+            let (matches, wins, draws, losses): (i64, i64, i64, i64) =
+                (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+            Ok(OpponentRow {
+                team: r.get(0)?,
+                matches,
+                wins,
+                draws,
+                losses,
+                score: (wins as f64 + draws as f64 / 2.0) / matches.max(1) as f64,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(TeamPage {
+        name: name.to_string(),
+        disabled,
+        builtin,
+        active_version: pinned.active_version,
+        pinned_version: pinned.pinned_version,
+        own: viewer.owns(id),
+        versions,
+        history,
+        recent,
+        opponents,
+        forfeits: forfeit_summary(conn, dir, id)?,
+    })
+}
+
+/// The matches `ids`, in that order, with their seats.
+pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>, ViewError> {
+    let mut head = conn.prepare_cached(
+        "SELECT id, state, kind, rounds, created_at, started_at, finished_at
+         FROM matches WHERE id = ?1",
+    )?;
+    let mut seats = conn.prepare_cached(
+        "SELECT s.seat, t.name, s.version_id, v.label, s.points, s.rank, s.forfeits,
+            s.mu_before, s.sigma_before, s.mu_after, s.sigma_after
+         FROM match_seats s JOIN versions v ON v.id = s.version_id
+         JOIN teams t ON t.id = v.team_id
+         WHERE s.match_id = ?1 ORDER BY s.seat",
+    )?;
+    let mut out = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let Some(mut row) = head
+            .query_row([id], |r| {
+                Ok(MatchRow {
+                    id: r.get(0)?,
+                    state: r.get(1)?,
+                    kind: r.get(2)?,
+                    rounds: r.get(3)?,
+                    created_at: r.get(4)?,
+                    started_at: r.get(5)?,
+                    finished_at: r.get(6)?,
+                    seats: Vec::new(),
+                })
+            })
+            .optional()?
+        else {
+            continue;
+        };
+        row.seats = seats
+            .query_map([id], |r| {
+                Ok(SeatRow {
+                    seat: r.get(0)?,
+                    team: r.get(1)?,
+                    version_id: r.get(2)?,
+                    version_label: r.get(3)?,
+                    points: r.get(4)?,
+                    rank: r.get(5)?,
+                    forfeits: r.get(6)?,
+                    mu_before: r.get(7)?,
+                    sigma_before: r.get(8)?,
+                    mu_after: r.get(9)?,
+                    sigma_after: r.get(10)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        out.push(row);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matches
+
+/// The finished matches, newest first: `before` (a match id) pages back, `team` filters.
+pub fn matches(
+    conn: &Connection,
+    team: Option<&str>,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<MatchRow>, ViewError> {
+    let before = before.unwrap_or(i64::MAX);
+    let limit = limit.clamp(1, 200);
+    let ids: Vec<i64> = match team {
+        None => conn
+            .prepare_cached(
+                "SELECT id FROM matches WHERE state = 'done' AND id < ?1
+                 ORDER BY id DESC LIMIT ?2",
+            )?
+            .query_map(params![before, limit], |r| r.get(0))?
+            .collect::<Result<_, _>>()?,
+        Some(name) => conn
+            .prepare_cached(
+                "SELECT DISTINCT s.match_id FROM match_seats s
+                 JOIN versions v ON v.id = s.version_id JOIN teams t ON t.id = v.team_id
+                 JOIN matches m ON m.id = s.match_id
+                 WHERE t.name = ?1 AND m.state = 'done' AND s.match_id < ?2
+                 ORDER BY s.match_id DESC LIMIT ?3",
+            )?
+            .query_map(params![name, before, limit], |r| r.get(0))?
+            .collect::<Result<_, _>>()?,
+    };
+    match_rows(conn, &ids)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchPage {
+    #[serde(flatten)]
+    pub row: MatchRow,
+    /// Why a failed or void match did not count.
+    pub error: Option<String>,
+    /// Per seat, from the record.
+    pub timings: Vec<SeatTiming>,
+    /// The rounds' winners (seat numbers), in round order.
+    pub round_winners: Vec<Vec<usize>>,
+    /// Every forfeit of the match, round by round.
+    pub forfeits: Vec<ForfeitRow>,
+    /// "Where the game was lost": its moves graded, once the grader has been through it
+    /// ([`super::grading`]).
+    pub grades: Option<super::grading::Grades>,
+}
+
+/// A forfeit, as a match's page lists it: its cause, move and time, and the bot's last stderr
+/// for its own team and the organiser only.
+#[derive(Clone, Debug, Serialize)]
+pub struct ForfeitRow {
+    pub round: u32,
+    pub seat: usize,
+    pub team: String,
+    /// `crash`, `timeout`, `retries` (every attempt at a move refused), ... (the record's).
+    pub kind: String,
+    /// The move (ply, from 1) being asked; 0 before the round's first (start-up).
+    pub ply: u32,
+    /// Milliseconds into the round: the round's clock where the game has one, otherwise the
+    /// time the round's moves took until then.
+    pub at_ms: f64,
+    /// What happened, in words.
+    pub detail: String,
+    /// How the process ended, where it ended ("exit status 3", "killed by SIGSEGV").
+    pub exit: Option<String>,
+    /// The last bytes the bot wrote to stderr (only for its team and the organiser).
+    pub stderr_tail: Option<String>,
+}
+
+/// A record's forfeits as rows (`teams`: each seat's team; `visible`: the seats whose stderr
+/// the viewer may read).
+fn forfeit_rows(
+    record: &RoundRecord,
+    teams: &[String],
+    visible: &dyn Fn(usize) -> bool,
+) -> Vec<ForfeitRow> {
+    record
+        .forfeits
+        .iter()
+        .map(|f| {
+            let played: f64 = record
+                .moves
+                .iter()
+                .filter(|m| m.ply < f.ply.max(1))
+                .map(|m| m.ms)
+                .sum();
+            ForfeitRow {
+                round: record.round,
+                seat: f.seat,
+                team: teams.get(f.seat).cloned().unwrap_or_default(),
+                kind: f.kind.name().to_string(),
+                ply: f.ply,
+                // A sum of nothing is -0.0.
+                at_ms: f.at_ms.unwrap_or(played).max(0.0),
+                detail: f.detail.clone(),
+                exit: f.exit.as_ref().map(|e| e.to_string()),
+                stderr_tail: (visible(f.seat) && !f.stderr_tail.is_empty())
+                    .then(|| f.stderr_tail.clone()),
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatTiming {
+    pub seat: usize,
+    pub moves: usize,
+    pub mean_ms: f64,
+    pub max_ms: f64,
+    /// Total CPU time of its moves, where the system measured it.
+    pub cpu_ms: Option<f64>,
+}
+
+/// A match, for anybody: only a finished match shows (a queued or running one is not found,
+/// so nothing of a game in progress leaks; watching live is another page's business). The
+/// forfeits' stderr tails are `viewer`'s own seats' only (every seat's for the organiser).
+pub fn match_page(
+    conn: &Connection,
+    dir: &Path,
+    id: i64,
+    viewer: &Viewer,
+) -> Result<MatchPage, ViewError> {
+    let row = match_rows(conn, &[id])?.pop();
+    let Some(row) = row.filter(|r| matches!(r.state.as_str(), "done" | "failed" | "void")) else {
+        return Err(ViewError::NotFound(format!(
+            "no finished match has id {id} (a match shows once it is over)"
+        )));
+    };
+    let error: Option<String> =
+        conn.query_row("SELECT error FROM matches WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?;
+    let records = if row.state == "done" {
+        match_records(conn, dir, id, viewer)?.unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let mut timings: Vec<SeatTiming> = (0..row.seats.len())
+        .map(|seat| SeatTiming {
+            seat,
+            moves: 0,
+            mean_ms: 0.0,
+            max_ms: 0.0,
+            cpu_ms: None,
+        })
+        .collect();
+    for record in &records {
+        for mv in record.moves.iter().filter(|m| !m.by_arbiter) {
+            let Some(t) = timings.get_mut(mv.seat) else {
+                continue;
+            };
+            t.moves += 1;
+            t.mean_ms += mv.ms;
+            t.max_ms = t.max_ms.max(mv.ms);
+            if let Some(cpu) = mv.cpu_ms {
+                *t.cpu_ms.get_or_insert(0.0) += cpu;
+            }
+        }
+    }
+    for t in &mut timings {
+        if t.moves > 0 {
+            t.mean_ms /= t.moves as f64;
+        }
+    }
+    let teams: Vec<String> = row.seats.iter().map(|s| s.team.clone()).collect();
+    // `match_records` emptied the tails the viewer may not read.
+    let forfeits = records
+        .iter()
+        .flat_map(|r| forfeit_rows(r, &teams, &|_| true))
+        .collect();
+    Ok(MatchPage {
+        row,
+        error,
+        timings,
+        round_winners: records.iter().map(|r| r.result.winners()).collect(),
+        forfeits,
+        grades: super::grading::read(dir, id),
+    })
+}
+
+/// A finished match's record, with what `viewer` may not see taken out: every seat's stderr,
+/// logs and forfeit stderr tails, but for the seats of the viewer's own team (all of them for
+/// the organiser). `None`: the match has no record (it failed before one was written).
+pub fn match_records(
+    conn: &Connection,
+    dir: &Path,
+    id: i64,
+    viewer: &Viewer,
+) -> Result<Option<Vec<RoundRecord>>, ViewError> {
+    let found: Option<(String, Option<String>)> = conn
+        .query_row(
+            "SELECT state, record_path FROM matches WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((state, path)) = found else {
+        return Err(ViewError::NotFound(format!("no match has id {id}")));
+    };
+    if state != "done" {
+        return Err(ViewError::NotFound(format!(
+            "match {id} is {state}: its record shows once it is over"
+        )));
+    }
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let (mut records, _) = crate::record::reader::read_records(&dir.join(&path))
+        .map_err(|e| ViewError::Internal(format!("the record of match {id}: {e}")))?;
+    let seat_teams: Vec<i64> = conn
+        .prepare_cached(
+            "SELECT v.team_id FROM match_seats s JOIN versions v ON v.id = s.version_id
+             WHERE s.match_id = ?1 ORDER BY s.seat",
+        )?
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let visible = |seat: usize| seat_teams.get(seat).is_some_and(|t| viewer.owns(*t));
+    for record in &mut records {
+        strip(record, &visible);
+    }
+    Ok(Some(records))
+}
+
+/// Empties what a seat's bot wrote for itself (stderr, logs) in the seats `visible` refuses.
+pub fn strip(record: &mut RoundRecord, visible: &dyn Fn(usize) -> bool) {
+    for (seat, text) in record.stderr.iter_mut().enumerate() {
+        if !visible(seat) {
+            text.clear();
+        }
+    }
+    record.logs.retain(|l| visible(l.seat));
+    for f in &mut record.forfeits {
+        if !visible(f.seat) {
+            f.stderr_tail.clear();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A submission
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SubmissionPage {
+    #[serde(flatten)]
+    pub version: VersionRow,
+    /// Whether this is the version that plays for its team.
+    pub active: bool,
+    /// The build's output (its last bytes when long).
+    pub build_log: Option<String>,
+    /// The `rollarena check` report (its JSON), once the check ran.
+    pub check: Option<Value>,
+    /// The uploaded files, relative to the source's root, with their sizes.
+    pub files: Vec<SourceFile>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceFile {
+    pub path: String,
+    pub bytes: u64,
+}
+
+/// The most of a build log a page holds (its end: where the errors are).
+pub const BUILD_LOG_MAX: u64 = 256 * 1024;
+
+/// A submission: only its team and the organiser may see it.
+pub fn submission(
+    conn: &Connection,
+    dir: &Path,
+    id: i64,
+    viewer: &Viewer,
+) -> Result<SubmissionPage, ViewError> {
+    let found = conn
+        .query_row(
+            &format!(
+                "SELECT {VERSION_COLUMNS}, {ACTIVE_VERSION} AS active
+                 FROM versions v JOIN teams t ON t.id = v.team_id WHERE v.id = ?1"
+            ),
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>("team_id")?,
+                    version_row(r, viewer)?,
+                    r.get::<_, Option<i64>>("active")?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((team_id, version, active)) = found else {
+        return Err(ViewError::NotFound(format!("no submission has id {id}")));
+    };
+    if !viewer.owns(team_id) {
+        return Err(ViewError::Forbidden(format!(
+            "submission {id} belongs to another team: only that team and the organiser see it \
+             (log in with the team's token)"
+        )));
+    }
+    let base = dir.join("versions").join(id.to_string());
+    let build_log = read_tail(&base.join("build.log"), BUILD_LOG_MAX);
+    let check = std::fs::read(base.join("check.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let mut files = Vec::new();
+    list_files(&base.join("source"), &base.join("source"), &mut files);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(SubmissionPage {
+        active: active == Some(version.id),
+        version,
+        build_log,
+        check,
+        files,
+    })
+}
+
+/// The last `max` bytes of a text file, as text.
+fn read_tail(path: &Path, max: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    let mut buf = Vec::new();
+    if len > max {
+        f.seek(SeekFrom::Start(len - max)).ok()?;
+    }
+    f.read_to_end(&mut buf).ok()?;
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    Some(if len > max {
+        format!("[... the first {} bytes are cut]\n{text}", len - max)
+    } else {
+        text
+    })
+}
+
+/// Regular files under `dir` (symlinks are not followed: they are refused at upload anyway).
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<SourceFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            list_files(root, &path, out);
+        } else if kind.is_file() {
+            out.push(SourceFile {
+                path: path
+                    .strip_prefix(root)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .into_owned(),
+                bytes: entry.metadata().map(|m| m.len()).unwrap_or(0),
+            });
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The organiser
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OrganiserPage {
+    pub paused: bool,
+    pub teams: Vec<TeamRow>,
+    /// Versions waiting for, or in, their build and check.
+    pub queued_versions: i64,
+    /// Matches waiting for, or being played by, a worker.
+    pub pending_matches: i64,
+    /// The remote workers.
+    pub workers: Vec<crate::remote::registry::WorkerRow>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TeamRow {
+    pub name: String,
+    /// One of the arena's built-in bots (no token, no login).
+    pub builtin: bool,
+    pub disabled: bool,
+    pub created_at: i64,
+    pub versions: i64,
+    /// The version that plays (`None`: none is ready).
+    pub active_version: Option<i64>,
+    /// The version the team (or the organiser) pinned (`None`: its latest ready one plays).
+    pub pinned_version: Option<i64>,
+}
+
+pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.name, t.disabled, t.created_at,
+            (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id), {ACTIVE_VERSION},
+            t.builtin, t.pinned_version
+         FROM teams t ORDER BY t.builtin, t.name"
+    ))?;
+    let teams = stmt
+        .query_map([], |r| {
+            Ok(TeamRow {
+                name: r.get(0)?,
+                builtin: r.get(5)?,
+                disabled: r.get(1)?,
+                created_at: r.get(2)?,
+                versions: r.get(3)?,
+                active_version: r.get(4)?,
+                pinned_version: r.get(6)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(OrganiserPage {
+        paused: paused(conn)?,
+        teams,
+        queued_versions: conn.query_row(
+            "SELECT COUNT(*) FROM versions WHERE state IN ('queued', 'building', 'checking')",
+            [],
+            |r| r.get(0),
+        )?,
+        pending_matches: conn.query_row(
+            "SELECT COUNT(*) FROM matches WHERE state IN ('queued', 'running')",
+            [],
+            |r| r.get(0),
+        )?,
+        workers: crate::remote::registry::list(conn).map_err(ViewError::Internal)?,
+    })
+}
+
+#[cfg(test)]
+#[path = "views_tests.rs"]
+mod tests;

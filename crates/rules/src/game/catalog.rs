@@ -1,0 +1,109 @@
+//! The catalog of rules: each game's name, rules version and options parser, all that the
+//! rules need to read a record back into its game (the verifier, a resumed match). The
+//! registry above (`rollarena_games::game::registry`) adds everything else the other layers
+//! know of a game; adding a game is a folder here and one line in [`GAMES`], and its entry
+//! there.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::Game;
+use crate::record::RoundRecord;
+
+/// A game's options as JSON, the form every source of options (flags, tournament files,
+/// records) is read into.
+pub type Options = Map<String, Value>;
+
+/// A game's rules, as the catalog knows them.
+#[derive(Clone, Copy)]
+pub struct Rules {
+    /// The name on the command line, in tournament files and in records (`--game NAME`).
+    pub name: &'static str,
+    /// Rules version this build plays (records of another version are refused).
+    pub rules_version: u32,
+    /// The one parser of options: command-line flags as text, a tournament file's
+    /// `[options]`, or the options a record (or `hello`) holds, with `players`, into the game.
+    /// The error says which option was wrong and how.
+    pub build: fn(&Options) -> Result<Arc<dyn Game>, String>,
+}
+
+/// Every game's rules, the default first (the registry lists the games in the same order).
+pub static GAMES: &[&Rules] = &[
+    &super::rolit::options::RULES,
+    &super::robots::options::RULES,
+    &super::goofspiel::options::RULES,
+    &super::rollerball::options::RULES,
+];
+
+/// The games' names, for errors.
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|r| r.name).collect()
+}
+
+/// The rules of the game named `name`.
+pub fn find(name: &str) -> Result<&'static Rules, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|r| r.name == name)
+        .ok_or_else(|| {
+            format!(
+                "there is no game {name:?}: this build plays {}",
+                names().join(", ")
+            )
+        })
+}
+
+/// The game a record was played, with its options, checked against the rules this build
+/// knows.
+pub fn of_record(record: &RoundRecord) -> Result<Arc<dyn Game>, String> {
+    let entry = find(&record.game)?;
+    if record.rules > entry.rules_version {
+        return Err(format!(
+            "the record was played under {} rules version {}, newer than this build of \
+             rollarena knows (versions 1 to {}; the record's arbiter is {}): it is not \
+             tampered with, but only a rollarena that knows version {} can verify or replay it",
+            entry.name, record.rules, entry.rules_version, record.arbiter, record.rules
+        ));
+    }
+    let options = record.options.as_object().cloned().unwrap_or_default();
+    let game = (entry.build)(&options)?;
+    let game = if record.rules == entry.rules_version {
+        game
+    } else {
+        game.under_rules(record.rules).ok_or_else(|| {
+            format!(
+                "{} rules version {} was never released (this build knows versions 1 to {})",
+                entry.name, record.rules, entry.rules_version
+            )
+        })?
+    };
+    if game.options() != record.options {
+        return Err(format!(
+            "the options {} are not the canonical {}",
+            super::short_json(&record.options),
+            game.options()
+        ));
+    }
+    Ok(game)
+}
+
+/// Reads an option that is a whole number, given as a number or as text (a flag).
+pub fn whole(key: &str, value: &Value) -> Result<u64, String> {
+    match value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("{key}: {value} is not a whole number"))
+}
+
+/// Reads an option that is true or false.
+pub fn switch(key: &str, value: &Value) -> Result<bool, String> {
+    match value {
+        Value::Bool(b) => Ok(*b),
+        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
+        _ => Err(format!("{key}: {value} is not true or false")),
+    }
+}
