@@ -21,7 +21,8 @@
 //! - `kits`: the starter kits of `examples/`, built and played;
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (no game named outside `src/game/`, layers in order);
-//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
+//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4, and
+//!   `analyse` of robots demonstrations against a breadth-first search;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena, every suite of it in one folder: its core through the library (bad
 //!   uploads, builds past their limits, the kits through the ladder, recovery after a crash,

@@ -217,8 +217,8 @@ pub fn table(index: usize, record: &RoundRecord, moves: &[Graded], terms: &Terms
             continue;
         }
         out.push_str(&format!(
-            "seat {} {}: accuracy {:.0}% ({} of {} {} {}), {} {} lost in all, {} {} graded \
-             exactly\n",
+            "seat {} {}: accuracy {:.0}% ({} of {} {} {}), largest loss {}, {} {} lost in all, \
+             {} {} graded exactly\n",
             s.seat,
             record.seats[s.seat].name,
             s.accuracy() * 100.0,
@@ -226,6 +226,7 @@ pub fn table(index: usize, record: &RoundRecord, moves: &[Graded], terms: &Terms
             s.moves,
             terms.graded,
             terms.accurate,
+            s.worst.first().map_or(0, |w| w.loss),
             s.total_loss,
             terms.unit,
             s.exact,

@@ -234,7 +234,9 @@ fn every_demonstration_of_a_recorded_match_graded_against_the_optimum() {
     let text = stdout(&out);
     assert!(text.contains("seat 0's largest loss"), "{text}");
     assert!(
-        text.contains("accuracy 0% (0 of 1 demonstrations at the optimum), 5 moves lost"),
+        text.contains(
+            "accuracy 0% (0 of 1 demonstrations at the optimum), largest loss 5, 5 moves lost"
+        ),
         "{text}"
     );
     assert!(
