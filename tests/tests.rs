@@ -22,7 +22,8 @@
 //! - `edges`: issue 27's rough edges of the command line, each before and after;
 //! - `layout`: the source tree's shape (the layer crates in order, the rules crate without the
 //!   layers above, no game named outside the games' folders, modules in order);
-//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4;
+//! - `solve`: `rollarena solve` and `analyse` against an independent minimax on 4x4, and
+//!   `analyse` of robots demonstrations against a breadth-first search;
 //! - `slurm`: a sharded tournament on a real single-node Slurm cluster;
 //! - `arena`: the arena, every suite of it in one folder: its core through the library (bad
 //!   uploads, builds past their limits, the kits through the ladder, recovery after a crash,

@@ -51,8 +51,8 @@ pub struct SolveArgs {
 /// A game's flags on `solve`: its options and its solve flags.
 pub fn flags_of(entry: &Entry) -> Vec<Flag> {
     match &entry.analysis {
-        Some(a) => entry.flags.iter().chain(a.flags).copied().collect(),
-        None => Vec::new(),
+        Some(a) if a.solve.is_some() => entry.flags.iter().chain(a.flags).copied().collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -60,14 +60,14 @@ pub fn flags_of(entry: &Entry) -> Vec<Flag> {
 pub fn solve_games() -> Vec<&'static str> {
     registry::GAMES
         .iter()
-        .filter(|e| e.analysis.is_some())
+        .filter(|e| e.analysis.as_ref().is_some_and(|a| a.solve.is_some()))
         .map(|e| e.name)
         .collect()
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let entry = registry::find(&args.game).map_err(UsageError)?;
-    let Some(analysis) = &entry.analysis else {
+    let Some(solve) = entry.analysis.as_ref().and_then(|a| a.solve) else {
         return usage(format!(
             "{} does not solve positions; solve knows {}",
             entry.name,
@@ -82,7 +82,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         time: Some(args.time),
         nodes: args.nodes,
     };
-    let solved = (analysis.solve)(&options, &budget).map_err(UsageError)?;
+    let solved = solve(&options, &budget).map_err(UsageError)?;
     if args.json {
         println!("{}", serde_json::to_string(&solved)?);
     } else {

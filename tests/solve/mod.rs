@@ -5,7 +5,11 @@
 //! - the 4x4 start solved for each first colour: the value and the best first moves;
 //! - a recorded 4x4 match (`tests/data/rolit-4x4.jsonl`, `rollarena match --size 4 --rounds 2
 //!   --seed 44` between `greedy` and `random`), every move's best moves, values and loss;
-//! - bad input answered with what was wrong, and a round of another game refused.
+//! - bad input answered with what was wrong, and a round of another game refused;
+//! - `robots`: a recorded Rock'n'Roll Robot match, each demonstration graded against the
+//!   optimum.
+
+mod robots;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -288,8 +292,9 @@ fn rounds_of_other_games_are_refused_with_the_games_analyse_knows() {
     let out = run_in(dir.path(), &["analyse", "g.jsonl"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out)
-            .contains("round 1 is a goofspiel round: analyse grades the moves of rolit only"),
+        stderr(&out).contains(
+            "round 1 is a goofspiel round: analyse grades the rounds of rolit and robots only"
+        ),
         "{}",
         stderr(&out)
     );

@@ -6,8 +6,10 @@
 //!
 //! **Bounded, never in the ladder's way.** One thread grades one match at a time, newest
 //! first, and after each rests three times as long as the match took: at most a quarter of one
-//! core. Matches of a game without analysis are never graded (the thread ends at once), and a
-//! match whose grading fails keeps a file saying why, so that it is not tried again.
+//! core. Matches of a game without analysis, or whose analysis is not for the arena
+//! ([`crate::game::registry::Analysis::arena`]: the match page speaks of balls), are never
+//! graded (the thread ends at once), and a match whose grading fails keeps a file saying why,
+//! so that it is not tried again.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,9 +53,10 @@ pub fn read(dir: &Path, id: i64) -> Option<Grades> {
 }
 
 /// Grades the arena's counted matches until `stop`, one at a time, resting three times as long
-/// as each took; returns at once when the arena's game has no analysis.
+/// as each took; returns at once when the arena's game has no analysis for the arena.
 pub fn run(arena: &Arena, stop: &AtomicBool) {
-    let analysable = registry::find(&arena.config.game).is_ok_and(|e| e.analysis.is_some());
+    let analysable = registry::find(&arena.config.game)
+        .is_ok_and(|e| e.analysis.as_ref().is_some_and(|a| a.arena));
     if !analysable {
         return;
     }
@@ -125,6 +128,7 @@ fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, Strin
     };
     let mut graded = Vec::new();
     let mut seats = 0;
+    let mut within = 1;
     for round in &rounds {
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
@@ -135,9 +139,10 @@ fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, Strin
             .as_ref()
             .ok_or_else(|| format!("{} has no analysis", round.game))?;
         seats = seats.max(round.seats.len());
+        within = analysis.terms.within;
         graded.extend((analysis.grade)(round, &budget)?);
     }
-    let seats = summarise(&graded, seats, WORST);
+    let seats = summarise(&graded, seats, WORST, within);
     Ok(Some(Grades {
         error: None,
         budget_ms: PER_POSITION.as_millis() as u64,

@@ -59,12 +59,21 @@ pub struct Analysis {
     /// Flags of `solve` beyond the game's own (which position to solve), read like those.
     pub flags: &'static [Flag],
     /// Solves the position the game's options (with `players` when given) and the solve
-    /// flags name, within the budget; the error says which option was wrong and how.
-    pub solve: fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, String>,
+    /// flags name, within the budget; the error says which option was wrong and how. `None`
+    /// for a game that grades records but has no `solve`.
+    pub solve: Option<Solve>,
     /// Grades every move of a recorded round, each position within the budget (exactly where
     /// the search finishes, an estimate elsewhere).
     pub grade: fn(&RoundRecord, &super::grade::Budget) -> Result<Vec<super::grade::Graded>, String>,
+    /// How its grades read and count (units, accuracy).
+    pub terms: super::grade::Terms,
+    /// The arena grades its counted matches in the background for their match pages, whose
+    /// words are a ball game's ("balls lost", "within one ball").
+    pub arena: bool,
 }
+
+/// Solving a position within a budget ([`Analysis::solve`]).
+pub type Solve = fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, String>;
 
 /// One of a game's own command-line flags, as plain data (the command line makes its parser's
 /// arguments from these, so the rules need no command-line crate).

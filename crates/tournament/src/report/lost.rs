@@ -2,7 +2,9 @@
 //! (`rollarena report --analyse`): every move of every counted round graded by its game's
 //! registry entry ([`crate::game::registry::Analysis`]; rounds of games without one are
 //! skipped), folded per bot into its accuracy (the share of its moves within one ball of
-//! the best) and its largest losses, each with its round's replay link.
+//! the best, or whatever its game's [`Terms`] count accurate) and its largest losses, each
+//! with its round's replay link. The page says them in the game's words (the terms' unit and
+//! what is graded).
 //!
 //! Grading searches every position within a budget, so it is off by default: a report of
 //! thousands of rounds would take minutes.
@@ -11,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::viewers::Link;
-use crate::game::grade::{Budget, Graded};
+use crate::game::grade::{Budget, Graded, Terms};
 use crate::game::registry;
 use crate::record::RoundRecord;
 
@@ -51,6 +53,8 @@ pub struct Lost {
     budget: Budget,
     names: Vec<String>,
     pub bots: Vec<BotLost>,
+    /// The words and the accuracy of the game graded (the first graded round's).
+    terms: Option<Terms>,
     /// Rounds graded and rounds whose game grades nothing (or whose grading failed).
     pub graded: u64,
     pub skipped: u64,
@@ -62,6 +66,7 @@ impl Lost {
             budget,
             names: names.to_vec(),
             bots: vec![BotLost::default(); names.len()],
+            terms: None,
             graded: 0,
             skipped: 0,
         }
@@ -69,14 +74,18 @@ impl Lost {
 
     /// Grades one round and folds its moves into its seats' bots.
     pub fn round(&mut self, table: u32, r: &RoundRecord, link: Link) {
-        let grade = registry::find(&r.game)
+        let Some(analysis) = registry::find(&r.game)
             .ok()
             .and_then(|e| e.analysis.as_ref())
-            .map(|a| (a.grade)(r, &self.budget));
-        let Some(Ok(moves)) = grade else {
+        else {
             self.skipped += 1;
             return;
         };
+        let Ok(moves) = (analysis.grade)(r, &self.budget) else {
+            self.skipped += 1;
+            return;
+        };
+        let terms = *self.terms.get_or_insert(analysis.terms);
         self.graded += 1;
         for g in moves.iter().filter(|g| !g.by_arbiter) {
             let Some(bot) = r
@@ -86,14 +95,14 @@ impl Lost {
             else {
                 continue;
             };
-            self.add(bot, table, g, link);
+            self.add(bot, table, g, link, terms.within);
         }
     }
 
-    fn add(&mut self, bot: usize, table: u32, g: &Graded, link: Link) {
+    fn add(&mut self, bot: usize, table: u32, g: &Graded, link: Link, within: i32) {
         let b = &mut self.bots[bot];
         b.moves += 1;
-        b.within_one += u64::from(g.loss <= 1);
+        b.within_one += u64::from(g.loss <= within);
         b.exact += u64::from(g.exact);
         b.total_loss += i64::from(g.loss);
         if g.loss > 0 && (b.worst.len() < WORST || b.worst.last().is_some_and(|w| w.loss < g.loss))
@@ -126,6 +135,9 @@ impl Lost {
             "total_loss": b.total_loss,
             "worst": b.worst,
             "budget_ms": self.budget.time.map(|t| t.as_millis() as u64),
+            "graded": self.terms.map_or("moves", |t| t.graded),
+            "unit": self.terms.map_or("balls", |t| t.unit),
+            "accurate": self.terms.map_or("within one ball of the best", |t| t.accurate),
         })
     }
 }

@@ -467,11 +467,11 @@
       const lp = panel('where the game was lost');
       lp.id = 'lost';
       lp.appendChild(kv([
-        ['accuracy', L.accuracy === null ? 'no moves graded' : `${fmt(100 * L.accuracy, 1)}% (${L.within_one} of ${L.moves} moves within one ball of the best)`],
-        ['balls lost', String(L.total_loss)],
-        ['graded exactly', `${L.exact} of ${L.moves} moves (the others estimated, ${L.budget_ms} ms a position)`],
+        ['accuracy', L.accuracy === null ? `no ${L.graded} graded` : `${fmt(100 * L.accuracy, 1)}% (${L.within_one} of ${L.moves} ${L.graded} ${L.accurate})`],
+        [`${L.unit} lost`, String(L.total_loss)],
+        ['graded exactly', `${L.exact} of ${L.moves} ${L.graded} (the others estimated, ${L.budget_ms} ms a position)`],
       ]));
-      if (!L.worst.length) lp.appendChild(el('p', { class: 'muted', text: 'no move lost a ball' }));
+      if (!L.worst.length) lp.appendChild(el('p', { class: 'muted', text: `nothing lost: every one of its ${L.graded} was the best` }));
       for (const w of L.worst) {
         lp.appendChild(el('div', { class: 'evidence lost', 'data-loss': w.loss },
           el('span', { class: 'tag' }, `-${w.loss}`),

@@ -26,7 +26,7 @@ pub static ENTRY: Entry = Entry {
     },
     check: &super::check::CHECK,
     bots: &[super::solver_bot::BOT],
-    analysis: None,
+    analysis: Some(super::grade::ANALYSIS),
 };
 
 const FLAGS: &[Flag] = &[

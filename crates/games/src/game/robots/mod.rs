@@ -6,6 +6,7 @@ pub use rollarena_rules::game::robots::*;
 
 pub mod check;
 pub mod entry;
+pub mod grade;
 pub mod show;
 pub mod show_html;
 pub mod show_text;

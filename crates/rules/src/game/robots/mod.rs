@@ -15,7 +15,8 @@
 //! [`quick`] (a cheap fallback solution). The game itself sits on top: [`game`] (the options of
 //! a match and the state carried from token to token) and [`round`] (one token: declarations,
 //! the hourglass, verification), with [`state`] (the typed state bots receive) and [`wire`]
-//! (the game's own messages).
+//! (the game's own messages), and [`grade`] (`rollarena analyse`: each demonstration graded
+//! against the optimum).
 
 pub mod board;
 pub mod boards;

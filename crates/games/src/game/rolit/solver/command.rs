@@ -8,15 +8,24 @@ use serde_json::{Map, Value};
 
 use super::grade::{DIFFERENCE, grade, limits};
 use super::{Solver, paranoid};
-use crate::game::grade::{Budget, Solved};
+use crate::game::grade::{Budget, Solved, Terms};
 use crate::game::registry::{Analysis, Flag};
 use crate::game::rolit::entry::position_of;
 use crate::game::rolit::{State, render};
 
 pub const ANALYSIS: Analysis = Analysis {
     flags: FLAGS,
-    solve,
+    solve: Some(solve),
     grade,
+    terms: Terms {
+        graded: "moves",
+        unit: "balls",
+        within: 1,
+        accurate: "within one ball of the best",
+        key: "within_one",
+        note: None,
+    },
+    arena: true,
 };
 
 const FLAGS: &[Flag] = &[

@@ -159,6 +159,7 @@ pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, Strin
             empties: pos.empty().count_ones(),
             // An opening's moves are the tournament's, not the seat's.
             by_arbiter: m.by_arbiter || m.opening,
+            own: Default::default(),
         });
     }
     out.reverse();
