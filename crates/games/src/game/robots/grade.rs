@@ -282,7 +282,7 @@ mod tests {
     fn token_3() -> RoundRecord {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/robots-analyse.jsonl"
+            "/../../tests/data/robots-analyse.jsonl"
         );
         let text = std::fs::read_to_string(path).unwrap();
         serde_json::from_str(text.lines().nth(2).unwrap()).unwrap()
