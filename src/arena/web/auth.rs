@@ -14,7 +14,7 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, OriginalUri, Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
@@ -134,15 +134,14 @@ fn worker_api(path: &str) -> bool {
     path.starts_with("/api/worker/") && path != "/api/worker/traffic"
 }
 
-/// Every request to an address of the API with an `Authorization` header: a token that is not
-/// valid is refused with 401 in the API's JSON before its handler runs (so the public addresses
-/// refuse it too, and nothing in the request's method, path, query or body is looked at
-/// first), and counted as a failed
-/// login of its address; a valid one is handed on to the handler. On the worker API the token
-/// must be a worker's (its handlers check it again, and answer a team's token with 403).
+/// Every request to an address of the API (a layer of its routes) with an `Authorization`
+/// header: a token that is not valid is refused with 401 in the API's JSON before its handler
+/// runs (so the public addresses refuse it too, and nothing in the request's method, path,
+/// query or body is looked at first), and counted as a failed login of its address; a valid
+/// one is handed on to the handler. On the worker API the token must be a worker's (its
+/// handlers check it again, and answer a team's token with 403).
 pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) -> Response {
-    let path = request.uri().path();
-    if !super::api_refusals::is_api(path) || !request.headers().contains_key(AUTHORIZATION) {
+    if !request.headers().contains_key(AUTHORIZATION) {
         return next.run(request).await;
     }
     if bearer_token(request.headers()).is_none() {
@@ -155,7 +154,12 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
         .into_response();
     }
     let (mut parts, body) = request.into_parts();
-    if worker_api(parts.uri.path()) {
+    // The address as sent (inside the nested `/api` router, `parts.uri` has lost its prefix).
+    let path = parts
+        .extensions
+        .get::<OriginalUri>()
+        .map_or_else(|| parts.uri.path().to_string(), |u| u.0.path().to_string());
+    if worker_api(&path) {
         // A worker's token, checked as its handler will (which answers the other refusals,
         // such as a team's token here).
         let token = bearer_token(&parts.headers);
