@@ -11,6 +11,13 @@
 //! Under `/api/`, [`api_tokens`] checks a request's token before any handler runs, so every
 //! address of the API refuses a bad token with 401 (the public ones included, which answer
 //! as to the public only when no token is sent), and the handlers reuse what it found.
+//!
+//! The `Authorization` and `Cookie` headers are read here in a few lines ([`bearer_token`],
+//! [`cookie`]) rather than by `axum-extra`'s `TypedHeader<Authorization<Bearer>>` and
+//! `CookieJar`: none of `axum-extra`, `headers` or `cookie` is in the tree, and they would
+//! bring second copies of `base64` and `digest` (`headers`) or the `time` crate (`cookie`)
+//! for a split on `' '` and on `';'`; `headers`' `Bearer` also keeps the blanks a proxy may
+//! leave around the token, which these trim. The CSRF compare is `subtle`'s.
 
 use std::net::SocketAddr;
 
@@ -353,15 +360,12 @@ pub fn set_cookie(name: &str, value: &str, max_age_s: i64, tls: bool) -> HeaderV
     .expect("cookie values are hex digits")
 }
 
-/// Checks a form's CSRF token against the expected one, in constant time.
+/// Checks a form's CSRF token against the expected one, in constant time (`subtle`; the
+/// length, the same for every token, is not hidden).
 pub fn csrf_ok(expected: Option<&str>, given: Option<&str>) -> bool {
+    use subtle::ConstantTimeEq;
     match (expected, given) {
-        (Some(a), Some(b)) if !a.is_empty() && a.len() == b.len() => {
-            a.bytes()
-                .zip(b.bytes())
-                .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-                == 0
-        }
+        (Some(a), Some(b)) if !a.is_empty() => a.as_bytes().ct_eq(b.as_bytes()).into(),
         _ => false,
     }
 }

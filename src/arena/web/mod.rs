@@ -295,9 +295,8 @@ pub fn router(site: Site) -> Router {
         .nest("/api", api_routes(&site))
         // The nested router's fallback answers `/api` and `/api/...`, not `/api/` itself.
         .route_service("/api/", axum::routing::any(refusals::api_not_found))
-        .layer(DefaultBodyLimit::max(refusals::BODY_LIMIT))
-        .layer(axum::middleware::map_response(security_headers))
-        .with_state(site);
+        .layer(DefaultBodyLimit::max(refusals::BODY_LIMIT));
+    let routes = security_headers(routes).with_state(site);
     // Around the whole router, not each route (as `layer` above is): axum sets a 405's
     // `Allow` header outside a route's layers, and the API's refusal names those methods.
     Router::new()
@@ -339,38 +338,30 @@ fn api_routes(site: &Site) -> Router<Site> {
         .fallback(refusals::api_not_found)
 }
 
+/// The policy of a page that did not set its own (the replay viewer does): nothing from
+/// elsewhere and no script but the site's own file (`/live.js`), which may only talk to this
+/// server.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     connect-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self'; \
+     form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
+
 /// Headers on every response: no sniffing, no framing by others, no referrer to other sites,
-/// and (on pages that did not set their own, such as the replay viewer) a policy that allows
-/// nothing from elsewhere and no script but the site's own file (`/live.js`), which may only
-/// talk to this server.
-async fn security_headers(mut response: Response) -> Response {
-    let h = response.headers_mut();
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::X_FRAME_OPTIONS,
-        HeaderValue::from_static("SAMEORIGIN"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
-    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
-        h.insert(
+/// the policy above and no caching unless the response set its own (tower-http's layers).
+fn security_headers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
+    use tower_http::set_header::SetResponseHeaderLayer;
+    let always =
+        |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    let unless_set =
+        |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    router
+        .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(always(header::X_FRAME_OPTIONS, "SAMEORIGIN"))
+        .layer(always(header::REFERRER_POLICY, "same-origin"))
+        .layer(unless_set(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'none'; script-src 'self'; connect-src 'self'; \
-                 style-src 'self'; img-src 'self' data:; \
-                 frame-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
-            ),
-        );
-    }
-    if !h.contains_key(header::CACHE_CONTROL) {
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    }
-    response
+            CONTENT_SECURITY_POLICY,
+        ))
+        .layer(unless_set(header::CACHE_CONTROL, "no-store"))
 }
 
 /// How long requests under way may take to finish once the server stops (live streams end at
