@@ -1,6 +1,6 @@
 //! The JSON API: the very values the pages show ([`crate::arena::views`]), and the upload
 //! (`POST /api/submissions`, multipart, `Authorization: Bearer TOKEN`). Errors are
-//! `{"error": "..."}` with the HTTP status ([`ApiError`]; what axum refuses before a handler
+//! `{"error": "..."}` with the HTTP status ([`super::ApiError`]; what axum refuses before a handler
 //! runs is made so by [`super::refusals`]); the book documents every route
 //! (`docs/arena.md`, "The JSON API").
 
@@ -10,39 +10,12 @@ use axum::http::header;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::json;
 
 use super::auth::Auth;
 use super::pages::MatchQuery;
 use super::refusals::{ApiMultipart, ApiPath, ApiQuery};
-use super::{Site, WebError, blocking, forms};
+use super::{ApiError, Site, WebError, blocking, forms};
 use crate::arena::views::{self, Viewer};
-
-/// A [`WebError`] answered as the API's JSON, `{"error": message}` with its status.
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct ApiError(#[from] pub WebError);
-
-impl From<views::ViewError> for ApiError {
-    fn from(e: views::ViewError) -> Self {
-        ApiError(e.into())
-    }
-}
-
-impl From<crate::arena::remote::server::Refused> for ApiError {
-    fn from(r: crate::arena::remote::server::Refused) -> Self {
-        ApiError(r.into())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        if let WebError::Internal(m) = &self.0 {
-            tracing::error!("{m}");
-        }
-        (self.0.status(), Json(json!({ "error": self.0.message() }))).into_response()
-    }
-}
 
 /// [`Auth`] with its refusal in JSON.
 pub struct ApiAuth(pub Auth);

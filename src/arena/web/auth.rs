@@ -29,8 +29,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::api::ApiError;
-use super::{Site, proxies, throttle};
+use super::{ApiError, Site, proxies, throttle};
 use crate::arena::db;
 use crate::arena::remote::registry;
 use crate::arena::tokens;

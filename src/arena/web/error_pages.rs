@@ -9,7 +9,7 @@
 //! on a page's address (an address whose number does not parse, a form that does not decode,
 //! a method the address does not take, an address with no page) is a [`WebError`] too
 //! ([`super::refusals`]), so it becomes the same page, with the same banner. The API's
-//! refusals (`/api/...`) are its JSON ([`super::api::ApiError`]).
+//! refusals (`/api/...`) are its JSON ([`super::ApiError`]).
 
 use axum::body::Body;
 use axum::extract::{Request, State};

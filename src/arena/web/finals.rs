@@ -17,10 +17,10 @@ use axum::routing::{get, post};
 use maud::{Markup, html};
 use serde::Serialize;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::finals_actions as actions;
 use super::refusals::Path;
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::arena::Arena;
 use crate::arena::finals::{freeze, tournament};
 use crate::record::notes::plural;

@@ -7,13 +7,13 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::auth::Auth;
 use super::confirm::{self, Question};
 use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::arena::Arena;
 use crate::arena::finals::{freeze, rejudge, tournament};
 use crate::record::notes::plural;

@@ -39,10 +39,9 @@ use rusqlite::OptionalExtension;
 use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
-use super::api::ApiError;
 use super::refusals::{ApiPath, Path};
 use super::templates::team_href;
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::arena::views::{self, MatchRow};
 
 /// The script, as served.

@@ -16,7 +16,7 @@
 //! [`throttle`] (failed logins slowed, never locked out), [`confirm`] (the second step of the
 //! organiser's irreversible or expensive actions).
 //! The API is a router of its own nested under `/api` ([`router`]); a handler's error is a
-//! [`WebError`], answered as a page or, under `/api`, as [`api::ApiError`] (its JSON).
+//! [`WebError`], answered as a page or, under `/api`, as [`ApiError`] (its JSON).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
@@ -239,13 +239,41 @@ impl From<rusqlite::Error> for WebError {
     }
 }
 
-/// As a page.
+/// A [`WebError`] answered as the API's JSON, `{"error": message}` with its status.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ApiError(#[from] pub WebError);
+
+impl From<ViewError> for ApiError {
+    fn from(e: ViewError) -> Self {
+        ApiError(e.into())
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> Self {
+        ApiError(r.into())
+    }
+}
+
+/// As a page (its banner added by [`error_pages::with_banner`]).
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
         if let WebError::Internal(m) = &self {
             tracing::error!("{m}");
         }
         error_pages::response(&self)
+    }
+}
+
+/// As the API's JSON.
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let WebError::Internal(m) = &self.0 {
+            tracing::error!("{m}");
+        }
+        let body = axum::Json(serde_json::json!({ "error": self.0.message() }));
+        (self.0.status(), body).into_response()
     }
 }
 

@@ -13,12 +13,12 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::auth::Auth;
 use super::forms::check_csrf;
 use super::refusals::{ApiBytes, ApiPath, Form, Path};
 use super::templates::{team_href, time};
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::arena::pinning::{self, Pinned};
 use crate::arena::views::{TeamPage, VersionRow, Viewer};
 

@@ -28,8 +28,7 @@ use axum::http::{Method, header};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
-use super::WebError;
-use super::api::ApiError;
+use super::{ApiError, WebError};
 use crate::arena::remote::wire::MAX_RECORD;
 
 /// The largest body an API address reads, unless its route says otherwise (the upload of a

@@ -22,10 +22,9 @@ use maud::{Markup, html};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::api::ApiError;
 use super::auth::{Auth, bearer_token};
 use super::refusals::{ApiBytes, ApiPath, ApiQuery};
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::arena::remote::registry::{self, Worker, WorkerRow};
 use crate::arena::remote::server::{self, Refused, Why};
 use crate::arena::remote::wire::{Hello, MAX_RECORD, Release};
