@@ -42,6 +42,8 @@ pub fn api_routes() -> Router<Site> {
         )
         .route("/worker/matches/{id}/release", post(release))
         .route("/worker/artifacts/{sha256}", get(artifact))
+        // Before the count, so that a method refused is counted as it always was.
+        .method_not_allowed_fallback(super::refusals::api_method_not_allowed)
         .layer(axum::middleware::from_fn(count))
         .route("/worker/traffic", get(traffic))
 }

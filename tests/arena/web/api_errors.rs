@@ -225,7 +225,7 @@ fn every_refusal_of_the_api_is_json_with_its_status_and_what_to_do() {
     }
 
     // An address the API does not have.
-    for path in ["/api/nothing/here", "/api"] {
+    for path in ["/api/nothing/here", "/api", "/api/"] {
         let a = get(&at(path), Who::Nobody);
         refused(
             path,
