@@ -4,7 +4,8 @@
 //! boundary, a body over the limit, a method the address does not take, an unknown address)
 //! answers `{"error": ...}` with its status, `Content-Type: application/json` and a message
 //! that says what was wrong and what to do; a 405 keeps its `Allow`. The same addresses asked
-//! rightly still answer, the pages' refusals stay pages, and `rollarena submit` and
+//! rightly still answer, the pages' refusals stay pages, every answer carries the security
+//! headers, and `rollarena submit` and
 //! `rollarena worker` sent to an address that refuses them show the server's sentence.
 //!
 //! No bot plays (the server has no embedded worker and nothing is submitted); the arena's
@@ -224,7 +225,7 @@ fn every_refusal_of_the_api_is_json_with_its_status_and_what_to_do() {
     }
 
     // An address the API does not have.
-    for path in ["/api/nothing/here", "/api"] {
+    for path in ["/api/nothing/here", "/api", "/api/"] {
         let a = get(&at(path), Who::Nobody);
         refused(
             path,
@@ -282,6 +283,32 @@ fn every_refusal_of_the_api_is_json_with_its_status_and_what_to_do() {
         "{}",
         a.body
     );
+
+    // Every answer carries the security headers; the policy and the caching only where the
+    // response set none of its own (the stylesheet is cached an hour).
+    for path in ["/matches/abc", "/api/nothing", "/", "/style.css"] {
+        let a = get(&at(path), Who::Nobody);
+        for (name, value) in [
+            ("x-content-type-options", "nosniff"),
+            ("x-frame-options", "SAMEORIGIN"),
+            ("referrer-policy", "same-origin"),
+        ] {
+            assert_eq!(a.header(name), Some(value), "{path}: {name}");
+        }
+        assert!(
+            a.header("content-security-policy")
+                .is_some_and(|p| p.starts_with("default-src 'none'; script-src 'self'; ")
+                    && p.ends_with("frame-ancestors 'self'; base-uri 'none'")),
+            "{path}: {:?}",
+            a.header("content-security-policy")
+        );
+        let cache = if path == "/style.css" {
+            "max-age=3600"
+        } else {
+            "no-store"
+        };
+        assert_eq!(a.header("cache-control"), Some(cache), "{path}");
+    }
 
     // The command line shows the server's sentence: an address with a query pasted after it
     // sends the CLI's request to /api/leaderboard, which takes GETs only.

@@ -55,7 +55,7 @@ const REQUESTS: usize = 8000;
 /// The longest a request may take to be answered (its whole body, or an event stream's head).
 const BOUND: Duration = Duration::from_secs(5);
 
-/// The API's largest body but for uploads (`api_refusals::BODY_LIMIT`): a request over it may
+/// The API's largest body but for uploads (`refusals::BODY_LIMIT`): a request over it may
 /// see its connection closed before it has sent its body.
 const BODY_LIMIT: usize = 2 << 20;
 
@@ -66,7 +66,8 @@ struct Route {
     methods: Vec<&'static str>,
 }
 
-/// Every `.route("PATTERN", get(..).post(..))` of the web server's source files.
+/// Every `.route("PATTERN", get(..).post(..))` of the web server's source files (those of a
+/// function `api_routes` below `/api`).
 fn routes() -> Vec<Route> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/arena/src/web");
     let method = regex::Regex::new(r"\b(get|post|put|delete|patch)\(").unwrap();
@@ -82,7 +83,15 @@ fn routes() -> Vec<Route> {
     files.sort();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
+        let mut at = 0;
         for chunk in text.split(".route(").skip(1) {
+            // The API's routes are declared below `/api`, in the functions `api_routes` (the
+            // router nests them there).
+            let before = &text[..at + text[at..].find(".route(").unwrap()];
+            at = before.len() + ".route(".len();
+            let nested = before
+                .rfind("fn ")
+                .is_some_and(|f| before[f..].starts_with("fn api_routes("));
             let Some(pattern) = literal.captures(chunk) else {
                 continue;
             };
@@ -104,8 +113,9 @@ fn routes() -> Vec<Route> {
                 file.display(),
                 &pattern[1]
             );
+            let prefix = if nested { "/api" } else { "" };
             found.push(Route {
-                pattern: pattern[1].to_string(),
+                pattern: format!("{prefix}{}", &pattern[1]),
                 methods,
             });
         }

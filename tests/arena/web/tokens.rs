@@ -41,15 +41,22 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/worker/traffic"),
 ];
 
-/// The `/api/` paths the router's sources name, placeholders as `{...}`.
+/// The `/api/` paths the router's sources name, placeholders as `{...}`: the routes declared in
+/// a function `api_routes` (which the router nests under `/api`).
 fn routes_in_sources() -> BTreeSet<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/arena/src/web");
-    let route = regex::Regex::new(r#"\.route\(\s*"(/api/[^"]*)""#).unwrap();
+    let route = regex::Regex::new(r#"\.route\(\s*"(/[^"]*)""#).unwrap();
     let mut found = BTreeSet::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
         for c in route.captures_iter(&text) {
-            found.insert(c[1].to_string());
+            let before = &text[..c.get(0).unwrap().start()];
+            if before
+                .rfind("fn ")
+                .is_some_and(|f| before[f..].starts_with("fn api_routes("))
+            {
+                found.insert(format!("/api{}", &c[1]));
+            }
         }
     }
     found

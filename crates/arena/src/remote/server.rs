@@ -21,17 +21,35 @@ use crate::ladder::matchmaker;
 use crate::ladder::worker::{self as ladder, Rules};
 use crate::{Arena, admin, db, sql};
 
-/// A refusal: HTTP status and message.
+/// A refusal: why (which the web layer answers with its HTTP status, `web::WebError`) and
+/// the message.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refused {
-    pub status: u16,
+    pub why: Why,
     pub message: String,
 }
 
+/// Why a worker's call is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The call is malformed (a name that is not printable, not a SHA-256).
+    Bad,
+    /// No such match or artifact.
+    NotFound,
+    /// Another rollarena version, or a lease that is no longer the worker's.
+    Conflict,
+    /// A record larger than an upload may be.
+    TooLarge,
+    /// A record that does not verify.
+    Unverified,
+    /// The arena's own failure (its database, its disk).
+    Internal,
+}
+
 impl Refused {
-    fn new(status: u16, message: impl Into<String>) -> Refused {
+    fn new(why: Why, message: impl Into<String>) -> Refused {
         Refused {
-            status,
+            why,
             message: message.into(),
         }
     }
@@ -40,7 +58,7 @@ impl Refused {
 impl From<String> for Refused {
     /// The arena's own failure (its database, its disk).
     fn from(message: String) -> Refused {
-        Refused::new(500, message)
+        Refused::new(Why::Internal, message)
     }
 }
 
@@ -55,7 +73,7 @@ pub fn owner(worker: &Worker, lease: &str) -> String {
 pub fn hello(arena: &Arena, conn: &Connection, worker: &Worker, h: &Hello) -> Result<Welcome> {
     if h.version != wire::VERSION || h.protocol != wire::PROTOCOL {
         return Err(Refused::new(
-            409,
+            Why::Conflict,
             format!(
                 "incompatible versions: this server runs rollarena {} (worker protocol {}), the \
                  worker rollarena {} (protocol {}): run the server's version on the workers \
@@ -69,7 +87,7 @@ pub fn hello(arena: &Arena, conn: &Connection, worker: &Worker, h: &Hello) -> Re
     }
     if h.name.chars().any(char::is_control) || h.name.len() > 256 {
         return Err(Refused::new(
-            400,
+            Why::Bad,
             "the worker's --name must be printable and at most 256 bytes",
         ));
     }
@@ -172,7 +190,12 @@ fn held(conn: &Connection, worker: &Worker, id: i64, lease: &str) -> Result<Stri
         .optional()
         .map_err(sql)?;
     let what = match row {
-        None => return Err(Refused::new(404, format!("there is no match {id}"))),
+        None => {
+            return Err(Refused::new(
+                Why::NotFound,
+                format!("there is no match {id}"),
+            ));
+        }
         Some((state, _)) if state == "done" => "it was counted already".to_string(),
         Some((state, Some(_))) if state == "running" => {
             "it was given to another worker".to_string()
@@ -181,7 +204,7 @@ fn held(conn: &Connection, worker: &Worker, id: i64, lease: &str) -> Result<Stri
         Some((state, _)) => format!("it is {state}"),
     };
     Err(Refused::new(
-        409,
+        Why::Conflict,
         format!(
             "the lease {lease} on match {id} is no longer this worker's (it ran out, or the \
              match was released): {what}. Nothing this worker sends about it counts"
@@ -293,7 +316,7 @@ pub fn upload(
     registry::seen(conn, worker)?;
     if record.len() > wire::MAX_RECORD {
         return Err(Refused::new(
-            413,
+            Why::TooLarge,
             format!(
                 "the record is {} bytes, more than the {} an upload may be",
                 record.len(),
@@ -301,8 +324,8 @@ pub fn upload(
             ),
         ));
     }
-    let m =
-        ladder::claimed(conn, id)?.ok_or_else(|| Refused::new(404, format!("no match {id}")))?;
+    let m = ladder::claimed(conn, id)?
+        .ok_or_else(|| Refused::new(Why::NotFound, format!("no match {id}")))?;
     let incoming = private_dir(arena, "incoming")?.join(format!("{id}-{lease}.jsonl"));
     std::fs::write(&incoming, record).map_err(|e| format!("{}: {e}", incoming.display()))?;
     let results = match ladder::judge(&incoming, &m) {
@@ -333,7 +356,7 @@ pub fn upload(
             )?;
             arena.live.end(id);
             return Err(Refused::new(
-                422,
+                Why::Unverified,
                 format!(
                     "the record of match {id} does not verify, so it counts nothing and the \
                      match is played again: {discrepancy}"
@@ -374,11 +397,15 @@ fn private_dir(arena: &Arena, name: &str) -> std::result::Result<PathBuf, String
 pub fn artifact_bytes(arena: &Arena, conn: &Connection, sha256: &str) -> Result<Vec<u8>> {
     if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Refused::new(
-            400,
+            Why::Bad,
             format!("{sha256:?} is not a SHA-256 (64 hex digits)"),
         ));
     }
-    let path = artifact::find(arena, conn, sha256)?
-        .ok_or_else(|| Refused::new(404, format!("no version has the artifact {sha256}")))?;
+    let path = artifact::find(arena, conn, sha256)?.ok_or_else(|| {
+        Refused::new(
+            Why::NotFound,
+            format!("no version has the artifact {sha256}"),
+        )
+    })?;
     Ok(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
 }

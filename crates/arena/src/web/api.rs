@@ -1,45 +1,21 @@
 //! The JSON API: the very values the pages show ([`crate::views`]), and the upload
 //! (`POST /api/submissions`, multipart, `Authorization: Bearer TOKEN`). Errors are
-//! `{"error": "..."}` with the HTTP status ([`ApiError`]; what axum refuses before a handler
-//! runs is made so by [`super::api_refusals`]); the book documents every route
+//! `{"error": "..."}` with the HTTP status ([`super::ApiError`]; what axum refuses before a handler
+//! runs is made so by [`super::refusals`]); the book documents every route
 //! (`docs/arena.md`, "The JSON API").
 
 use axum::Json;
-use axum::extract::{FromRequestParts, Multipart, Path, Query, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::header;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::json;
 
 use super::auth::Auth;
 use super::pages::MatchQuery;
-use super::{Site, WebError, blocking, forms};
+use super::refusals::{ApiMultipart, ApiPath, ApiQuery};
+use super::{ApiError, Site, WebError, blocking, forms};
 use crate::views::{self, Viewer};
-
-/// A [`WebError`] answered as JSON.
-pub struct ApiError(pub WebError);
-
-impl From<WebError> for ApiError {
-    fn from(e: WebError) -> Self {
-        ApiError(e)
-    }
-}
-
-impl From<views::ViewError> for ApiError {
-    fn from(e: views::ViewError) -> Self {
-        ApiError(e.into())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        if let WebError::Internal(m) = &self.0 {
-            tracing::error!("{m}");
-        }
-        (self.0.status(), Json(json!({ "error": self.0.message() }))).into_response()
-    }
-}
 
 /// [`Auth`] with its refusal in JSON.
 pub struct ApiAuth(pub Auth);
@@ -64,7 +40,7 @@ pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboa
 pub async fn team(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    Path(name): Path<String>,
+    ApiPath(name): ApiPath<String>,
 ) -> ApiResult<views::TeamPage> {
     Ok(Json(
         blocking(move || {
@@ -76,7 +52,7 @@ pub async fn team(
 
 pub async fn matches(
     State(site): State<Site>,
-    Query(q): Query<MatchQuery>,
+    ApiQuery(q): ApiQuery<MatchQuery>,
 ) -> ApiResult<Vec<views::MatchRow>> {
     Ok(Json(
         blocking(move || {
@@ -96,7 +72,7 @@ pub async fn matches(
 pub async fn match_page(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::MatchPage> {
     Ok(Json(
         blocking(move || {
@@ -110,7 +86,7 @@ pub async fn match_page(
 pub async fn record(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> Result<Response, ApiError> {
     let text = blocking(move || {
         let records = views::match_records(&site.conn()?, &site.arena.dir, id, &auth.viewer)?
@@ -132,7 +108,7 @@ pub async fn record(
 pub async fn submission(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::SubmissionPage> {
     Ok(Json(
         blocking(move || {
@@ -159,7 +135,7 @@ pub struct Submitted {
 pub async fn submit(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    multipart: Multipart,
+    ApiMultipart(multipart): ApiMultipart,
 ) -> Result<Response, ApiError> {
     let team = match (&auth.viewer, auth.bearer) {
         (Viewer::Team { id, .. }, true) => *id,

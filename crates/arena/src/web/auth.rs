@@ -11,10 +11,17 @@
 //! Under `/api/`, [`api_tokens`] checks a request's token before any handler runs, so every
 //! address of the API refuses a bad token with 401 (the public ones included, which answer
 //! as to the public only when no token is sent), and the handlers reuse what it found.
+//!
+//! The `Authorization` and `Cookie` headers are read here in a few lines ([`bearer_token`],
+//! [`cookie`]) rather than by `axum-extra`'s `TypedHeader<Authorization<Bearer>>` and
+//! `CookieJar`: none of `axum-extra`, `headers` or `cookie` is in the tree, and they would
+//! bring second copies of `base64` and `digest` (`headers`) or the `time` crate (`cookie`)
+//! for a split on `' '` and on `';'`; `headers`' `Bearer` also keeps the blanks a proxy may
+//! leave around the token, which these trim. The CSRF compare is `subtle`'s.
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, OriginalUri, Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
@@ -22,8 +29,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::api::ApiError;
-use super::{Site, proxies, throttle};
+use super::{ApiError, Site, proxies, throttle};
 use crate::db;
 use crate::remote::registry;
 use crate::tokens;
@@ -134,15 +140,14 @@ fn worker_api(path: &str) -> bool {
     path.starts_with("/api/worker/") && path != "/api/worker/traffic"
 }
 
-/// Every request to an address of the API with an `Authorization` header: a token that is not
-/// valid is refused with 401 in the API's JSON before its handler runs (so the public addresses
-/// refuse it too, and nothing in the request's method, path, query or body is looked at
-/// first), and counted as a failed
-/// login of its address; a valid one is handed on to the handler. On the worker API the token
-/// must be a worker's (its handlers check it again, and answer a team's token with 403).
+/// Every request to an address of the API (a layer of its routes) with an `Authorization`
+/// header: a token that is not valid is refused with 401 in the API's JSON before its handler
+/// runs (so the public addresses refuse it too, and nothing in the request's method, path,
+/// query or body is looked at first), and counted as a failed login of its address; a valid
+/// one is handed on to the handler. On the worker API the token must be a worker's (its
+/// handlers check it again, and answer a team's token with 403).
 pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) -> Response {
-    let path = request.uri().path();
-    if !super::api_refusals::is_api(path) || !request.headers().contains_key(AUTHORIZATION) {
+    if !request.headers().contains_key(AUTHORIZATION) {
         return next.run(request).await;
     }
     if bearer_token(request.headers()).is_none() {
@@ -155,7 +160,12 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
         .into_response();
     }
     let (mut parts, body) = request.into_parts();
-    if worker_api(parts.uri.path()) {
+    // The address as sent (inside the nested `/api` router, `parts.uri` has lost its prefix).
+    let path = parts
+        .extensions
+        .get::<OriginalUri>()
+        .map_or_else(|| parts.uri.path().to_string(), |u| u.0.path().to_string());
+    if worker_api(&path) {
         // A worker's token, checked as its handler will (which answers the other refusals,
         // such as a team's token here).
         let token = bearer_token(&parts.headers);
@@ -349,15 +359,12 @@ pub fn set_cookie(name: &str, value: &str, max_age_s: i64, tls: bool) -> HeaderV
     .expect("cookie values are hex digits")
 }
 
-/// Checks a form's CSRF token against the expected one, in constant time.
+/// Checks a form's CSRF token against the expected one, in constant time (`subtle`; the
+/// length, the same for every token, is not hidden).
 pub fn csrf_ok(expected: Option<&str>, given: Option<&str>) -> bool {
+    use subtle::ConstantTimeEq;
     match (expected, given) {
-        (Some(a), Some(b)) if !a.is_empty() && a.len() == b.len() => {
-            a.bytes()
-                .zip(b.bytes())
-                .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-                == 0
-        }
+        (Some(a), Some(b)) if !a.is_empty() => a.as_bytes().ct_eq(b.as_bytes()).into(),
         _ => false,
     }
 }

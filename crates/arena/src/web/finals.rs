@@ -10,33 +10,39 @@
 //! organiser's actions (forms and JSON) are [`super::finals_actions`]'.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use maud::{Markup, html};
 use serde::Serialize;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::finals_actions as actions;
-use super::{Site, WebError, blocking};
+use super::refusals::Path;
+use super::{ApiError, Site, WebError, blocking};
 use crate::Arena;
 use crate::finals::{freeze, tournament};
 use crate::record::notes::plural;
 use crate::tournament::aggregate::Standings;
 
-/// The routes of this file.
+/// The pages' routes of this file.
 pub fn routes() -> Router<Site> {
     Router::new()
         .route("/final", get(|| async { Redirect::permanent("/final/") }))
         .route("/final/", get(final_index))
         .route("/final/{*path}", get(final_file))
-        .route("/api/final", get(api_final).post(actions::api_start_final))
-        .route("/api/final/closing", post(actions::api_freeze))
-        .route("/api/rejudge", post(actions::api_rejudge))
         .route("/organiser/freeze", post(actions::freeze_form))
         .route("/organiser/final", post(actions::final_form))
         .route("/organiser/rejudge", post(actions::rejudge_form))
+}
+
+/// The API's routes of this file (below `/api`).
+pub fn api_routes() -> Router<Site> {
+    Router::new()
+        .route("/final", get(api_final).post(actions::api_start_final))
+        .route("/final/closing", post(actions::api_freeze))
+        .route("/rejudge", post(actions::api_rejudge))
 }
 
 /// The banner of every page: the closing time before it, "closed" after it.

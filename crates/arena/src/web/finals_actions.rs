@@ -3,16 +3,17 @@
 //! (the organiser's bearer token only: JSON carries no CSRF token, so a session cookie is not
 //! enough). Both call the same functions of `arena::finals`.
 
-use axum::extract::{Form, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::auth::Auth;
 use super::confirm::{self, Question};
 use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
-use super::{Site, WebError, blocking};
+use super::refusals::{ApiJson, Form};
+use super::{ApiError, Site, WebError, blocking};
 use crate::Arena;
 use crate::finals::{freeze, rejudge, tournament};
 use crate::record::notes::plural;
@@ -402,7 +403,7 @@ pub struct FreezeRequest {
 pub async fn api_freeze(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<FreezeRequest>,
+    ApiJson(req): ApiJson<FreezeRequest>,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     let closing = api_action(site, &auth, move |site| {
         let conn = site.arena.conn()?;
@@ -434,7 +435,7 @@ pub struct FinalRequest {
 pub async fn api_start_final(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<FinalRequest>,
+    ApiJson(req): ApiJson<FinalRequest>,
 ) -> Result<Response, ApiError> {
     let progress = api_action(site, &auth, move |site| {
         let opts = tournament::Options {
@@ -470,7 +471,7 @@ pub struct RejudgeRequest {
 pub async fn api_rejudge(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    axum::Json(req): axum::Json<RejudgeRequest>,
+    ApiJson(req): ApiJson<RejudgeRequest>,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     let counted = api_action(site, &auth, move |site| {
         rejudge_action(&site.arena, &req.action, req.match_id, &req.reason)

@@ -3,12 +3,13 @@
 //! its CSRF token first; each answers with the page it came from (with its error or its
 //! result) or a redirect.
 
-use axum::extract::{Form, Multipart, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::auth::{self, Auth};
+use super::refusals::{Form, Multipart};
 use super::{Site, WebError, blocking, confirm, pages, templates};
 use crate::admin;
 use crate::submissions::{self, Upload};
@@ -113,7 +114,10 @@ pub struct UploadForm {
 
 /// Reads a multipart upload (`file`, `language`, `label`, and `csrf` for the browser's form).
 /// A body over the server's limit is "too large" with the arena's limit in the message.
-pub async fn read_upload(site: &Site, mut multipart: Multipart) -> Result<UploadForm, WebError> {
+pub async fn read_upload(
+    site: &Site,
+    mut multipart: axum::extract::Multipart,
+) -> Result<UploadForm, WebError> {
     let max = site.arena.config.uploads.max_bytes;
     let too_large = || {
         WebError::TooLarge(format!(
@@ -194,9 +198,9 @@ pub async fn read_upload(site: &Site, mut multipart: Multipart) -> Result<Upload
     })
 }
 
+/// Whether a multipart read failed on the body's length limit (axum's own status for it).
 fn is_length_limit(e: &axum::extract::multipart::MultipartError) -> bool {
     e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE
-        || e.body_text().contains("length limit")
 }
 
 /// An upload refused by [`accept`]: the error, and for too many uploads (HTTP 429) the seconds
@@ -239,21 +243,12 @@ pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejec
                 "this team is disabled by the organiser: it cannot submit".into(),
             ));
         }
-        Ok(submissions::accept(&site.arena, team, upload).map_err(|r| {
-            let retry_after = r.retry_after;
-            let error = if r.too_large {
-                WebError::TooLarge(r.message)
-            } else if r.disk_full {
-                WebError::InsufficientStorage(r.message)
-            } else if r.internal {
-                WebError::Internal(r.message)
-            } else if retry_after.is_some() {
-                WebError::TooManyRequests(r.message)
-            } else {
-                WebError::BadRequest(r.message)
-            };
-            Rejected { error, retry_after }
-        }))
+        Ok(
+            submissions::accept(&site.arena, team, upload).map_err(|r| Rejected {
+                retry_after: r.retry_after,
+                error: r.into(),
+            }),
+        )
     })
     .await?
 }
@@ -261,7 +256,7 @@ pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejec
 pub async fn submit(
     State(site): State<Site>,
     auth: Auth,
-    multipart: Multipart,
+    Multipart(multipart): Multipart,
 ) -> Result<Response, WebError> {
     let Viewer::Team { id: team, .. } = auth.viewer else {
         return Err(WebError::Forbidden(

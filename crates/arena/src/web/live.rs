@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -39,9 +39,9 @@ use rusqlite::OptionalExtension;
 use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
-use super::api::ApiError;
+use super::refusals::{ApiPath, Path};
 use super::templates::team_href;
-use super::{Site, WebError, blocking};
+use super::{ApiError, Site, WebError, blocking};
 use crate::views::{self, MatchRow};
 
 /// The script, as served.
@@ -84,7 +84,7 @@ fn message(index: usize, value: &Value) -> Event {
 /// `GET /api/matches/{id}/live`.
 pub async fn stream(
     State(site): State<Site>,
-    Path(id): Path<i64>,
+    ApiPath(id): ApiPath<i64>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some((backlog, receiver)) = site.arena.live.subscribe(id) else {

@@ -10,14 +10,16 @@
 //! day's pages and API), [`live`] (matches in play and pages that update themselves,
 //! over server-sent events, and the site's one script), [`pinning`] (a team's choice of the
 //! version that plays: its page's buttons and its API), [`error_pages`] (the error pages,
-//! with the closing-time banner every page carries), [`api_refusals`] (every refusal under
-//! `/api/` as JSON, axum's own included), [`proxies`] (whose `X-Forwarded-For` is believed),
+//! with the closing-time banner every page carries), [`refusals`] (what axum refuses before a
+//! handler runs, as a page or the API's JSON: the extractors the handlers take and the
+//! routers' fallbacks), [`proxies`] (whose `X-Forwarded-For` is believed),
 //! [`throttle`] (failed logins slowed, never locked out), [`confirm`] (the second step of the
 //! organiser's irreversible or expensive actions).
+//! The API is a router of its own nested under `/api` ([`router`]); a handler's error is a
+//! [`WebError`], answered as a page or, under `/api`, as [`ApiError`] (its JSON).
 //! Database work runs on tokio's blocking threads, each request with its own connection.
 
 pub mod api;
-pub mod api_refusals;
 pub mod auth;
 pub mod confirm;
 pub mod error_pages;
@@ -29,6 +31,7 @@ pub mod pages;
 pub mod pinning;
 pub mod plot;
 pub mod proxies;
+pub mod refusals;
 pub mod templates;
 pub mod throttle;
 pub mod workers;
@@ -43,6 +46,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
 use super::Arena;
+use super::pinning::PinError;
+use super::remote::server::{Refused, Why};
+use super::submissions;
 use super::views::ViewError;
 
 /// What every handler shares: the open arena, and the server's stop (set once a shutdown
@@ -100,31 +106,55 @@ impl Site {
 }
 
 /// Why a request failed, with the message the user reads (as a page or as the API's
-/// `{"error": ...}`).
-#[derive(Debug)]
+/// `{"error": ...}`). Its HTTP status is [`WebError::status`]; the lower layers' errors
+/// (the views', a pin's, an upload's, the worker API's) become one here, by their kind.
+#[derive(Debug, thiserror::Error)]
 pub enum WebError {
+    #[error("{0}")]
     BadRequest(String),
+    #[error("{0}")]
     Unauthorized(String),
+    #[error("{0}")]
     Forbidden(String),
+    #[error("{0}")]
     NotFound(String),
+    /// A method the address does not take (HTTP 405).
+    #[error("{0}")]
+    MethodNotAllowed(String),
     /// The request is sound but the arena's state refuses it now (the contest has closed).
+    #[error("{0}")]
     Conflict(String),
+    #[error("{0}")]
     TooLarge(String),
+    /// A body without the content type the address reads (HTTP 415).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// A body that decodes but does not fit (HTTP 422), such as a worker's record that does
+    /// not verify.
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{0}")]
     TooManyRequests(String),
     /// The arena's disk has no room for an upload (HTTP 507): the message says so.
+    #[error("{0}")]
     InsufficientStorage(String),
+    #[error("{0}")]
     Internal(String),
 }
 
 impl WebError {
+    /// The one place a refusal's HTTP status is chosen.
     pub fn status(&self) -> StatusCode {
         match self {
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
             WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
+            WebError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            WebError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::InsufficientStorage(_) => StatusCode::INSUFFICIENT_STORAGE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -137,8 +167,11 @@ impl WebError {
             | WebError::Unauthorized(m)
             | WebError::Forbidden(m)
             | WebError::NotFound(m)
+            | WebError::MethodNotAllowed(m)
             | WebError::Conflict(m)
             | WebError::TooLarge(m)
+            | WebError::UnsupportedMediaType(m)
+            | WebError::Unprocessable(m)
             | WebError::TooManyRequests(m)
             | WebError::InsufficientStorage(m)
             | WebError::Internal(m) => m,
@@ -156,19 +189,91 @@ impl From<ViewError> for WebError {
     }
 }
 
+/// A pin refused: no such team 404, closed 409, anything else asked amiss 400.
+impl From<PinError> for WebError {
+    fn from(e: PinError) -> Self {
+        match e {
+            PinError::NoTeam(m) => WebError::NotFound(m),
+            PinError::Closed(m) => WebError::Conflict(m),
+            PinError::Refused(m) => WebError::BadRequest(m),
+            PinError::Internal(m) => WebError::Internal(m),
+        }
+    }
+}
+
+/// An upload refused, by what [`crate::submissions::accept`] says of it.
+impl From<submissions::Refusal> for WebError {
+    fn from(r: submissions::Refusal) -> Self {
+        if r.too_large {
+            WebError::TooLarge(r.message)
+        } else if r.disk_full {
+            WebError::InsufficientStorage(r.message)
+        } else if r.internal {
+            WebError::Internal(r.message)
+        } else if r.retry_after.is_some() {
+            WebError::TooManyRequests(r.message)
+        } else {
+            WebError::BadRequest(r.message)
+        }
+    }
+}
+
+/// The worker API's refusals ([`crate::remote::server`]): a record that does not
+/// verify is 422, another version or a lost lease 409.
+impl From<Refused> for WebError {
+    fn from(r: Refused) -> Self {
+        match r.why {
+            Why::Bad => WebError::BadRequest(r.message),
+            Why::NotFound => WebError::NotFound(r.message),
+            Why::Conflict => WebError::Conflict(r.message),
+            Why::TooLarge => WebError::TooLarge(r.message),
+            Why::Unverified => WebError::Unprocessable(r.message),
+            Why::Internal => WebError::Internal(r.message),
+        }
+    }
+}
+
 impl From<rusqlite::Error> for WebError {
     fn from(e: rusqlite::Error) -> Self {
         WebError::Internal(format!("database: {e}"))
     }
 }
 
-/// As a page.
+/// A [`WebError`] answered as the API's JSON, `{"error": message}` with its status.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ApiError(#[from] pub WebError);
+
+impl From<ViewError> for ApiError {
+    fn from(e: ViewError) -> Self {
+        ApiError(e.into())
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> Self {
+        ApiError(r.into())
+    }
+}
+
+/// As a page (its banner added by [`error_pages::with_banner`]).
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
         if let WebError::Internal(m) = &self {
             tracing::error!("{m}");
         }
         error_pages::response(&self)
+    }
+}
+
+/// As the API's JSON.
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let WebError::Internal(m) = &self.0 {
+            tracing::error!("{m}");
+        }
+        let body = axum::Json(serde_json::json!({ "error": self.0.message() }));
+        (self.0.status(), body).into_response()
     }
 }
 
@@ -181,7 +286,9 @@ pub async fn blocking<T: Send + 'static>(
         .map_err(|e| WebError::Internal(format!("a request's work failed: {e}")))?
 }
 
-/// The site's routes.
+/// The site's routes: the pages' router, with the `/api` router nested in it. Each answers what
+/// it does not take in its own way ([`refusals`]): the pages with the error page (its banner
+/// added by [`error_pages::with_banner`]), the API with its JSON.
 pub fn router(site: Site) -> Router {
     let upload_limit = DefaultBodyLimit::max(site.body_limit());
     let routes = Router::new()
@@ -204,91 +311,85 @@ pub fn router(site: Site) -> Router {
         .route("/organiser/team", post(forms::team_action))
         .route("/organiser/matchmaker", post(forms::matchmaker))
         .route("/style.css", get(pages::style))
-        .route("/api/leaderboard", get(api::leaderboard))
-        .route("/api/teams/{name}", get(api::team))
-        .route("/api/matches", get(api::matches))
-        .route("/api/matches/{id}", get(api::match_page))
-        .route("/api/matches/{id}/record", get(api::record))
-        .route("/api/submissions/{id}", get(api::submission))
+        .merge(finals::routes())
+        .merge(pinning::routes())
+        .route("/live.js", get(live::script))
+        .method_not_allowed_fallback(refusals::page_method_not_allowed)
+        .fallback(refusals::page_not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            site.clone(),
+            error_pages::with_banner,
+        ))
+        .nest("/api", api_routes(&site))
+        // The nested router's fallback answers `/api` and `/api/...`, not `/api/` itself.
+        .route_service("/api/", axum::routing::any(refusals::api_not_found))
+        .layer(DefaultBodyLimit::max(refusals::BODY_LIMIT));
+    let routes = security_headers(routes).with_state(site);
+    // Around the whole router, not each route (as `layer` above is): axum sets a 405's
+    // `Allow` header outside a route's layers, and the API's refusal names those methods.
+    Router::new()
+        .fallback_service(routes)
+        .layer(axum::middleware::map_response(
+            refusals::name_allowed_methods,
+        ))
+}
+
+/// The API's routes, nested under `/api` (their paths here are below it): JSON answers, and
+/// JSON refusals of an address or a method it does not have.
+fn api_routes(site: &Site) -> Router<Site> {
+    Router::new()
+        .route("/leaderboard", get(api::leaderboard))
+        .route("/teams/{name}", get(api::team))
+        .route("/matches", get(api::matches))
+        .route("/matches/{id}", get(api::match_page))
+        .route("/matches/{id}/record", get(api::record))
+        .route("/submissions/{id}", get(api::submission))
         .route(
-            "/api/submissions",
+            "/submissions",
             post(api::submit).layer(DefaultBodyLimit::max(site.body_limit())),
         )
-        .route("/api/organiser", get(api::organiser))
-        .route("/api/whoami", get(api::whoami))
-        .route("/api/languages", get(api::languages))
-        .merge(finals::routes())
-        .merge(workers::routes())
-        .merge(pinning::routes())
-        .route("/api/matches/{id}/live", get(live::stream))
-        .route("/api/playing", get(live::playing))
-        .route("/api/changes", get(live::changes))
-        .route("/live.js", get(live::script))
+        .route("/organiser", get(api::organiser))
+        .route("/whoami", get(api::whoami))
+        .route("/languages", get(api::languages))
+        .merge(finals::api_routes())
+        .merge(workers::api_routes())
+        .merge(pinning::api_routes())
+        .route("/matches/{id}/live", get(live::stream))
+        .route("/playing", get(live::playing))
+        .route("/changes", get(live::changes))
+        .method_not_allowed_fallback(refusals::api_method_not_allowed)
         // On the routes only: an unknown address stays a 404 whatever the token.
         .route_layer(axum::middleware::from_fn_with_state(
             site.clone(),
             auth::api_tokens,
         ))
-        .fallback(not_found)
-        .layer(DefaultBodyLimit::max(api_refusals::BODY_LIMIT))
-        .layer(axum::middleware::from_fn_with_state(
-            site.clone(),
-            error_pages::with_banner,
-        ))
-        .layer(axum::middleware::map_response(security_headers))
-        .with_state(site);
-    // Around the whole router, not each route (as `layer` above is): axum sets a 405's
-    // `Allow` header outside a route's layers, and the API's refusal names those methods.
-    Router::new()
-        .fallback_service(routes)
-        .layer(axum::middleware::from_fn(api_refusals::as_json))
+        .fallback(refusals::api_not_found)
 }
 
-async fn not_found(uri: axum::http::Uri) -> Response {
-    let path = uri.path();
-    if api_refusals::is_api(path) {
-        api::ApiError(WebError::NotFound(format!(
-            "the API has no address {path}: docs/arena.md, \"The JSON API\", lists them (as GET \
-             /api/leaderboard), protocol/ARENA.md the worker API's"
-        )))
-        .into_response()
-    } else {
-        WebError::NotFound(format!("nothing is at {path}")).into_response()
-    }
-}
+/// The policy of a page that did not set its own (the replay viewer does): nothing from
+/// elsewhere and no script but the site's own file (`/live.js`), which may only talk to this
+/// server.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     connect-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self'; \
+     form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
 
 /// Headers on every response: no sniffing, no framing by others, no referrer to other sites,
-/// and (on pages that did not set their own, such as the replay viewer) a policy that allows
-/// nothing from elsewhere and no script but the site's own file (`/live.js`), which may only
-/// talk to this server.
-async fn security_headers(mut response: Response) -> Response {
-    let h = response.headers_mut();
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::X_FRAME_OPTIONS,
-        HeaderValue::from_static("SAMEORIGIN"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
-    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
-        h.insert(
+/// the policy above and no caching unless the response set its own (tower-http's layers).
+fn security_headers<S: Clone + Send + Sync + 'static>(router: Router<S>) -> Router<S> {
+    use tower_http::set_header::SetResponseHeaderLayer;
+    let always =
+        |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
+    let unless_set =
+        |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    router
+        .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(always(header::X_FRAME_OPTIONS, "SAMEORIGIN"))
+        .layer(always(header::REFERRER_POLICY, "same-origin"))
+        .layer(unless_set(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'none'; script-src 'self'; connect-src 'self'; \
-                 style-src 'self'; img-src 'self' data:; \
-                 frame-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
-            ),
-        );
-    }
-    if !h.contains_key(header::CACHE_CONTROL) {
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    }
-    response
+            CONTENT_SECURITY_POLICY,
+        ))
+        .layer(unless_set(header::CACHE_CONTROL, "no-store"))
 }
 
 /// How long requests under way may take to finish once the server stops (live streams end at

@@ -1,13 +1,14 @@
 //! The pages' GET handlers: each reads its view (the same value its JSON API returns) on a
 //! blocking thread and renders it with [`super::templates`].
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::Markup;
 use serde::Deserialize;
 
 use super::auth::{self, Auth};
+use super::refusals::{Path, Query};
 use super::templates::{self, Frame};
 use super::{Site, WebError, blocking};
 use crate::views::{self, Viewer};

@@ -6,27 +6,30 @@
 //! closed the buttons are gone, the page says why, and both answer 409.
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Form, Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::api::{ApiAuth, ApiError};
+use super::api::ApiAuth;
 use super::auth::Auth;
 use super::forms::check_csrf;
+use super::refusals::{ApiBytes, ApiPath, Form, Path};
 use super::templates::{team_href, time};
-use super::{Site, WebError, blocking};
-use crate::pinning::{self, PinError, Pinned};
+use super::{ApiError, Site, WebError, blocking};
+use crate::pinning::{self, Pinned};
 use crate::views::{TeamPage, VersionRow, Viewer};
 
-/// The routes of this file.
+/// The page's route of this file.
 pub fn routes() -> Router<Site> {
-    Router::new()
-        .route("/teams/{name}/pin", post(form_pin))
-        .route("/api/teams/{name}/pin", post(api_pin))
+    Router::new().route("/teams/{name}/pin", post(form_pin))
+}
+
+/// The API's route of this file (below `/api`).
+pub fn api_routes() -> Router<Site> {
+    Router::new().route("/teams/{name}/pin", post(api_pin))
 }
 
 /// Pins `version` (or unpins, `None`) for team `name`, if `viewer` is that team or the
@@ -38,7 +41,7 @@ fn pin_for(
     version: Option<i64>,
 ) -> Result<Pinned, WebError> {
     let mut conn = site.conn()?;
-    let team = pinning::team_named(&conn, name).map_err(web_error)?;
+    let team = pinning::team_named(&conn, name)?;
     match viewer {
         _ if viewer.owns(team) => {}
         Viewer::Team { name: own, .. } => {
@@ -54,17 +57,7 @@ fn pin_for(
             )));
         }
     }
-    pinning::pin(&mut conn, team, version).map_err(web_error)
-}
-
-/// A refused pin's status: no such team 404, closed 409, anything else asked amiss 400.
-fn web_error(e: PinError) -> WebError {
-    match e {
-        PinError::NoTeam(m) => WebError::NotFound(m),
-        PinError::Closed(m) => WebError::Conflict(m),
-        PinError::Refused(m) => WebError::BadRequest(m),
-        PinError::Internal(m) => WebError::Internal(m),
-    }
+    Ok(pinning::pin(&mut conn, team, version)?)
 }
 
 const API_BODY: &str = "send {\"version\": ID} to pin one of the team's ready versions, or \
@@ -92,8 +85,8 @@ fn requested_version(body: &[u8]) -> Result<Option<i64>, WebError> {
 pub async fn api_pin(
     State(site): State<Site>,
     ApiAuth(auth): ApiAuth,
-    Path(name): Path<String>,
-    body: Bytes,
+    ApiPath(name): ApiPath<String>,
+    ApiBytes(body): ApiBytes,
 ) -> Result<axum::Json<Pinned>, ApiError> {
     if !auth.bearer {
         return Err(ApiError(WebError::Unauthorized(

@@ -1,7 +1,8 @@
 //! The worker API's routes (`/api/worker/...`), thin over [`crate::remote::server`]:
 //! each authenticates the worker's bearer token, runs its function on a blocking thread and
-//! answers JSON (`{"error": ...}` with the status on a refusal; axum's own refusals, such as
-//! a match id that does not parse or a missing `?lease=`, by [`super::api_refusals`]). A
+//! answers JSON (`{"error": ...}` with the status on a refusal, [`ApiError`]; axum's own
+//! refusals, such as a match id that does not parse or a missing `?lease=`, by
+//! [`super::refusals`]). A
 //! middleware counts the bytes each endpoint moves (request and response bodies), which the
 //! organiser reads at `/api/worker/traffic` (the benchmark's figures). Also the organiser
 //! page's list of workers.
@@ -12,7 +13,7 @@ use std::sync::Mutex;
 use axum::Json;
 use axum::Router;
 use axum::body::{Body, Bytes, HttpBody};
-use axum::extract::{DefaultBodyLimit, MatchedPath, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -22,55 +23,29 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::auth::{Auth, bearer_token};
-use super::{Site, WebError, blocking};
+use super::refusals::{ApiBytes, ApiPath, ApiQuery};
+use super::{ApiError, Site, WebError, blocking};
 use crate::remote::registry::{self, Worker, WorkerRow};
-use crate::remote::server::{self, Refused};
+use crate::remote::server::{self, Refused, Why};
 use crate::remote::wire::{Hello, MAX_RECORD, Release};
 
-/// The worker API's routes.
-pub fn routes() -> Router<Site> {
+/// The worker API's routes (below `/api`).
+pub fn api_routes() -> Router<Site> {
     Router::new()
-        .route("/api/worker/hello", post(hello))
-        .route("/api/worker/lease", post(lease))
-        .route("/api/worker/matches/{id}/heartbeat", post(heartbeat))
-        .route("/api/worker/matches/{id}/live", post(live))
+        .route("/worker/hello", post(hello))
+        .route("/worker/lease", post(lease))
+        .route("/worker/matches/{id}/heartbeat", post(heartbeat))
+        .route("/worker/matches/{id}/live", post(live))
         .route(
-            "/api/worker/matches/{id}/record",
+            "/worker/matches/{id}/record",
             post(upload).layer(DefaultBodyLimit::max(MAX_RECORD)),
         )
-        .route("/api/worker/matches/{id}/release", post(release))
-        .route("/api/worker/artifacts/{sha256}", get(artifact))
+        .route("/worker/matches/{id}/release", post(release))
+        .route("/worker/artifacts/{sha256}", get(artifact))
+        // Before the count, so that a method refused is counted as it always was.
+        .method_not_allowed_fallback(super::refusals::api_method_not_allowed)
         .layer(axum::middleware::from_fn(count))
-        .route("/api/worker/traffic", get(traffic))
-}
-
-/// A refusal as JSON.
-struct Answer(Refused);
-
-impl IntoResponse for Answer {
-    fn into_response(self) -> Response {
-        if self.0.status >= 500 {
-            tracing::error!("{}", self.0.message);
-        }
-        let status =
-            StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(json!({ "error": self.0.message }))).into_response()
-    }
-}
-
-impl From<Refused> for Answer {
-    fn from(r: Refused) -> Self {
-        Answer(r)
-    }
-}
-
-impl From<WebError> for Answer {
-    fn from(e: WebError) -> Self {
-        Answer(Refused {
-            status: e.status().as_u16(),
-            message: e.message().to_string(),
-        })
-    }
+        .route("/worker/traffic", get(traffic))
 }
 
 /// Authenticates the worker and runs `work` with it on a blocking thread.
@@ -78,21 +53,31 @@ async fn as_worker<T: Send + 'static>(
     site: Site,
     headers: &HeaderMap,
     work: impl FnOnce(&Site, &mut rusqlite::Connection, &Worker) -> Result<T, Refused> + Send + 'static,
-) -> Result<T, Answer> {
+) -> Result<T, ApiError> {
     let token = bearer_token(headers);
     let r = blocking(move || {
         let mut conn = site.conn()?;
         Ok(registry::authenticate(&conn, token.as_deref())
-            .map_err(|(status, message)| Refused { status, message })
-            .and_then(|w| work(&site, &mut conn, &w)))
+            .map_err(token_refused)
+            .and_then(|w| Ok(work(&site, &mut conn, &w)?)))
     })
     .await?;
     Ok(r?)
 }
 
+/// A worker's token refused ([`registry::authenticate`]: a missing, unknown or revoked one is
+/// 401, a team's or the organiser's 403, a database that fails 500).
+fn token_refused((status, message): registry::Refused) -> WebError {
+    match status {
+        401 => WebError::Unauthorized(message),
+        403 => WebError::Forbidden(message),
+        _ => WebError::Internal(message),
+    }
+}
+
 fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes, what: &str) -> Result<T, Refused> {
     serde_json::from_slice(body).map_err(|e| Refused {
-        status: 400,
+        why: Why::Bad,
         message: format!("the body is not {what} ({e})"),
     })
 }
@@ -100,8 +85,8 @@ fn parse<T: for<'de> Deserialize<'de>>(body: &Bytes, what: &str) -> Result<T, Re
 async fn hello(
     State(site): State<Site>,
     headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, Answer> {
+    ApiBytes(body): ApiBytes,
+) -> Result<Response, ApiError> {
     let w = as_worker(site, &headers, move |s, c, w| {
         server::hello(&s.arena, c, w, &parse::<Hello>(&body, "a worker's hello")?)
     })
@@ -112,8 +97,8 @@ async fn hello(
 async fn lease(
     State(site): State<Site>,
     headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, Answer> {
+    ApiBytes(body): ApiBytes,
+) -> Result<Response, ApiError> {
     let l = as_worker(site, &headers, move |s, c, w| {
         server::lease(&s.arena, c, w, &parse::<Hello>(&body, "a worker's hello")?)
     })
@@ -132,9 +117,9 @@ struct LeaseQuery {
 async fn heartbeat(
     State(site): State<Site>,
     headers: HeaderMap,
-    Path(id): Path<i64>,
-    Query(q): Query<LeaseQuery>,
-) -> Result<Response, Answer> {
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<LeaseQuery>,
+) -> Result<Response, ApiError> {
     let r = as_worker(site, &headers, move |s, c, w| {
         server::heartbeat(&s.arena, c, w, id, &q.lease)
     })
@@ -145,10 +130,10 @@ async fn heartbeat(
 async fn live(
     State(site): State<Site>,
     headers: HeaderMap,
-    Path(id): Path<i64>,
-    Query(q): Query<LeaseQuery>,
-    body: Bytes,
-) -> Result<Response, Answer> {
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<LeaseQuery>,
+    ApiBytes(body): ApiBytes,
+) -> Result<Response, ApiError> {
     as_worker(site, &headers, move |s, c, w| {
         let messages = parse::<Vec<Value>>(&body, "a JSON array of live messages")?;
         server::live(&s.arena, c, w, id, &q.lease, messages)
@@ -160,10 +145,10 @@ async fn live(
 async fn upload(
     State(site): State<Site>,
     headers: HeaderMap,
-    Path(id): Path<i64>,
-    Query(q): Query<LeaseQuery>,
-    body: Bytes,
-) -> Result<Response, Answer> {
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<LeaseQuery>,
+    ApiBytes(body): ApiBytes,
+) -> Result<Response, ApiError> {
     let gzipped = headers
         .get(header::CONTENT_ENCODING)
         .and_then(|v| v.to_str().ok())
@@ -188,12 +173,12 @@ fn gunzip(body: &[u8]) -> Result<Vec<u8>, Refused> {
         .take(MAX_RECORD as u64 + 1)
         .read_to_end(&mut out)
         .map_err(|e| Refused {
-            status: 400,
+            why: Why::Bad,
             message: format!("the body says it is gzipped, but it does not unpack ({e})"),
         })?;
     if out.len() > MAX_RECORD {
         return Err(Refused {
-            status: 413,
+            why: Why::TooLarge,
             message: format!(
                 "the record unpacks to more than the {MAX_RECORD} bytes an upload may be"
             ),
@@ -205,10 +190,10 @@ fn gunzip(body: &[u8]) -> Result<Vec<u8>, Refused> {
 async fn release(
     State(site): State<Site>,
     headers: HeaderMap,
-    Path(id): Path<i64>,
-    Query(q): Query<LeaseQuery>,
-    body: Bytes,
-) -> Result<Response, Answer> {
+    ApiPath(id): ApiPath<i64>,
+    ApiQuery(q): ApiQuery<LeaseQuery>,
+    ApiBytes(body): ApiBytes,
+) -> Result<Response, ApiError> {
     as_worker(site, &headers, move |s, c, w| {
         let r = if body.is_empty() {
             Release::default()
@@ -224,8 +209,8 @@ async fn release(
 async fn artifact(
     State(site): State<Site>,
     headers: HeaderMap,
-    Path(sha256): Path<String>,
-) -> Result<Response, Answer> {
+    ApiPath(sha256): ApiPath<String>,
+) -> Result<Response, ApiError> {
     let bytes = as_worker(site, &headers, move |s, c, _| {
         server::artifact_bytes(&s.arena, c, &sha256)
     })
@@ -268,13 +253,12 @@ async fn count(path: Option<MatchedPath>, request: Request, next: Next) -> Respo
 }
 
 /// `GET /api/worker/traffic`: the organiser's (bearer token or session).
-async fn traffic(auth: Result<Auth, WebError>) -> Result<Response, Answer> {
+async fn traffic(auth: Result<Auth, WebError>) -> Result<Response, ApiError> {
     let auth = auth?;
     if !auth.viewer.is_organiser() {
-        return Err(Answer(Refused {
-            status: 403,
-            message: "only the organiser sees this: send the organiser's token".into(),
-        }));
+        return Err(ApiError(WebError::Forbidden(
+            "only the organiser sees this: send the organiser's token".into(),
+        )));
     }
     let t = TRAFFIC.lock().unwrap_or_else(|p| p.into_inner()).clone();
     Ok(Json(t).into_response())
