@@ -208,7 +208,7 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
 
 /// Whether the matchmaker is paused.
 pub fn paused(arena: &Arena) -> Result<bool, String> {
-    paused_in(&arena.conn()?)
+    paused_in(&*arena.conn()?)
 }
 
 pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, String> {

@@ -41,13 +41,21 @@ pub fn connect(dir: &Path) -> Result<Connection, String> {
             dir.display()
         ));
     }
+    let conn = open(dir)?;
+    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(conn)
+}
+
+/// Opens the database of the arena at `dir` with its settings, without the migration check
+/// (for the connections after the first: see `store::pool`).
+pub fn open(dir: &Path) -> Result<Connection, String> {
+    let path = dir.join(FILE);
     let conn = Connection::open_with_flags(
         &path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     configure(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
-    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(conn)
 }
 

@@ -588,7 +588,7 @@ pub fn work_once(
                 .unwrap_or("no message");
             arena.live.end(m.id);
             fail(
-                &arena.conn()?,
+                &*arena.conn()?,
                 &m,
                 owner,
                 &format!(

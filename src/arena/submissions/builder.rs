@@ -110,12 +110,8 @@ fn build_and_check(
 ) -> Result<Report, String> {
     let config = serde_json::from_str(settings)
         .map_err(|e| format!("the server's settings cannot be read: {e}"))?;
-    let arena = Arena {
-        dir: std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
-        config,
-        live: Default::default(),
-        unavailable: Vec::new(),
-    };
+    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let arena = Arena::with_config(&dir, config)?;
     let (language, team): (String, String) = arena
         .conn()?
         .query_row(

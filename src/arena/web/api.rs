@@ -113,7 +113,7 @@ pub async fn record(
     Path(id): Path<i64>,
 ) -> Result<Response, ApiError> {
     let text = blocking(move || {
-        let records = views::match_records(&site.conn()?, &site.arena.dir, id, &auth.viewer)?
+        let records = views::match_records(&*site.conn()?, &site.arena.dir, id, &auth.viewer)?
             .unwrap_or_default();
         let mut out = String::new();
         for r in &records {
@@ -137,7 +137,7 @@ pub async fn submission(
     Ok(Json(
         blocking(move || {
             Ok(views::submission(
-                &site.conn()?,
+                &*site.conn()?,
                 &site.arena.dir,
                 id,
                 &auth.viewer,

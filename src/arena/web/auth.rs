@@ -161,8 +161,10 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
         let token = bearer_token(&parts.headers);
         let s = site.clone();
         let refused =
-            super::blocking(move || Ok(registry::authenticate(&s.conn()?, token.as_deref()).err()))
-                .await;
+            super::blocking(
+                move || Ok(registry::authenticate(&*s.conn()?, token.as_deref()).err()),
+            )
+            .await;
         return match refused {
             Ok(Some((401, message))) => {
                 if let Err(e) = throttle::failed(&site, &address_of(&parts, &site)).await {
@@ -181,7 +183,7 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
     {
         let s = site.clone();
         let known =
-            super::blocking(move || Ok(registry::authenticate(&s.conn()?, Some(&token)).is_ok()))
+            super::blocking(move || Ok(registry::authenticate(&*s.conn()?, Some(&token)).is_ok()))
                 .await;
         if matches!(known, Ok(true)) {
             return next.run(Request::from_parts(parts, body)).await;

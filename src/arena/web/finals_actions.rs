@@ -149,7 +149,7 @@ pub async fn freeze_form(
         })
     };
     form_action(site, auth, form.csrf, confirmed, ask, move |site| {
-        freeze_action(&site.arena.conn()?, &form.action, &form.at)
+        freeze_action(&*site.arena.conn()?, &form.action, &form.at)
     })
     .await
 }
@@ -191,7 +191,7 @@ pub async fn final_form(
     let ask = {
         let form = form.clone();
         move |site: &Site| {
-            tournament::may_start(&site.arena.conn()?)?;
+            tournament::may_start(&*site.arena.conn()?)?;
             for (name, text) in [
                 ("rounds", &form.rounds),
                 ("repeat", &form.repeat),
@@ -447,7 +447,7 @@ pub async fn api_start_final(
             seed: req.seed,
         };
         tournament::start(&site.arena, &opts)?;
-        tournament::progress(&site.arena, &site.arena.conn()?)
+        tournament::progress(&site.arena, &*site.arena.conn()?)
     })
     .await?;
     Ok((

@@ -95,7 +95,7 @@ pub async fn logout(
 ) -> Result<Response, WebError> {
     check_csrf(&auth, form.csrf.as_deref())?;
     if let Some(id) = auth::cookie(&headers, auth::SESSION_COOKIE) {
-        blocking(move || auth::end_session(&site.conn()?, &id)).await?;
+        blocking(move || auth::end_session(&*site.conn()?, &id)).await?;
     }
     let mut response = Redirect::to("/").into_response();
     response.headers_mut().append(

@@ -265,7 +265,7 @@ pub async fn playing_rows(site: &Site) -> Result<Vec<MatchRow>, WebError> {
         return Ok(Vec::new());
     }
     let site = site.clone();
-    blocking(move || Ok(views::match_rows(&site.conn()?, &ids)?)).await
+    blocking(move || Ok(views::match_rows(&*site.conn()?, &ids)?)).await
 }
 
 /// `GET /api/playing`.
@@ -299,7 +299,7 @@ pub fn playing_list(rows: &[MatchRow]) -> Markup {
 /// then the finished one).
 pub async fn match_in_play(site: &Site, id: i64) -> Result<Option<Markup>, WebError> {
     let site = site.clone();
-    let row = blocking(move || Ok(views::match_rows(&site.conn()?, &[id])?.pop())).await?;
+    let row = blocking(move || Ok(views::match_rows(&*site.conn()?, &[id])?.pop())).await?;
     Ok(row
         .filter(|r| matches!(r.state.as_str(), "queued" | "running"))
         .map(|r| page(&r)))
@@ -354,7 +354,7 @@ pub async fn board(
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
     let s = site.clone();
-    let row = blocking(move || Ok(views::match_rows(&s.conn()?, &[id])?.pop())).await?;
+    let row = blocking(move || Ok(views::match_rows(&*s.conn()?, &[id])?.pop())).await?;
     let Some(row) = row else {
         return Err(WebError::NotFound(format!("no match has id {id}")));
     };

@@ -70,7 +70,7 @@ impl Site {
         }
     }
 
-    pub fn conn(&self) -> Result<rusqlite::Connection, WebError> {
+    pub fn conn(&self) -> Result<crate::arena::store::Conn, WebError> {
         self.arena.conn().map_err(WebError::Internal)
     }
 

@@ -192,7 +192,7 @@ pub async fn submission(
     let viewer = auth.viewer.clone();
     let view = blocking(move || {
         Ok(views::submission(
-            &site.conn()?,
+            &*site.conn()?,
             &site.arena.dir,
             id,
             &viewer,
@@ -215,7 +215,7 @@ pub async fn source_file(
     let viewer = auth.viewer.clone();
     let bytes = blocking(move || {
         // The same permission as the submission page.
-        let view = views::submission(&site.conn()?, &site.arena.dir, id, &viewer)?;
+        let view = views::submission(&*site.conn()?, &site.arena.dir, id, &viewer)?;
         if !view.files.iter().any(|f| f.path == path) {
             return Err(WebError::NotFound(format!(
                 "submission {id} has no file {path:?}"

@@ -88,7 +88,7 @@ pub async fn wait(address: &str, delay: Duration) {
 /// Counts a failure of `address` and waits as long as its answer must.
 pub async fn failed(site: &Site, address: &str) -> Result<(), WebError> {
     let (s, a) = (site.clone(), address.to_string());
-    let delay = blocking(move || record(&s.conn()?, &a)).await?;
+    let delay = blocking(move || record(&*s.conn()?, &a)).await?;
     wait(address, delay).await;
     Ok(())
 }
