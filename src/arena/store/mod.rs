@@ -8,9 +8,17 @@
 //! submit, when the contest is closed) is a domain function over these, never a query written
 //! again in the web layer.
 
+pub mod changes;
+#[cfg(test)]
+pub mod fixtures;
 pub mod ids;
+pub mod matches;
 pub mod pool;
+pub mod sessions;
+pub mod settings;
 pub mod states;
+pub mod teams;
+pub mod versions;
 
 pub use ids::{MatchId, TeamId, VersionId, WorkerId};
 pub use pool::{Conn, Pool};

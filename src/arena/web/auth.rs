@@ -20,12 +20,13 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 use super::api::ApiError;
 use super::{Site, proxies, throttle};
 use crate::arena::db;
 use crate::arena::remote::registry;
+use crate::arena::store::{TeamId, sessions, teams};
 use crate::arena::tokens;
 use crate::arena::views::Viewer;
 
@@ -218,36 +219,20 @@ pub fn unknown_token(token: &str) -> String {
 /// The viewer a token is (`None`: no such token).
 pub fn viewer_of_token(conn: &Connection, token: &str) -> Result<Option<Viewer>, super::WebError> {
     let hash = tokens::hash(token);
-    let organiser: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM organisers WHERE token_hash = ?1",
-            [&hash],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if organiser.is_some() {
+    if sessions::is_organiser_token(conn, &hash)? {
         return Ok(Some(Viewer::Organiser));
     }
-    let team: Option<(i64, String)> = conn
-        .query_row(
-            "SELECT id, name FROM teams WHERE token_hash = ?1",
-            [&hash],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    Ok(team.map(|(id, name)| Viewer::Team { id, name }))
+    let team = sessions::team_of_token(conn, &hash)?;
+    Ok(team.map(|(id, name)| Viewer::Team { id: id.0, name }))
 }
 
 fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, super::WebError> {
-    let row: Option<(Option<i64>, bool, String)> = conn
-        .query_row(
-            "SELECT team_id, organiser, csrf FROM sessions
-             WHERE id_hash = ?1 AND expires_at > ?2",
-            params![tokens::hash(id), db::now_ms()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
-    let Some((team, organiser, csrf)) = row else {
+    let Some(sessions::Session {
+        team,
+        organiser,
+        csrf,
+    }) = sessions::find(conn, &tokens::hash(id), db::now_ms())?
+    else {
         return Ok(None);
     };
     if organiser {
@@ -256,10 +241,8 @@ fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, s
     let Some(team) = team else {
         return Ok(None);
     };
-    let name: Option<String> = conn
-        .query_row("SELECT name FROM teams WHERE id = ?1", [team], |r| r.get(0))
-        .optional()?;
-    Ok(name.map(|name| (Viewer::Team { id: team, name }, csrf)))
+    let name = teams::name(conn, team)?;
+    Ok(name.map(|name| (Viewer::Team { id: team.0, name }, csrf)))
 }
 
 /// Starts a session for `viewer`: its id (for the cookie) and its CSRF token.
@@ -268,31 +251,21 @@ pub fn start_session(conn: &Connection, viewer: &Viewer) -> Result<String, super
     let csrf = tokens::random_hex(32);
     let now = db::now_ms();
     let (team, organiser) = match viewer {
-        Viewer::Team { id, .. } => (Some(*id), false),
+        Viewer::Team { id, .. } => (Some(TeamId(*id)), false),
         Viewer::Organiser => (None, true),
         Viewer::Public => return Err(super::WebError::Internal("no one to log in".into())),
     };
-    conn.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
-    conn.execute(
-        "INSERT INTO sessions (id_hash, team_id, organiser, csrf, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            tokens::hash(&id),
-            team,
-            organiser,
-            csrf,
-            now,
-            now + SESSION_MS
-        ],
-    )?;
+    let session = sessions::Session {
+        team,
+        organiser,
+        csrf,
+    };
+    sessions::start(conn, &tokens::hash(&id), &session, now, now + SESSION_MS)?;
     Ok(id)
 }
 
 pub fn end_session(conn: &Connection, id: &str) -> Result<(), super::WebError> {
-    conn.execute(
-        "DELETE FROM sessions WHERE id_hash = ?1",
-        [tokens::hash(id)],
-    )?;
+    sessions::end(conn, &tokens::hash(id))?;
     Ok(())
 }
 

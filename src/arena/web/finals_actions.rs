@@ -13,8 +13,8 @@ use super::confirm::{self, Question};
 use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::{Site, WebError, blocking};
-use crate::arena::Arena;
 use crate::arena::finals::{freeze, rejudge, tournament};
+use crate::arena::{Arena, store};
 use crate::record::notes::plural;
 
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
@@ -288,13 +288,7 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
             return Err("recompute rebuilds every rating: give no match".into());
         }
         fields.retain(|(name, _)| *name != "match");
-        let counted: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM matches WHERE state = 'done' AND kind = 'ladder'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(crate::arena::sql)?;
+        let counted = store::matches::count_done(&conn, store::MatchKind::Ladder)?;
         return Ok(question(
             "Recompute every rating?".into(),
             maud::html! {

@@ -20,6 +20,7 @@ pub mod api;
 pub mod api_refusals;
 pub mod auth;
 pub mod confirm;
+pub mod db;
 pub mod error_pages;
 pub mod finals;
 pub mod finals_actions;

@@ -11,15 +11,18 @@ use axum::extract::{Form, Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use maud::{Markup, html};
+use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::api::{ApiAuth, ApiError};
 use super::auth::Auth;
+use super::db::Db;
 use super::forms::check_csrf;
 use super::templates::{team_href, time};
-use super::{Site, WebError, blocking};
+use super::{Site, WebError};
 use crate::arena::pinning::{self, PinError, Pinned};
+use crate::arena::store::VersionId;
 use crate::arena::views::{TeamPage, VersionRow, Viewer};
 
 /// The routes of this file.
@@ -32,15 +35,14 @@ pub fn routes() -> Router<Site> {
 /// Pins `version` (or unpins, `None`) for team `name`, if `viewer` is that team or the
 /// organiser.
 fn pin_for(
-    site: &Site,
+    conn: &mut Connection,
     viewer: &Viewer,
     name: &str,
     version: Option<i64>,
 ) -> Result<Pinned, WebError> {
-    let mut conn = site.conn()?;
-    let team = pinning::team_named(&conn, name).map_err(web_error)?;
+    let team = pinning::team_named(conn, name).map_err(web_error)?;
     match viewer {
-        _ if viewer.owns(team) => {}
+        _ if viewer.owns(team.0) => {}
         Viewer::Team { name: own, .. } => {
             return Err(WebError::Forbidden(format!(
                 "this is team {own}'s token: a team chooses only its own version (the \
@@ -54,7 +56,7 @@ fn pin_for(
             )));
         }
     }
-    pinning::pin(&mut conn, team, version).map_err(web_error)
+    pinning::pin(conn, team, version.map(VersionId)).map_err(web_error)
 }
 
 /// A refused pin's status: no such team 404, closed 409, anything else asked amiss 400.
@@ -103,7 +105,9 @@ pub async fn api_pin(
         )));
     }
     let version = requested_version(&body)?;
-    let pinned = blocking(move || pin_for(&site, &auth.viewer, &name, version)).await?;
+    let pinned = Db(site)
+        .run(move |conn, _| pin_for(conn, &auth.viewer, &name, version))
+        .await?;
     Ok(axum::Json(pinned))
 }
 
@@ -140,7 +144,9 @@ pub async fn form_pin(
     let done = match asked {
         Ok(version) => {
             let (site, viewer, name) = (site.clone(), auth.viewer.clone(), name.clone());
-            blocking(move || Ok(pin_for(&site, &viewer, &name, version))).await?
+            Db(site)
+                .run(move |conn, _| Ok(pin_for(conn, &viewer, &name, version)))
+                .await?
         }
         Err(e) => Err(e),
     };

@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::auth::{Auth, bearer_token};
-use super::{Site, WebError, blocking};
+use super::db::Db;
+use super::{Site, WebError};
 use crate::arena::remote::registry::{self, Worker, WorkerRow};
 use crate::arena::remote::server::{self, Refused};
 use crate::arena::remote::wire::{Hello, MAX_RECORD, Release};
@@ -80,13 +81,14 @@ async fn as_worker<T: Send + 'static>(
     work: impl FnOnce(&Site, &mut rusqlite::Connection, &Worker) -> Result<T, Refused> + Send + 'static,
 ) -> Result<T, Answer> {
     let token = bearer_token(headers);
-    let r = blocking(move || {
-        let mut conn = site.conn()?;
-        Ok(registry::authenticate(&conn, token.as_deref())
-            .map_err(|(status, message)| Refused { status, message })
-            .and_then(|w| work(&site, &mut conn, &w)))
-    })
-    .await?;
+    let s = site.clone();
+    let r = Db(site)
+        .run(move |conn, _| {
+            Ok(registry::authenticate(conn, token.as_deref())
+                .map_err(|(status, message)| Refused { status, message })
+                .and_then(|w| work(&s, conn, &w)))
+        })
+        .await?;
     Ok(r?)
 }
 
