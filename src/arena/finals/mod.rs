@@ -20,7 +20,7 @@ use rusqlite::Connection;
 use super::store::{self, MatchId, MatchKind, settings};
 
 /// The match kind of the final tournament's matches.
-pub const KIND: &str = "final";
+pub const KIND: MatchKind = MatchKind::Final;
 
 /// Whether match `id` belongs to the final tournament.
 pub fn is_final(conn: &Connection, id: i64) -> Result<bool, String> {

@@ -28,12 +28,39 @@ pub fn set_builtin(conn: &Connection, team: TeamId) {
         .unwrap();
 }
 
-/// A match `id` of `kind` in `state`, created at 0 (seed 1, 2 rounds).
-pub fn match_row(conn: &Connection, id: MatchId, kind: MatchKind, state: MatchState) {
+/// A match `id` of `kind` in `state`, created at 0 (seed 1, 2 rounds), its record at
+/// `record_path`.
+pub fn match_row(
+    conn: &Connection,
+    id: MatchId,
+    kind: MatchKind,
+    state: MatchState,
+    record_path: Option<&str>,
+) {
     conn.execute(
-        "INSERT INTO matches (id, created_at, state, kind, seed, rounds)
-         VALUES (?1, 0, ?2, ?3, 1, 2)",
-        params![id, state, kind],
+        "INSERT INTO matches (id, created_at, state, kind, seed, rounds, record_path)
+         VALUES (?1, 0, ?2, ?3, 1, 2, ?4)",
+        params![id, state, kind, record_path],
     )
     .unwrap();
+}
+
+/// Match `id`'s state and error.
+pub fn match_outcome(conn: &Connection, id: MatchId) -> (MatchState, Option<String>) {
+    conn.query_row(
+        "SELECT state, error FROM matches WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
+/// Version `id`'s state and failure.
+pub fn version_outcome(conn: &Connection, id: VersionId) -> (VersionState, Option<String>) {
+    conn.query_row(
+        "SELECT state, failure FROM versions WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
 }

@@ -8,17 +8,23 @@
 //! submit, when the contest is closed) is a domain function over these, never a query written
 //! again in the web layer.
 
+pub mod builds;
 pub mod changes;
+pub mod finals;
 #[cfg(test)]
 pub mod fixtures;
 pub mod ids;
+pub mod ladder;
+pub mod leases;
 pub mod matches;
 pub mod pool;
+pub mod ratings;
 pub mod sessions;
 pub mod settings;
 pub mod states;
 pub mod teams;
 pub mod versions;
+pub mod workers;
 
 pub use ids::{MatchId, TeamId, VersionId, WorkerId};
 pub use pool::{Conn, Pool};

@@ -129,6 +129,8 @@ text_enum!(
     MatchKind {
         /// The continuous ladder (rated).
         Ladder = "ladder",
+        /// A new version's first matches, which place it on the ladder (rated).
+        Placement = "placement",
         /// The final tournament (`finals::tournament`): points and ranks only.
         Final = "final",
     }

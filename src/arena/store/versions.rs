@@ -105,3 +105,30 @@ pub fn exists(conn: &Connection, id: VersionId) -> Result<bool> {
         .optional()?
         .is_some())
 }
+
+/// Version `id`'s rating: (mu, sigma).
+pub fn rating(conn: &Connection, id: VersionId) -> Result<(f64, f64)> {
+    Ok(
+        conn.query_row("SELECT mu, sigma FROM versions WHERE id = ?1", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?,
+    )
+}
+
+/// Sets version `id`'s rating after one more counted match.
+pub fn rate(conn: &Connection, id: VersionId, (mu, sigma): (f64, f64)) -> Result<()> {
+    conn.execute(
+        "UPDATE versions SET mu = ?1, sigma = ?2, matches = matches + 1 WHERE id = ?3",
+        params![mu, sigma, id],
+    )?;
+    Ok(())
+}
+
+/// Stores version `id`'s evaluation (JSON).
+pub fn set_evaluation(conn: &Connection, id: VersionId, sprt_json: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE versions SET sprt = ?1 WHERE id = ?2",
+        params![sprt_json, id],
+    )?;
+    Ok(())
+}
