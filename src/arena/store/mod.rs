@@ -19,6 +19,7 @@ pub mod leases;
 pub mod matches;
 pub mod pool;
 pub mod ratings;
+pub mod reads;
 pub mod sessions;
 pub mod settings;
 pub mod states;
