@@ -51,6 +51,12 @@ impl From<StoreError> for String {
 /// A store function's result.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// Takes a copy of the database (the export's) out of WAL mode: one file that stands alone
+/// until a server opens it.
+pub fn standalone(copy: &rusqlite::Connection) -> rusqlite::Result<()> {
+    copy.execute_batch("PRAGMA journal_mode = DELETE;")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::arena::{Arena, admin, views};

@@ -455,3 +455,104 @@ pub fn matches_pending(conn: &Connection) -> Result<i64> {
         |r| r.get(0),
     )?)
 }
+
+/// A team as `arena teams` lists it, from the store (`status` adds its placing).
+pub struct TeamListingRow {
+    pub name: String,
+    pub builtin: bool,
+    pub disabled: bool,
+    pub active_version: Option<i64>,
+    pub pinned_version: Option<i64>,
+    pub versions: i64,
+    pub matches: i64,
+    pub last_version: Option<i64>,
+    pub last_state: Option<String>,
+    pub last_submitted_at: Option<i64>,
+    /// Rated matches of the active version.
+    pub active_matches: Option<i64>,
+}
+
+/// Every team: the teams first, by name, then the built-in anchors.
+pub fn team_listing(conn: &Connection) -> Result<Vec<TeamListingRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT t.name, t.builtin, t.disabled, {ACTIVE_VERSION}, t.pinned_version,
+            (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id),
+            (SELECT COUNT(DISTINCT m.id) FROM matches m
+                JOIN match_seats s ON s.match_id = m.id
+                JOIN versions v ON v.id = s.version_id
+                WHERE v.team_id = t.id AND m.state = 'done'),
+            l.id, l.state, l.submitted_at,
+            (SELECT a.matches FROM versions a WHERE a.id = {ACTIVE_VERSION})
+         FROM teams t
+         LEFT JOIN versions l ON l.id =
+            (SELECT MAX(id) FROM versions lv WHERE lv.team_id = t.id)
+         ORDER BY t.builtin, t.name"
+    ))?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(TeamListingRow {
+                name: r.get(0)?,
+                builtin: r.get(1)?,
+                disabled: r.get(2)?,
+                active_version: r.get(3)?,
+                pinned_version: r.get(4)?,
+                versions: r.get(5)?,
+                matches: r.get(6)?,
+                last_version: r.get(7)?,
+                last_state: r.get(8)?,
+                last_submitted_at: r.get(9)?,
+                active_matches: r.get(10)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
+/// How many of the teams' versions (not the built-in anchors') are in each of `states`.
+pub fn team_versions_in(conn: &Connection, states: &[VersionState]) -> Result<i64> {
+    let list = in_list(states.iter().map(|s| s.as_str()));
+    Ok(conn.query_row(
+        &format!(
+            "SELECT COUNT(*) FROM versions WHERE state IN ({list})
+             AND team_id IN (SELECT id FROM teams WHERE builtin = 0)"
+        ),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// How many matches are in each of `states`.
+pub fn matches_in(conn: &Connection, states: &[MatchState]) -> Result<i64> {
+    let list = in_list(states.iter().map(|s| s.as_str()));
+    Ok(conn.query_row(
+        &format!("SELECT COUNT(*) FROM matches WHERE state IN ({list})"),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// States' texts as an SQL list (they are the enums' own texts: nothing to escape).
+fn in_list<'a>(texts: impl Iterator<Item = &'a str>) -> String {
+    texts
+        .map(|t| format!("'{t}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How many matches were played to their end since `since` (Unix ms).
+pub fn matches_done_since(conn: &Connection, since: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM matches WHERE state = ?1 AND finished_at >= ?2",
+        params![MatchState::Done, since],
+        |r| r.get(0),
+    )?)
+}
+
+/// How many teams there are (not the built-in anchors), and how many of them are disabled.
+pub fn team_counts(conn: &Connection) -> Result<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE disabled = 1) FROM teams WHERE builtin = 0",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}

@@ -14,7 +14,8 @@
 //! `/api/` as JSON, axum's own included), [`proxies`] (whose `X-Forwarded-For` is believed),
 //! [`throttle`] (failed logins slowed, never locked out), [`confirm`] (the second step of the
 //! organiser's irreversible or expensive actions).
-//! Database work runs on tokio's blocking threads, each request with its own connection.
+//! Database work runs on tokio's blocking threads, each request with a connection of the
+//! arena's pool, through the [`db::Db`] extractor.
 
 pub mod api;
 pub mod api_refusals;
