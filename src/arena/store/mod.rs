@@ -62,7 +62,8 @@ mod tests {
     use crate::arena::{Arena, admin, views};
 
     /// Not a check but a figure (run with `--nocapture`): how long the leaderboard's read
-    /// takes, connection included, as the web layer does it.
+    /// takes, connection included, as the web layer does it: with a connection of the pool,
+    /// and (as before the pool) with a connection opened for it.
     #[test]
     fn measure_a_leaderboard_read() {
         let tmp = tempfile::tempdir().unwrap();
@@ -78,14 +79,24 @@ mod tests {
             admin::add_team(&arena, t).unwrap();
         }
         const N: u32 = 300;
-        let start = std::time::Instant::now();
-        for _ in 0..N {
-            let mut conn = arena.conn().unwrap();
+        let read = |conn: &mut rusqlite::Connection| {
             let tx = conn.transaction().unwrap();
             views::leaderboard(&tx, 10).unwrap();
             tx.rollback().unwrap();
+        };
+        let start = std::time::Instant::now();
+        for _ in 0..N {
+            read(&mut arena.conn().unwrap());
         }
-        let each = start.elapsed() / N;
-        println!("a leaderboard read, connection included: {each:?} (mean of {N})");
+        let pooled = start.elapsed() / N;
+        let start = std::time::Instant::now();
+        for _ in 0..N {
+            read(&mut crate::arena::db::connect(&arena.dir).unwrap());
+        }
+        let opened = start.elapsed() / N;
+        println!(
+            "a leaderboard read, connection included (mean of {N}): {pooled:?} pooled, \
+             {opened:?} with a connection opened for it"
+        );
     }
 }
