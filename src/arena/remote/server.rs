@@ -59,7 +59,7 @@ impl Refused {
 impl From<store::StoreError> for Refused {
     /// The arena's own failure: its database.
     fn from(e: store::StoreError) -> Refused {
-        Refused::new(500, e.to_string())
+        Refused::new(Why::Internal, e.to_string())
     }
 }
 

@@ -14,7 +14,6 @@ use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
-use crate::arena::Arena;
 use crate::arena::finals::{freeze, rejudge, tournament};
 use crate::arena::{Arena, store};
 use crate::record::notes::plural;
