@@ -83,7 +83,11 @@ fn open(dir: &std::path::Path) -> anyhow::Result<Arena> {
 }
 
 /// The team's id, or a refusal that says how to find the names.
-fn team_id(arena: &Arena, dir: &std::path::Path, name: &str) -> anyhow::Result<i64> {
+fn team_id(
+    arena: &Arena,
+    dir: &std::path::Path,
+    name: &str,
+) -> anyhow::Result<crate::arena::store::TeamId> {
     let conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
     match admin::find_team(&conn, name).map_err(|e| anyhow::anyhow!(e))? {
         Some(id) => Ok(id),

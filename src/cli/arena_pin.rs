@@ -62,6 +62,7 @@ pub fn run(a: PinArgs) -> anyhow::Result<ExitCode> {
     let arena = Arena::open(&a.dir).map_err(UsageError)?;
     let mut conn = arena.conn().map_err(UsageError)?;
     let asked = if a.latest { None } else { a.version };
+    let asked = asked.map(crate::arena::store::VersionId);
     let pinned = pinning::team_named(&conn, &a.team)
         .and_then(|team| pinning::pin(&mut conn, team, asked))
         .map_err(|e| match e {

@@ -35,7 +35,7 @@ pub(super) fn recipe(name: &str, build: &str) -> Recipe {
 
 pub(super) fn submit(
     arena: &rollarena::arena::Arena,
-    team: i64,
+    team: rollarena::arena::store::TeamId,
     language: &str,
     file: &str,
     bytes: &[u8],

@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rollarena::arena::config::Config;
+use rollarena::arena::store::TeamId;
 use rollarena::arena::{Arena, admin};
 
 use crate::check::{rollarena, shared_tempdir};
@@ -59,7 +60,7 @@ pub fn arena_in(
 }
 
 /// Adds a team; its id.
-pub fn team(arena: &Arena, name: &str) -> i64 {
+pub fn team(arena: &Arena, name: &str) -> TeamId {
     admin::add_team(arena, name).unwrap();
     admin::team_id(&arena.conn().unwrap(), name).unwrap()
 }

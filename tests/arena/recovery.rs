@@ -26,7 +26,7 @@ fn unfinished_matches_and_builds_are_requeued_and_counted_once() {
     assert_eq!(pool.len(), 2);
     let pick = matchmaker::Pick {
         seats: pool.iter().map(|c| c.version).collect(),
-        kind: "ladder",
+        kind: rollarena::arena::store::MatchKind::Ladder,
     };
     admin::set_paused(&arena, true).unwrap();
     let local = matchmaker::insert(&mut conn, &pick, 2, 7).unwrap();

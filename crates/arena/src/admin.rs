@@ -8,11 +8,11 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, params};
 use serde_json::{Map, Value};
 
 use super::config::{self, Config};
-use super::{Arena, db, sql, tokens};
+use super::store::{TeamId, sessions, settings, teams, versions};
+use super::{Arena, db, tokens};
 
 /// Longest team name, in characters.
 pub const MAX_NAME: usize = 64;
@@ -65,11 +65,7 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
     let conn = db::create(dir)?;
     set_mode(&dir.join(db::FILE), 0o600)?;
     let token = tokens::generate(tokens::Kind::Organiser);
-    conn.execute(
-        "INSERT INTO organisers (token_hash, created_at) VALUES (?1, ?2)",
-        params![tokens::hash(&token), db::now_ms()],
-    )
-    .map_err(sql)?;
+    sessions::add_organiser(&conn, &tokens::hash(&token), db::now_ms())?;
     Ok(token)
 }
 
@@ -124,47 +120,31 @@ fn insert_team(
     conn: &rusqlite::Connection,
     name: &str,
     builtin: bool,
-) -> Result<(i64, String), String> {
-    let taken: Option<i64> = conn
-        .query_row("SELECT id FROM teams WHERE name = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(sql)?;
-    if taken.is_some() {
+) -> Result<(TeamId, String), String> {
+    if teams::find(conn, name)?.is_some() {
         return Err(format!(
             "there is already a team named {name:?}: choose another name"
         ));
     }
     let token = tokens::generate(tokens::Kind::Team);
-    conn.execute(
-        "INSERT INTO teams (name, token_hash, created_at, builtin) VALUES (?1, ?2, ?3, ?4)",
-        params![name, tokens::hash(&token), db::now_ms(), builtin],
-    )
-    .map_err(sql)?;
-    Ok((conn.last_insert_rowid(), token))
+    let id = teams::insert(conn, name, &tokens::hash(&token), db::now_ms(), builtin)?;
+    Ok((id, token))
 }
 
 /// The team with this name (exactly: names are compared as they are written), if any.
-pub fn find_team(conn: &rusqlite::Connection, name: &str) -> Result<Option<i64>, String> {
-    conn.query_row("SELECT id FROM teams WHERE name = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(sql)
+pub fn find_team(conn: &rusqlite::Connection, name: &str) -> Result<Option<TeamId>, String> {
+    Ok(teams::find(conn, name)?)
 }
 
 /// The team with this name.
-pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<i64, String> {
+pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<TeamId, String> {
     find_team(conn, name)?.ok_or_else(|| format!("there is no team named {name:?}"))
 }
 
 /// Disables (or enables again) a team: a disabled team's versions leave the ladder.
-pub fn set_team_disabled(arena: &Arena, team: i64, disabled: bool) -> Result<(), String> {
+pub fn set_team_disabled(arena: &Arena, team: TeamId, disabled: bool) -> Result<(), String> {
     let conn = arena.conn()?;
-    let n = conn
-        .execute(
-            "UPDATE teams SET disabled = ?1 WHERE id = ?2",
-            params![disabled, team],
-        )
-        .map_err(sql)?;
-    if n == 0 {
+    if !teams::set_disabled(&conn, team, disabled)? {
         return Err(format!("there is no team {team}"));
     }
     Ok(())
@@ -173,19 +153,12 @@ pub fn set_team_disabled(arena: &Arena, team: i64, disabled: bool) -> Result<(),
 /// Gives a team a new token (the old one stops working, and its sessions end): for a team
 /// that lost its token, or whose token leaked, since only the token's hash is kept. The page's
 /// organiser table and `rollarena arena token` both call it.
-pub fn new_token(conn: &rusqlite::Connection, team: i64) -> Result<String, String> {
+pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, String> {
     let token = tokens::generate(tokens::Kind::Team);
-    let changed = conn
-        .execute(
-            "UPDATE teams SET token_hash = ?1 WHERE id = ?2 AND builtin = 0",
-            params![tokens::hash(&token), team],
-        )
-        .map_err(sql)?;
-    if changed == 0 {
+    if !teams::set_token_hash(conn, team, &tokens::hash(&token))? {
         return Err("a built-in bot has no token: no one logs in as it".into());
     }
-    conn.execute("DELETE FROM sessions WHERE team_id = ?1", [team])
-        .map_err(sql)?;
+    sessions::end_team_sessions(conn, team)?;
     Ok(token)
 }
 
@@ -194,12 +167,11 @@ pub fn new_token(conn: &rusqlite::Connection, team: i64) -> Result<String, Strin
 /// plays one match more. Returns whether the ladder was at rest.
 pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
     let conn = arena.conn()?;
-    conn.execute(
-        "INSERT INTO state (key, value) VALUES ('paused', ?1)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [serde_json::to_string(&paused).expect("a bool serialises")],
-    )
-    .map_err(sql)?;
+    settings::set(
+        &conn,
+        "paused",
+        &serde_json::to_string(&paused).expect("a bool serialises"),
+    )?;
     if paused {
         return Ok(crate::ladder::rest::since(&conn)?.is_some());
     }
@@ -208,16 +180,11 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
 
 /// Whether the matchmaker is paused.
 pub fn paused(arena: &Arena) -> Result<bool, String> {
-    paused_in(&arena.conn()?)
+    paused_in(&*arena.conn()?)
 }
 
 pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, String> {
-    let value: Option<String> = conn
-        .query_row("SELECT value FROM state WHERE key = 'paused'", [], |r| {
-            r.get(0)
-        })
-        .optional()
-        .map_err(sql)?;
+    let value = settings::get(conn, "paused")?;
     Ok(value.is_some_and(|v| v == "true"))
 }
 
@@ -225,37 +192,23 @@ pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, String> {
 pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
     let conn = arena.conn()?;
     // An anchor the file no longer names leaves the ladder (its matches stay).
-    conn.execute("UPDATE teams SET disabled = 1 WHERE builtin = 1", [])
-        .map_err(sql)?;
+    teams::disable_builtins(&conn)?;
     for bot in &arena.config.ladder.anchors {
         let name = format!("{BUILTIN_PREFIX} {bot}");
-        let exists: Option<i64> = conn
-            .query_row("SELECT id FROM teams WHERE name = ?1", [&name], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(sql)?;
-        if let Some(id) = exists {
-            conn.execute("UPDATE teams SET disabled = 0 WHERE id = ?1", [id])
-                .map_err(sql)?;
+        if let Some(id) = teams::find(&conn, &name)? {
+            teams::set_disabled(&conn, id, false)?;
             continue;
         }
         let (team, _) = insert_team(&conn, &name, true)?;
         let (mu, sigma) = super::ladder::rating::initial();
-        conn.execute(
-            "INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
-                 submitted_at, state, run_command, built_at, checked_at, mu, sigma)
-             VALUES (?1, ?2, 'builtin', '', 0, ?3, 'ready', ?4, ?3, ?3, ?5, ?6)",
-            params![
-                team,
-                bot,
-                db::now_ms(),
-                format!("rollarena bot {bot}"),
-                mu,
-                sigma
-            ],
-        )
-        .map_err(sql)?;
+        versions::insert_builtin(
+            &conn,
+            team,
+            bot,
+            &format!("rollarena bot {bot}"),
+            db::now_ms(),
+            (mu, sigma),
+        )?;
     }
     Ok(())
 }
@@ -311,23 +264,22 @@ mod tests {
         let old = add_team(&arena, "alpha").unwrap();
         let conn = arena.conn().unwrap();
         let id = team_id(&conn, "alpha").unwrap();
-        conn.execute(
-            "INSERT INTO sessions (id_hash, team_id, csrf, created_at, expires_at)
-             VALUES ('s', ?1, 'c', 0, 9999999999999)",
-            [id],
-        )
-        .unwrap();
+        let session = sessions::Session {
+            team: Some(id),
+            organiser: false,
+            csrf: "c".into(),
+        };
+        sessions::start(&conn, "s", &session, 0, 9999999999999).unwrap();
+        assert_eq!(sessions::find(&conn, "s", 1).unwrap(), Some(session));
         let new = new_token(&conn, id).unwrap();
         assert_ne!(new, old);
-        let hash: String = conn
-            .query_row("SELECT token_hash FROM teams WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(hash, tokens::hash(&new));
-        let sessions: i64 = conn
-            .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(sessions, 0);
+        let hash = tokens::hash(&new);
+        let found = sessions::team_of_token(&conn, &hash).unwrap();
+        assert_eq!(found, Some((id, "alpha".to_string())));
+        assert_eq!(
+            sessions::team_of_token(&conn, &tokens::hash(&old)).unwrap(),
+            None
+        );
+        assert_eq!(sessions::find(&conn, "s", 1).unwrap(), None);
     }
 }

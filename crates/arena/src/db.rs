@@ -1,6 +1,8 @@
 //! The arena's database: one SQLite file (`DIR/arena.db`) in WAL mode, opened by every part
-//! of the server (web handlers, the matchmaker, workers) through [`connect`], and upgraded in
-//! place by numbered migrations.
+//! of the server (web handlers, the matchmaker, workers) through the pool of
+//! [`super::store::pool`] ([`connect`] once, [`open`] for the pool's further connections),
+//! and upgraded in place by numbered migrations. Every query is the store's
+//! ([`super::store`]).
 //!
 //! Why SQLite through `rusqlite` (with SQLite compiled in): an arena runs on a laptop as one
 //! binary with no setup, and one file is what an organiser backs up. WAL lets the pages read
@@ -41,13 +43,21 @@ pub fn connect(dir: &Path) -> Result<Connection, String> {
             dir.display()
         ));
     }
+    let conn = open(dir)?;
+    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(conn)
+}
+
+/// Opens the database of the arena at `dir` with its settings, without the migration check
+/// (for the connections after the first: see `store::pool`).
+pub fn open(dir: &Path) -> Result<Connection, String> {
+    let path = dir.join(FILE);
     let conn = Connection::open_with_flags(
         &path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     configure(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
-    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(conn)
 }
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Arena, records};
+use super::{Arena, records, store};
 use crate::game::grade::{Budget, SeatSummary, summarise};
 use crate::game::registry;
 
@@ -85,15 +85,10 @@ fn sleep_unless(stop: &AtomicBool, how_long: Duration) {
 /// Grades the newest counted match without grades: whether there was one.
 pub fn grade_next(arena: &Arena, stop: &AtomicBool) -> Result<bool, String> {
     let conn = arena.conn()?;
-    let ids: Vec<i64> = conn
-        .prepare(
-            "SELECT id FROM matches WHERE state = 'done' AND rated = 1 ORDER BY id DESC LIMIT ?1",
-        )
-        .and_then(|mut s| {
-            s.query_map([LOOK_BACK], |r| r.get(0))?
-                .collect::<Result<Vec<i64>, _>>()
-        })
-        .map_err(|e| e.to_string())?;
+    let ids: Vec<i64> = store::matches::newest_rated(&conn, LOOK_BACK)?
+        .into_iter()
+        .map(i64::from)
+        .collect();
     drop(conn);
     let Some(id) = ids.into_iter().find(|&id| !path(&arena.dir, id).exists()) else {
         return Ok(false);

@@ -6,6 +6,7 @@
 //! and below `cli`. The parts:
 //! - [`config`]: `arena.toml`, every setting with its default;
 //! - [`db`]: the database, its migrations, and the time the database stores;
+//! - [`store`]: every query of the database, typed ids and states, pooled connections;
 //! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
 //! - [`admin`]: creating an arena, teams, pausing;
 //! - [`pinning`]: which version of a team plays (the one it pinned, or its latest ready one);
@@ -43,6 +44,7 @@ pub mod remote;
 pub mod rundir;
 pub mod service;
 pub mod status;
+pub mod store;
 pub mod submissions;
 pub mod tokens;
 pub mod views;
@@ -50,7 +52,8 @@ pub mod web;
 
 use std::path::{Path, PathBuf};
 
-/// An open arena: its directory and settings. Each thread takes its own connection.
+/// An open arena: its directory, settings and database. Each thread takes its own connection
+/// from the pool.
 #[derive(Clone, Debug)]
 pub struct Arena {
     pub dir: PathBuf,
@@ -60,6 +63,8 @@ pub struct Arena {
     /// The recipes `serve` found it cannot build (their probe failed): not offered, and left
     /// out of `config.recipes` (see `submissions::offer`).
     pub unavailable: Vec<submissions::offer::Unavailable>,
+    /// The database's connections, opened once (see [`store::pool`]).
+    pub pool: std::sync::Arc<store::Pool>,
 }
 
 impl Arena {
@@ -68,19 +73,25 @@ impl Arena {
     /// paths given to bots) do not depend on where the server was started.
     pub fn open(dir: &Path) -> Result<Arena, String> {
         let config = config::Config::load(dir)?;
-        db::connect(dir)?;
         let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Arena::with_config(&dir, config)
+    }
+
+    /// The arena at `dir` (absolute) with these settings: opens its database (bringing it up
+    /// to date) for the connections of [`Arena::conn`].
+    pub fn with_config(dir: &Path, config: config::Config) -> Result<Arena, String> {
         Ok(Arena {
-            dir,
+            dir: dir.to_path_buf(),
             config,
             live: Default::default(),
             unavailable: Vec::new(),
+            pool: store::Pool::open(dir)?,
         })
     }
 
-    /// A new connection to the database.
-    pub fn conn(&self) -> Result<rusqlite::Connection, String> {
-        db::connect(&self.dir)
+    /// A connection to the database, from the arena's pool (it returns there when dropped).
+    pub fn conn(&self) -> Result<store::Conn, String> {
+        Ok(self.pool.get()?)
     }
 
     /// A version's directory: `versions/<id>/`.

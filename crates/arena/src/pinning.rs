@@ -12,19 +12,16 @@
 //! taken back once it has passed). The check and the write are one `IMMEDIATE` transaction, so
 //! a pin is either written before the closing time or refused.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
 use super::finals::freeze;
 use super::sql;
+use super::store::{self, TeamId, VersionId, VersionState, teams};
 
 /// The SQL of a team's active version (an id, or NULL), over the team's row aliased `t`: the
-/// version it pinned if that is ready, else its latest ready one (the newest first along the
-/// index `versions(team_id, id)`, stopping at the first ready one).
-pub const ACTIVE_VERSION: &str = "COALESCE(
-    (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version AND pv.state = 'ready'),
-    (SELECT lv.id FROM versions lv WHERE lv.team_id = t.id AND lv.state = 'ready'
-        ORDER BY lv.id DESC LIMIT 1))";
+/// version it pinned if that is ready, else its latest ready one (kept in the store).
+pub use super::store::teams::ACTIVE_VERSION;
 
 /// Which version of a team plays, after a pin (`POST /api/teams/NAME/pin` answers it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -69,8 +66,14 @@ fn internal(e: rusqlite::Error) -> PinError {
     PinError::Internal(sql(e))
 }
 
+impl From<store::StoreError> for PinError {
+    fn from(e: store::StoreError) -> Self {
+        PinError::Internal(e.to_string())
+    }
+}
+
 /// The id of the team named `name` (exactly: names are compared as they are written).
-pub fn team_named(conn: &Connection, name: &str) -> Result<i64, PinError> {
+pub fn team_named(conn: &Connection, name: &str) -> Result<TeamId, PinError> {
     super::admin::find_team(conn, name)
         .map_err(PinError::Internal)?
         .ok_or_else(|| {
@@ -94,21 +97,18 @@ pub fn closed_refusal(at: i64) -> String {
 /// Pins `version` as the one team `team` plays (one of its own, ready), or with `None` goes
 /// back to its latest ready version; returns which version plays now. Pinning the version
 /// already pinned, or unpinning a team that pinned none, changes nothing and is not an error.
-pub fn pin(conn: &mut Connection, team: i64, version: Option<i64>) -> Result<Pinned, PinError> {
+pub fn pin(
+    conn: &mut Connection,
+    team: TeamId,
+    version: Option<VersionId>,
+) -> Result<Pinned, PinError> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(internal)?;
     if let Some(at) = freeze::closed(&tx).map_err(PinError::Internal)? {
         return Err(PinError::Closed(closed_refusal(at)));
     }
-    let (name, builtin): (String, bool) = tx
-        .query_row(
-            "SELECT name, builtin FROM teams WHERE id = ?1",
-            [team],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(internal)?
+    let teams::Marks { name, builtin, .. } = teams::marks(&tx, team)?
         .ok_or_else(|| PinError::Refused(format!("there is no team {team}")))?;
     if builtin {
         return Err(PinError::Refused(format!(
@@ -120,28 +120,27 @@ pub fn pin(conn: &mut Connection, team: i64, version: Option<i64>) -> Result<Pin
     if let Some(v) = version {
         check_version(&tx, team, &name, v)?;
     }
-    tx.execute(
-        "UPDATE teams SET pinned_version = ?1 WHERE id = ?2",
-        params![version, team],
-    )
-    .map_err(internal)?;
-    let pinned = pinned(&tx, team).map_err(internal)?;
+    teams::set_pinned(&tx, team, version)?;
+    let pinned = pinned(&tx, team)?;
     tx.commit().map_err(internal)?;
     Ok(pinned)
 }
 
 /// Refuses a version team `team` (named `name`) cannot play, saying why and what to do.
-fn check_version(conn: &Connection, team: i64, name: &str, v: i64) -> Result<(), PinError> {
-    let row: Option<(i64, String, String, Option<String>)> = conn
-        .query_row(
-            "SELECT v.team_id, t.name, v.state, v.failure
-             FROM versions v JOIN teams t ON t.id = v.team_id WHERE v.id = ?1",
-            [v],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )
-        .optional()
-        .map_err(internal)?;
-    let Some((owner, owner_name, state, failure)) = row else {
+fn check_version(
+    conn: &Connection,
+    team: TeamId,
+    name: &str,
+    v: VersionId,
+) -> Result<(), PinError> {
+    let row = teams::version_owner(conn, v)?;
+    let Some(teams::Owned {
+        team: owner,
+        team_name: owner_name,
+        state,
+        failure,
+    }) = row
+    else {
         return Err(PinError::Refused(format!(
             "there is no version {v}: give the number of one of {name}'s versions (its page \
              lists them)"
@@ -152,14 +151,14 @@ fn check_version(conn: &Connection, team: i64, name: &str, v: i64) -> Result<(),
             "version {v} is {owner_name}'s, not {name}'s: a team plays one of its own versions"
         )));
     }
-    match state.as_str() {
-        "ready" => Ok(()),
-        "failed" => Err(PinError::Refused(format!(
+    match state {
+        VersionState::Ready => Ok(()),
+        VersionState::Failed => Err(PinError::Refused(format!(
             "version {v} failed ({}): only a version that passed its build and check can play; \
              its page says what went wrong",
             failure.as_deref().unwrap_or("no reason recorded")
         ))),
-        "superseded" => Err(PinError::Refused(format!(
+        VersionState::Superseded => Err(PinError::Refused(format!(
             "version {v} was {}: it is never built; pin a version that is ready",
             failure.as_deref().unwrap_or("superseded by a newer upload")
         ))),
@@ -171,37 +170,23 @@ fn check_version(conn: &Connection, team: i64, name: &str, v: i64) -> Result<(),
 }
 
 /// The team's pin and the version that plays.
-pub fn pinned(conn: &Connection, team: i64) -> rusqlite::Result<Pinned> {
-    conn.query_row(
-        &format!("SELECT {ACTIVE_VERSION}, t.pinned_version FROM teams t WHERE t.id = ?1"),
-        [team],
-        |r| {
-            Ok(Pinned {
-                active_version: r.get(0)?,
-                pinned_version: r.get(1)?,
-            })
-        },
-    )
+pub fn pinned(conn: &Connection, team: TeamId) -> store::Result<Pinned> {
+    let (active, pinned) = teams::pinned(conn, team)?;
+    Ok(Pinned {
+        active_version: active.map(i64::from),
+        pinned_version: pinned.map(i64::from),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::fixtures;
     use crate::{Arena, admin, db};
 
-    fn version(conn: &Connection, id: i64, team: i64, state: &str) {
-        conn.execute(
-            "INSERT INTO versions (id, team_id, label, language, source_sha256, source_bytes,
-                 submitted_at, state, failure, mu, sigma)
-             VALUES (?1, ?2, 'v', 'python', '', 1, 0, ?3, ?4, 25, 8.3)",
-            params![
-                id,
-                team,
-                state,
-                (state == "failed").then_some("check: hello: no answer")
-            ],
-        )
-        .unwrap();
+    fn version(conn: &Connection, id: i64, team: TeamId, state: VersionState) {
+        let failure = (state == VersionState::Failed).then_some("check: hello: no answer");
+        fixtures::version(conn, VersionId(id), team, state, failure);
     }
 
     #[test]
@@ -231,11 +216,11 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        version(&conn, 1, a, "ready");
-        version(&conn, 2, a, "ready");
-        version(&conn, 3, a, "failed");
-        version(&conn, 4, a, "building");
-        version(&conn, 5, b, "ready");
+        version(&conn, 1, a, VersionState::Ready);
+        version(&conn, 2, a, VersionState::Ready);
+        version(&conn, 3, a, VersionState::Failed);
+        version(&conn, 4, a, VersionState::Building);
+        version(&conn, 5, b, VersionState::Ready);
         let latest = Pinned {
             active_version: Some(2),
             pinned_version: None,
@@ -245,9 +230,9 @@ mod tests {
             active_version: Some(1),
             pinned_version: Some(1),
         };
-        assert_eq!(pin(&mut conn, a, Some(1)).unwrap(), on_1);
-        assert_eq!(pin(&mut conn, a, Some(1)).unwrap(), on_1);
-        let refused = |conn: &mut Connection, v| match pin(conn, a, Some(v)) {
+        assert_eq!(pin(&mut conn, a, Some(VersionId(1))).unwrap(), on_1);
+        assert_eq!(pin(&mut conn, a, Some(VersionId(1))).unwrap(), on_1);
+        let refused = |conn: &mut Connection, v| match pin(conn, a, Some(VersionId(v))) {
             Err(PinError::Refused(m)) => m,
             other => panic!("{other:?}"),
         };
@@ -265,17 +250,16 @@ mod tests {
         // A refusal leaves the pin as it was.
         assert_eq!(pinned(&conn, a).unwrap(), on_1);
         assert_eq!(pin(&mut conn, a, None).unwrap(), latest);
-        conn.execute("UPDATE teams SET builtin = 1 WHERE id = ?1", [b])
-            .unwrap();
-        match pin(&mut conn, b, Some(5)) {
+        fixtures::set_builtin(&conn, b);
+        match pin(&mut conn, b, Some(VersionId(5))) {
             Err(PinError::Refused(m)) => assert!(m.contains("built-in bots"), "{m}"),
             other => panic!("{other:?}"),
         }
 
         // Closed: refused, naming the time; the pin stays what it was at the closing time.
-        pin(&mut conn, a, Some(1)).unwrap();
+        pin(&mut conn, a, Some(VersionId(1))).unwrap();
         freeze::set(&conn, db::now_ms(), true).unwrap();
-        for asked in [Some(2), None] {
+        for asked in [Some(VersionId(2)), None] {
             match pin(&mut conn, a, asked) {
                 Err(PinError::Closed(m)) => {
                     assert!(m.contains("the contest closed at 20"), "{m}");

@@ -12,9 +12,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
-use super::{Arena, sql};
+use super::Arena;
+use super::store::{MatchId, matches};
 
 /// A finished match's compressed record, relative to the arena's directory.
 pub fn compressed_path(match_id: i64) -> String {
@@ -78,11 +79,7 @@ pub fn store_compressed(conn: &Connection, dir: &Path, id: i64) -> Result<Option
     }
     let gz = compressed_path(id);
     let sizes = compress_file(&plain, &dir.join(&gz))?;
-    conn.execute(
-        "UPDATE matches SET record_path = ?1 WHERE id = ?2 AND record_path = ?3",
-        params![gz, id, Arena::record_path(id)],
-    )
-    .map_err(sql)?;
+    matches::move_record(conn, MatchId(id), &Arena::record_path(id), &gz)?;
     std::fs::remove_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
     Ok(Some(sizes))
 }
@@ -101,6 +98,7 @@ pub fn remove_compressed(dir: &Path, id: i64) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{MatchKind, MatchState, fixtures};
 
     /// A real record from the repository's samples (the first by name).
     fn sample() -> PathBuf {
@@ -122,20 +120,13 @@ mod tests {
         std::fs::copy(sample(), &plain).unwrap();
         let before = crate::record::reader::read_record_file(&plain).unwrap();
         let conn = super::super::db::create(dir.path()).unwrap();
-        conn.execute_batch(
-            "INSERT INTO matches (id, created_at, kind, seed, rounds, state, record_path)
-             VALUES (7, 0, 'ladder', 1, 2, 'done', 'records/7.jsonl')",
-        )
-        .unwrap();
+        let path = Some("records/7.jsonl");
+        fixtures::match_row(&conn, MatchId(7), MatchKind::Ladder, MatchState::Done, path);
         assert_eq!(find(dir.path(), 7).as_deref(), Some("records/7.jsonl"));
         let sizes = store_compressed(&conn, dir.path(), 7).unwrap().unwrap();
         assert!(sizes.compressed * 3 < sizes.plain, "{sizes:?}");
         assert!(!plain.exists());
-        let stored: String = conn
-            .query_row("SELECT record_path FROM matches WHERE id = 7", [], |r| {
-                r.get(0)
-            })
-            .unwrap();
+        let stored = matches::record_path(&conn, MatchId(7)).unwrap().unwrap();
         assert_eq!(stored, "records/7.jsonl.gz");
         assert_eq!(find(dir.path(), 7).as_deref(), Some(stored.as_str()));
         let after = crate::record::reader::read_record_file(&dir.path().join(&stored)).unwrap();

@@ -30,8 +30,10 @@ use std::time::Duration;
 
 use super::ladder::{matchmaker, worker};
 use super::rundir;
+use super::store::builds;
+use super::store::ladder::Lost;
 use super::submissions::builder;
-use super::{Arena, admin, sql};
+use super::{Arena, admin};
 use crate::sandbox::{Isolation, Level};
 
 /// Who embedded workers are, in `lease_owner`.
@@ -151,14 +153,11 @@ impl Service {
         // Shutdown (task C): the builder left its version `building`; queue it again now, not
         // only at the next start.
         let owner = format!("{EMBEDDED}{}:%", std::process::id());
-        if let Err(e) = self.arena.conn().and_then(|c| {
-            c.execute(
-                "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
-                 WHERE state IN ('building', 'checking') AND lease_owner LIKE ?1",
-                [&owner],
-            )
-            .map_err(sql)
-        }) {
+        if let Err(e) = self
+            .arena
+            .conn()
+            .and_then(|c| Ok(builds::requeue_owned(&c, &owner)?))
+        {
             tracing::warn!("arena: stopping: {e}");
         }
     }
@@ -193,8 +192,7 @@ pub fn recover(arena: &Arena) -> Result<(), String> {
     let like = format!("{EMBEDDED}%");
     matchmaker::expire(
         &conn,
-        "lease_owner LIKE ?1",
-        &like,
+        Lost::OwnedLike(&like),
         arena.config.ladder.max_attempts,
     )?;
     matchmaker::sweep(&conn, arena.config.ladder.max_attempts)?;

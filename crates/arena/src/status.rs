@@ -9,8 +9,8 @@
 use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
-use super::pinning::ACTIVE_VERSION;
 use super::remote::registry::{self, WorkerRow};
+use super::store::reads;
 use super::{admin, db, finals, sql};
 
 /// One team as `arena teams` lists it.
@@ -58,44 +58,23 @@ pub fn teams(conn: &mut Connection, placement: u32) -> Result<Vec<TeamListing>, 
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Deferred)
         .map_err(sql)?;
-    let rows = {
-        let mut stmt = tx
-            .prepare(&format!(
-                "SELECT t.name, t.builtin, t.disabled, {ACTIVE_VERSION}, t.pinned_version,
-                    (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id),
-                    (SELECT COUNT(DISTINCT m.id) FROM matches m
-                        JOIN match_seats s ON s.match_id = m.id
-                        JOIN versions v ON v.id = s.version_id
-                        WHERE v.team_id = t.id AND m.state = 'done'),
-                    l.id, l.state, l.submitted_at,
-                    (SELECT a.matches FROM versions a WHERE a.id = {ACTIVE_VERSION})
-                 FROM teams t
-                 LEFT JOIN versions l ON l.id =
-                    (SELECT MAX(id) FROM versions lv WHERE lv.team_id = t.id)
-                 ORDER BY t.builtin, t.name"
-            ))
-            .map_err(sql)?;
-        stmt.query_map([], |r| {
-            let active_matches: Option<i64> = r.get(10)?;
-            Ok(TeamListing {
-                active_matches,
-                placing: active_matches.is_some_and(|n| n < i64::from(placement)),
-                name: r.get(0)?,
-                builtin: r.get(1)?,
-                disabled: r.get(2)?,
-                active_version: r.get(3)?,
-                pinned_version: r.get(4)?,
-                versions: r.get(5)?,
-                matches: r.get(6)?,
-                last_version: r.get(7)?,
-                last_state: r.get(8)?,
-                last_submitted_at: r.get(9)?,
-            })
+    let rows = reads::team_listing(&tx)?
+        .into_iter()
+        .map(|r| TeamListing {
+            active_matches: r.active_matches,
+            placing: r.active_matches.is_some_and(|n| n < i64::from(placement)),
+            name: r.name,
+            builtin: r.builtin,
+            disabled: r.disabled,
+            active_version: r.active_version,
+            pinned_version: r.pinned_version,
+            versions: r.versions,
+            matches: r.matches,
+            last_version: r.last_version,
+            last_state: r.last_state,
+            last_submitted_at: r.last_submitted_at,
         })
-        .map_err(sql)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sql)?
-    };
+        .collect();
     tx.commit().map_err(sql)?;
     Ok(rows)
 }
@@ -146,41 +125,21 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Deferred)
         .map_err(sql)?;
-    let count = |q: &str, p: &[&dyn rusqlite::ToSql]| -> Result<i64, String> {
-        tx.query_row(q, p, |r| r.get(0)).map_err(sql)
+    use super::store::{MatchState as M, VersionState as V};
+    let versions = Counts {
+        queued: reads::team_versions_in(&tx, &[V::Queued])?,
+        running: reads::team_versions_in(&tx, &[V::Building, V::Checking])?,
+        done: reads::team_versions_in(&tx, &[V::Ready])?,
+        failed: reads::team_versions_in(&tx, &[V::Failed])?,
     };
-    let by_state = |table: &str, running: &str| -> Result<Counts, String> {
-        // The anchors' versions are built in, never built: they are left out.
-        let teams_only = if table == "versions" {
-            " AND team_id IN (SELECT id FROM teams WHERE builtin = 0)"
-        } else {
-            ""
-        };
-        let n = |states: &str| {
-            count(
-                &format!("SELECT COUNT(*) FROM {table} WHERE state IN ({states}){teams_only}"),
-                &[],
-            )
-        };
-        Ok(Counts {
-            queued: n("'queued'")?,
-            running: n(running)?,
-            done: n(if table == "versions" {
-                "'ready'"
-            } else {
-                "'done'"
-            })?,
-            failed: n("'failed'")?,
-        })
+    let matches = Counts {
+        queued: reads::matches_in(&tx, &[M::Queued])?,
+        running: reads::matches_in(&tx, &[M::Running])?,
+        done: reads::matches_in(&tx, &[M::Done])?,
+        failed: reads::matches_in(&tx, &[M::Failed])?,
     };
-    let versions = by_state("versions", "'building', 'checking'")?;
-    let matches = by_state("matches", "'running'")?;
-    let finished_since = |ms: i64| {
-        count(
-            "SELECT COUNT(*) FROM matches WHERE state = 'done' AND finished_at >= ?1",
-            &[&(now - ms)],
-        )
-    };
+    let finished_since = |ms: i64| reads::matches_done_since(&tx, now - ms);
+    let (teams, teams_disabled) = reads::team_counts(&tx)?;
     let status = Status {
         at: now,
         game: arena.config.game.clone(),
@@ -188,11 +147,8 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
         at_rest_since: crate::ladder::rest::since(&tx)?,
         closing_at: finals::freeze::closing(&tx)?,
         closed: finals::freeze::closed(&tx)?.is_some(),
-        teams: count("SELECT COUNT(*) FROM teams WHERE builtin = 0", &[])?,
-        teams_disabled: count(
-            "SELECT COUNT(*) FROM teams WHERE builtin = 0 AND disabled = 1",
-            &[],
-        )?,
+        teams,
+        teams_disabled,
         versions,
         matches,
         matches_last_minute: finished_since(60_000)?,

@@ -8,11 +8,11 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::pinning::{ACTIVE_VERSION, Pinned};
+use super::store::{reads, settings};
 use crate::record::RoundRecord;
 
 /// Who is asking: decides what of a team's private material (its sources, build logs, check
@@ -52,6 +52,12 @@ pub enum ViewError {
 impl From<rusqlite::Error> for ViewError {
     fn from(e: rusqlite::Error) -> Self {
         ViewError::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<super::store::StoreError> for ViewError {
+    fn from(e: super::store::StoreError) -> Self {
+        ViewError::Internal(e.to_string())
     }
 }
 
@@ -108,30 +114,7 @@ pub struct DisabledVersion {
 
 /// The disabled teams, by name.
 fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>, ViewError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches
-         FROM teams t LEFT JOIN versions v ON v.id = {ACTIVE_VERSION}
-         WHERE t.disabled = 1 ORDER BY t.name"
-    ))?;
-    let rows = stmt
-        .query_map([], |r| {
-            let id: Option<i64> = r.get(1)?;
-            let version = match id {
-                Some(id) => Some(DisabledVersion {
-                    id,
-                    label: r.get(2)?,
-                    conservative: conservative(r.get(3)?, r.get(4)?),
-                    matches: r.get(5)?,
-                }),
-                None => None,
-            };
-            Ok(DisabledRow {
-                team: r.get(0)?,
-                version,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    Ok(rows)
+    Ok(reads::disabled_teams(conn)?)
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -157,30 +140,7 @@ pub struct LeaderRow {
 
 /// The leaderboard, a version ranked once it played `placement` rated matches.
 pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, ViewError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name, v.id, v.label, v.mu, v.sigma, v.matches, t.builtin,
-            t.pinned_version IS v.id
-         FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
-         WHERE t.disabled = 0"
-    ))?;
-    let mut rows: Vec<LeaderRow> = stmt
-        .query_map([], |r| {
-            let (mu, sigma): (f64, f64) = (r.get(3)?, r.get(4)?);
-            Ok(LeaderRow {
-                rank: 0,
-                team: r.get(0)?,
-                builtin: r.get(6)?,
-                version_id: r.get(1)?,
-                version_label: r.get(2)?,
-                pinned: r.get(7)?,
-                mu,
-                sigma,
-                conservative: conservative(mu, sigma),
-                matches: r.get(5)?,
-                trend: None,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
+    let mut rows = reads::leader_rows(conn)?;
     rows.sort_by(|a, b| {
         b.conservative
             .total_cmp(&a.conservative)
@@ -190,11 +150,6 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
         .into_iter()
         .partition(|r| r.matches >= i64::from(placement));
     placing.sort_by(|a, b| b.matches.cmp(&a.matches).then_with(|| a.team.cmp(&b.team)));
-    let mut trend = conn.prepare_cached(
-        "SELECT mu_before, sigma_before FROM match_seats
-         WHERE version_id = ?1 AND mu_before IS NOT NULL
-         ORDER BY match_id DESC LIMIT 1 OFFSET ?2",
-    )?;
     // Competition ranking: a rating equal to the one above (to the hundredth the pages show)
     // shares its rank, and the next rank counts every row above it.
     let shown = |r: &LeaderRow| (r.conservative * 100.0).round();
@@ -208,31 +163,17 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
     for row in rows.iter_mut() {
         if row.matches > 0 {
             let back = (row.matches.min(TREND_MATCHES) - 1).max(0);
-            let before: Option<(f64, f64)> = trend
-                .query_row(params![row.version_id, back], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()?;
+            let before = reads::rating_before(conn, row.version_id, back)?;
             row.trend = before.map(|(mu, sigma)| row.conservative - conservative(mu, sigma));
         }
     }
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name FROM teams t WHERE t.disabled = 0 AND {ACTIVE_VERSION} IS NULL
-         ORDER BY t.name"
-    ))?;
-    let unranked = stmt
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let unranked = reads::unranked(conn)?;
     Ok(Leaderboard {
         paused: paused(conn)?,
         at_rest_since: crate::ladder::rest::since(conn).map_err(ViewError::Internal)?,
         placement_matches: placement,
         placing,
-        matches: conn.query_row(
-            "SELECT COUNT(*) FROM matches WHERE state = 'done'",
-            [],
-            |r| r.get(0),
-        )?,
+        matches: reads::matches_done(conn)?,
         rows,
         unranked,
         disabled: disabled_teams(conn)?,
@@ -241,11 +182,7 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
 
 /// Whether the organiser paused the matchmaker (the `state` table's `paused`).
 pub fn paused(conn: &Connection) -> Result<bool, ViewError> {
-    let value: Option<String> = conn
-        .query_row("SELECT value FROM state WHERE key = 'paused'", [], |r| {
-            r.get(0)
-        })
-        .optional()?;
+    let value = settings::get(conn, "paused")?;
     Ok(value.is_some_and(|v| v.trim() == "true"))
 }
 
@@ -305,24 +242,18 @@ pub struct WorstMatch {
 /// database has each seat's count, the records (read only for matches with forfeits) their
 /// causes.
 fn forfeit_summary(conn: &Connection, dir: &Path, id: i64) -> Result<ForfeitSummary, ViewError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.match_id, SUM(COALESCE(s.forfeits, 0)), m.record_path,
-            GROUP_CONCAT(s.seat)
-         FROM match_seats s JOIN versions v ON v.id = s.version_id
-         JOIN matches m ON m.id = s.match_id
-         WHERE v.team_id = ?1 AND m.state = 'done'
-         GROUP BY s.match_id ORDER BY s.match_id DESC LIMIT ?2",
-    )?;
-    let rows: Vec<(i64, i64, Option<String>, String)> = stmt
-        .query_map(params![id, RECENT_MATCHES], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?
-        .collect::<Result<_, _>>()?;
+    let rows = reads::recent_forfeits(conn, id, RECENT_MATCHES)?;
     let mut summary = ForfeitSummary {
         matches: rows.len() as i64,
         ..ForfeitSummary::default()
     };
-    for (match_id, forfeits, path, seats) in rows {
+    for reads::MatchForfeits {
+        match_id,
+        forfeits,
+        record_path: path,
+        seats,
+    } in rows
+    {
         if forfeits <= 0 {
             continue;
         }
@@ -441,132 +372,39 @@ pub struct SeatRow {
     pub sigma_after: Option<f64>,
 }
 
-fn version_row(r: &rusqlite::Row, viewer: &Viewer) -> rusqlite::Result<VersionRow> {
-    let team_id: i64 = r.get("team_id")?;
-    let (mu, sigma): (f64, f64) = (r.get("mu")?, r.get("sigma")?);
-    let sprt: Option<String> = r.get("sprt")?;
-    Ok(VersionRow {
-        id: r.get("id")?,
-        team: r.get("team")?,
-        label: r.get("label")?,
-        language: r.get("language")?,
-        state: r.get("state")?,
-        failure: if viewer.owns(team_id) {
-            r.get("failure")?
-        } else {
-            None
-        },
-        submitted_at: r.get("submitted_at")?,
-        built_at: r.get("built_at")?,
-        checked_at: r.get("checked_at")?,
-        source_bytes: r.get("source_bytes")?,
-        mu,
-        sigma,
-        conservative: conservative(mu, sigma),
-        matches: r.get("matches")?,
-        sprt: sprt.and_then(|s| serde_json::from_str(&s).ok()),
-    })
-}
-
-const VERSION_COLUMNS: &str = "v.id, v.team_id, t.name AS team, v.label, v.language, v.state,
-    v.failure, v.submitted_at, v.built_at, v.checked_at, v.source_bytes, v.mu, v.sigma,
-    v.matches, v.sprt";
-
 pub fn team(
     conn: &Connection,
     dir: &Path,
     name: &str,
     viewer: &Viewer,
 ) -> Result<TeamPage, ViewError> {
-    let found: Option<(i64, bool, bool, Pinned)> = conn
-        .query_row(
-            &format!(
-                "SELECT t.id, t.disabled, t.builtin, t.pinned_version, {ACTIVE_VERSION}
-                 FROM teams t WHERE t.name = ?1"
-            ),
-            [name],
-            |r| {
-                let pinned = Pinned {
-                    pinned_version: r.get(3)?,
-                    active_version: r.get(4)?,
-                };
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, pinned))
-            },
-        )
-        .optional()?;
-    let Some((id, disabled, builtin, pinned)) = found else {
+    let found = reads::team_head(conn, name)?;
+    let Some(reads::TeamHead {
+        id,
+        disabled,
+        builtin,
+        pinned_version,
+        active_version,
+    }) = found
+    else {
         return Err(ViewError::NotFound(format!("no team is named {name:?}")));
     };
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {VERSION_COLUMNS} FROM versions v JOIN teams t ON t.id = v.team_id
-         WHERE v.team_id = ?1 ORDER BY v.id DESC"
-    ))?;
-    let versions = stmt
-        .query_map([id], |r| version_row(r, viewer))?
-        .collect::<Result<_, _>>()?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.match_id, m.finished_at, s.version_id, s.mu_after, s.sigma_after
-         FROM match_seats s JOIN versions v ON v.id = s.version_id
-         JOIN matches m ON m.id = s.match_id
-         WHERE v.team_id = ?1 AND m.rated = 1 AND s.mu_after IS NOT NULL
-         ORDER BY s.match_id",
-    )?;
-    let history = stmt
-        .query_map([id], |r| {
-            Ok(HistoryPoint {
-                match_id: r.get(0)?,
-                at: r.get::<_, Option<i64>>(1)?.unwrap_or(0),
-                version_id: r.get(2)?,
-                conservative: conservative(r.get(3)?, r.get(4)?),
-            })
-        })?
-        .collect::<Result<_, _>>()?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT s.match_id FROM match_seats s JOIN versions v ON v.id = s.version_id
-         JOIN matches m ON m.id = s.match_id
-         WHERE v.team_id = ?1 AND m.state = 'done'
-         ORDER BY s.match_id DESC LIMIT ?2",
-    )?;
-    let ids: Vec<i64> = stmt
-        .query_map(params![id, RECENT_MATCHES], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let mut versions = reads::team_versions(conn, id)?;
+    if !viewer.owns(id) {
+        for v in &mut versions {
+            v.failure = None;
+        }
+    }
+    let history = reads::history(conn, id)?;
+    let ids = reads::recent_matches(conn, id, RECENT_MATCHES)?;
     let recent = match_rows(conn, &ids)?;
-    // CROSS JOIN fixes the order (the team's versions, their seats, those matches, the other
-    // seats): left to itself, SQLite starts from every finished match (500 ms instead of 14
-    // at 100,000 matches; bench/arena measures it).
-    let mut stmt = conn.prepare_cached(
-        "SELECT ot.name, COUNT(*),
-            SUM(me.rank < them.rank), SUM(me.rank = them.rank), SUM(me.rank > them.rank)
-         FROM versions mv
-         CROSS JOIN match_seats me ON me.version_id = mv.id
-         CROSS JOIN matches m ON m.id = me.match_id
-         CROSS JOIN match_seats them ON them.match_id = me.match_id AND them.seat != me.seat
-         JOIN versions tv ON tv.id = them.version_id
-         JOIN teams ot ON ot.id = tv.team_id
-         WHERE mv.team_id = ?1 AND m.state = 'done' AND tv.team_id != ?1
-           AND me.rank IS NOT NULL AND them.rank IS NOT NULL
-         GROUP BY ot.id ORDER BY ot.name",
-    )?;
-    let opponents = stmt
-        .query_map([id], |r| {
-            let (matches, wins, draws, losses): (i64, i64, i64, i64) =
-                (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
-            Ok(OpponentRow {
-                team: r.get(0)?,
-                matches,
-                wins,
-                draws,
-                losses,
-                score: (wins as f64 + draws as f64 / 2.0) / matches.max(1) as f64,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
+    let opponents = reads::opponents(conn, id)?;
     Ok(TeamPage {
         name: name.to_string(),
         disabled,
         builtin,
-        active_version: pinned.active_version,
-        pinned_version: pinned.pinned_version,
+        active_version,
+        pinned_version,
         own: viewer.owns(id),
         versions,
         history,
@@ -578,56 +416,7 @@ pub fn team(
 
 /// The matches `ids`, in that order, with their seats.
 pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>, ViewError> {
-    let mut head = conn.prepare_cached(
-        "SELECT id, state, kind, rounds, created_at, started_at, finished_at
-         FROM matches WHERE id = ?1",
-    )?;
-    let mut seats = conn.prepare_cached(
-        "SELECT s.seat, t.name, s.version_id, v.label, s.points, s.rank, s.forfeits,
-            s.mu_before, s.sigma_before, s.mu_after, s.sigma_after
-         FROM match_seats s JOIN versions v ON v.id = s.version_id
-         JOIN teams t ON t.id = v.team_id
-         WHERE s.match_id = ?1 ORDER BY s.seat",
-    )?;
-    let mut out = Vec::with_capacity(ids.len());
-    for &id in ids {
-        let Some(mut row) = head
-            .query_row([id], |r| {
-                Ok(MatchRow {
-                    id: r.get(0)?,
-                    state: r.get(1)?,
-                    kind: r.get(2)?,
-                    rounds: r.get(3)?,
-                    created_at: r.get(4)?,
-                    started_at: r.get(5)?,
-                    finished_at: r.get(6)?,
-                    seats: Vec::new(),
-                })
-            })
-            .optional()?
-        else {
-            continue;
-        };
-        row.seats = seats
-            .query_map([id], |r| {
-                Ok(SeatRow {
-                    seat: r.get(0)?,
-                    team: r.get(1)?,
-                    version_id: r.get(2)?,
-                    version_label: r.get(3)?,
-                    points: r.get(4)?,
-                    rank: r.get(5)?,
-                    forfeits: r.get(6)?,
-                    mu_before: r.get(7)?,
-                    sigma_before: r.get(8)?,
-                    mu_after: r.get(9)?,
-                    sigma_after: r.get(10)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
-        out.push(row);
-    }
-    Ok(out)
+    Ok(reads::match_rows(conn, ids)?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -642,25 +431,7 @@ pub fn matches(
 ) -> Result<Vec<MatchRow>, ViewError> {
     let before = before.unwrap_or(i64::MAX);
     let limit = limit.clamp(1, 200);
-    let ids: Vec<i64> = match team {
-        None => conn
-            .prepare_cached(
-                "SELECT id FROM matches WHERE state = 'done' AND id < ?1
-                 ORDER BY id DESC LIMIT ?2",
-            )?
-            .query_map(params![before, limit], |r| r.get(0))?
-            .collect::<Result<_, _>>()?,
-        Some(name) => conn
-            .prepare_cached(
-                "SELECT DISTINCT s.match_id FROM match_seats s
-                 JOIN versions v ON v.id = s.version_id JOIN teams t ON t.id = v.team_id
-                 JOIN matches m ON m.id = s.match_id
-                 WHERE t.name = ?1 AND m.state = 'done' AND s.match_id < ?2
-                 ORDER BY s.match_id DESC LIMIT ?3",
-            )?
-            .query_map(params![name, before, limit], |r| r.get(0))?
-            .collect::<Result<_, _>>()?,
-    };
+    let ids = reads::done_matches(conn, team, before, limit)?;
     match_rows(conn, &ids)
 }
 
@@ -762,10 +533,7 @@ pub fn match_page(
             "no finished match has id {id} (a match shows once it is over)"
         )));
     };
-    let error: Option<String> =
-        conn.query_row("SELECT error FROM matches WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })?;
+    let error = reads::match_error(conn, id)?;
     let records = if row.state == "done" {
         match_records(conn, dir, id, viewer)?.unwrap_or_default()
     } else {
@@ -823,13 +591,7 @@ pub fn match_records(
     id: i64,
     viewer: &Viewer,
 ) -> Result<Option<Vec<RoundRecord>>, ViewError> {
-    let found: Option<(String, Option<String>)> = conn
-        .query_row(
-            "SELECT state, record_path FROM matches WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
+    let found = reads::match_record(conn, id)?;
     let Some((state, path)) = found else {
         return Err(ViewError::NotFound(format!("no match has id {id}")));
     };
@@ -843,13 +605,7 @@ pub fn match_records(
     };
     let (mut records, _) = crate::record::reader::read_records(&dir.join(&path))
         .map_err(|e| ViewError::Internal(format!("the record of match {id}: {e}")))?;
-    let seat_teams: Vec<i64> = conn
-        .prepare_cached(
-            "SELECT v.team_id FROM match_seats s JOIN versions v ON v.id = s.version_id
-             WHERE s.match_id = ?1 ORDER BY s.seat",
-        )?
-        .query_map([id], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let seat_teams = reads::seat_teams(conn, id)?;
     let visible = |seat: usize| seat_teams.get(seat).is_some_and(|t| viewer.owns(*t));
     for record in &mut records {
         strip(record, &visible);
@@ -905,22 +661,7 @@ pub fn submission(
     id: i64,
     viewer: &Viewer,
 ) -> Result<SubmissionPage, ViewError> {
-    let found = conn
-        .query_row(
-            &format!(
-                "SELECT {VERSION_COLUMNS}, {ACTIVE_VERSION} AS active
-                 FROM versions v JOIN teams t ON t.id = v.team_id WHERE v.id = ?1"
-            ),
-            [id],
-            |r| {
-                Ok((
-                    r.get::<_, i64>("team_id")?,
-                    version_row(r, viewer)?,
-                    r.get::<_, Option<i64>>("active")?,
-                ))
-            },
-        )
-        .optional()?;
+    let found = reads::submission(conn, id)?;
     let Some((team_id, version, active)) = found else {
         return Err(ViewError::NotFound(format!("no submission has id {id}")));
     };
@@ -1020,38 +761,12 @@ pub struct TeamRow {
 }
 
 pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT t.name, t.disabled, t.created_at,
-            (SELECT COUNT(*) FROM versions v WHERE v.team_id = t.id), {ACTIVE_VERSION},
-            t.builtin, t.pinned_version
-         FROM teams t ORDER BY t.builtin, t.name"
-    ))?;
-    let teams = stmt
-        .query_map([], |r| {
-            Ok(TeamRow {
-                name: r.get(0)?,
-                builtin: r.get(5)?,
-                disabled: r.get(1)?,
-                created_at: r.get(2)?,
-                versions: r.get(3)?,
-                active_version: r.get(4)?,
-                pinned_version: r.get(6)?,
-            })
-        })?
-        .collect::<Result<_, _>>()?;
+    let teams = reads::team_rows(conn)?;
     Ok(OrganiserPage {
         paused: paused(conn)?,
         teams,
-        queued_versions: conn.query_row(
-            "SELECT COUNT(*) FROM versions WHERE state IN ('queued', 'building', 'checking')",
-            [],
-            |r| r.get(0),
-        )?,
-        pending_matches: conn.query_row(
-            "SELECT COUNT(*) FROM matches WHERE state IN ('queued', 'running')",
-            [],
-            |r| r.get(0),
-        )?,
+        queued_versions: reads::versions_pending(conn)?,
+        pending_matches: reads::matches_pending(conn)?,
         workers: crate::remote::registry::list(conn).map_err(ViewError::Internal)?,
     })
 }

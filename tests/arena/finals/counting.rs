@@ -83,7 +83,7 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
     for (a, b, ranks) in script {
         let pick = Pick {
             seats: vec![v[a], v[b]],
-            kind: "ladder",
+            kind: rollarena::arena::store::MatchKind::Ladder,
         };
         insert(&mut conn, &pick, 2, 1).unwrap();
         assert_eq!(play(&arena, &ranks).1, "ladder");
@@ -99,7 +99,7 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
         &mut conn,
         &Pick {
             seats: vec![v[0], v[1]],
-            kind: "ladder",
+            kind: rollarena::arena::store::MatchKind::Ladder,
         },
         2,
         2,
@@ -116,7 +116,7 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
     )
     .unwrap();
     let (final_id, kind) = play(&arena, &[2, 1]);
-    assert_eq!(kind, KIND);
+    assert_eq!(kind, KIND.as_str());
     assert_eq!(
         ratings(&arena),
         incremental,
@@ -179,7 +179,7 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
         &mut conn,
         &Pick {
             seats: vec![v[0], v[2]],
-            kind: "ladder",
+            kind: rollarena::arena::store::MatchKind::Ladder,
         },
         2,
         4,
@@ -212,7 +212,7 @@ fn arena_without_first(
             &mut conn,
             &Pick {
                 seats: vec![v[a], v[b]],
-                kind: "ladder",
+                kind: rollarena::arena::store::MatchKind::Ladder,
             },
             2,
             1,
@@ -224,7 +224,7 @@ fn arena_without_first(
         &mut conn,
         &Pick {
             seats: vec![v[0], v[1]],
-            kind: "ladder",
+            kind: rollarena::arena::store::MatchKind::Ladder,
         },
         2,
         2,

@@ -4,7 +4,7 @@
 //! new token logs in, the old one and its session are refused), `arena pause` and `resume`,
 //! and each refusal (an unknown team, a built-in bot's token) with its message and exit code 2.
 
-use super::{Arena, Server, Who, get, kit, login, submit};
+use super::{Arena, Server, Who, get, kit, login, multipart, post, submit};
 use crate::arena::finals::arena_cmd;
 
 /// This test's bots' and builds' uids.
@@ -78,6 +78,22 @@ fn the_organiser_runs_the_arena_from_the_shell() {
     let (code, out, err) = submit(&server, &alpha, &kit("python"), &[]);
     assert_ne!(code, 0, "{out}");
     assert!(err.contains("disabled"), "{err}");
+    // The JSON API itself refuses it (the rule is the domain's, not a page's): 403, saying why.
+    let (content_type, body) = multipart(&[("file", Some("bot.py"), b"print(1)\n")]);
+    let refused = post(
+        &format!("{url}/api/submissions"),
+        Who::Token(&alpha),
+        &content_type,
+        &body,
+    );
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.json()["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("disabled by the organiser")),
+        "{}",
+        refused.body
+    );
     let (code, _, err) = cmd(&["teams"]);
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = cmd(&["enable", "Alpha"]);

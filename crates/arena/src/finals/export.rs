@@ -131,8 +131,7 @@ pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot copy the database: {e}"))?;
     drop(backup);
     // One file, not in WAL mode: the copy stands alone until a server opens it.
-    dest.execute_batch("PRAGMA journal_mode = DELETE;")
-        .map_err(|e| format!("the database copy: {e}"))?;
+    crate::store::standalone(&dest).map_err(|e| format!("the database copy: {e}"))?;
     // The live database's mode, which the archive's entry takes from the copy.
     crate::admin::set_mode(to, 0o600)
 }

@@ -15,20 +15,17 @@ pub mod freeze;
 pub mod rejudge;
 pub mod tournament;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
-use super::sql;
+use super::store::{self, MatchId, MatchKind, settings};
 
 /// The match kind of the final tournament's matches.
-pub const KIND: &str = "final";
+pub const KIND: MatchKind = MatchKind::Final;
 
 /// Whether match `id` belongs to the final tournament.
 pub fn is_final(conn: &Connection, id: i64) -> Result<bool, String> {
-    let kind: Option<String> = conn
-        .query_row("SELECT kind FROM matches WHERE id = ?1", [id], |r| r.get(0))
-        .optional()
-        .map_err(sql)?;
-    Ok(kind.as_deref() == Some(KIND))
+    let kind = store::matches::kind(conn, MatchId(id))?;
+    Ok(kind == Some(MatchKind::Final))
 }
 
 /// A value of the `state` table, as JSON.
@@ -36,12 +33,7 @@ pub(crate) fn get_state<T: serde::de::DeserializeOwned>(
     conn: &Connection,
     key: &str,
 ) -> Result<Option<T>, String> {
-    let text: Option<String> = conn
-        .query_row("SELECT value FROM state WHERE key = ?1", [key], |r| {
-            r.get(0)
-        })
-        .optional()
-        .map_err(sql)?;
+    let text = settings::get(conn, key)?;
     text.map(|t| serde_json::from_str(&t).map_err(|e| format!("the arena's {key} state: {e}")))
         .transpose()
 }
@@ -53,16 +45,14 @@ pub(crate) fn set_state<T: serde::Serialize>(
     value: Option<&T>,
 ) -> Result<(), String> {
     match value {
-        Some(v) => conn
-            .execute(
-                "INSERT INTO state (key, value) VALUES (?1, ?2)
-                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                rusqlite::params![key, serde_json::to_string(v).map_err(|e| e.to_string())?],
-            )
-            .map_err(sql)?,
-        None => conn
-            .execute("DELETE FROM state WHERE key = ?1", [key])
-            .map_err(sql)?,
-    };
+        Some(v) => settings::set(
+            conn,
+            key,
+            &serde_json::to_string(v).map_err(|e| e.to_string())?,
+        )?,
+        None => {
+            settings::unset(conn, key)?;
+        }
+    }
     Ok(())
 }

@@ -10,9 +10,10 @@
 //! A final's match re-judged makes the final unpublished; it is published again once its
 //! tables are over.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 use crate::ladder::{evaluation, rating};
+use crate::store::{MatchId, MatchKind, MatchState, ratings, versions};
 use crate::{Arena, sql};
 
 /// What the organiser does to a match.
@@ -41,12 +42,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(sql)?;
-    let row: Option<(String, String)> = tx
-        .query_row("SELECT state, kind FROM matches WHERE id = ?1", [id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .optional()
-        .map_err(sql)?;
+    let row = ratings::state_and_kind(&tx, MatchId(id))?;
     let Some((was, kind)) = row else {
         return Err(format!(
             "there is no match {id}: the matches page (/matches) lists them with their ids"
@@ -55,7 +51,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
     let mut kept = None;
     match action {
         Action::Void { reason } => {
-            if was == "void" {
+            if was == MatchState::Void {
                 return Err(format!("match {id} is void already"));
             }
             let why = if reason.trim().is_empty() {
@@ -63,38 +59,17 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
             } else {
                 format!("voided by the organiser: {}", reason.trim())
             };
-            tx.execute(
-                "UPDATE matches SET state = 'void', rated = 0, error = ?1, lease_owner = NULL,
-                     lease_until = NULL, counted_seq = NULL,
-                     finished_at = COALESCE(finished_at, ?2)
-                 WHERE id = ?3",
-                params![why, crate::db::now_ms(), id],
-            )
-            .map_err(sql)?;
+            ratings::void(&tx, MatchId(id), &why, crate::db::now_ms())?;
         }
         Action::Rerun { reason } => {
-            if was == "queued" || was == "running" {
+            if matches!(was, MatchState::Queued | MatchState::Running) {
                 return Err(format!(
                     "match {id} is {was}: it has not been played yet, so there is nothing to \
                      play again"
                 ));
             }
             tracing::info!("match {id} re-run by the organiser: {reason}");
-            tx.execute(
-                "UPDATE matches SET state = 'queued', rated = 0, error = NULL, attempts = 0, crashes = 0,
-                     lease_owner = NULL, lease_until = NULL, started_at = NULL,
-                     finished_at = NULL, record_path = NULL, counted_seq = NULL
-                 WHERE id = ?1",
-                [id],
-            )
-            .map_err(sql)?;
-            tx.execute(
-                "UPDATE match_seats SET points = NULL, rank = NULL, forfeits = NULL,
-                     mu_before = NULL, sigma_before = NULL, mu_after = NULL, sigma_after = NULL
-                 WHERE match_id = ?1",
-                [id],
-            )
-            .map_err(sql)?;
+            ratings::requeue_afresh(&tx, MatchId(id))?;
             // Last before the commit: a failure from here on puts the record back.
             // The record as stored: compressed once counted (it is kept aside as it is).
             if let Some(from) = crate::records::find(&arena.dir, id) {
@@ -113,7 +88,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
         }
     }
     let counted = (|| {
-        if kind == super::KIND {
+        if kind == MatchKind::Final {
             super::tournament::unpublish(&tx)?;
         }
         let n = rebuild(&tx, arena)?;
@@ -131,7 +106,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
         }
     };
     Ok(Rejudged {
-        was,
+        was: was.as_str().to_string(),
         kept: kept.map(|(to, _)| to),
         counted,
     })
@@ -157,44 +132,12 @@ pub fn recompute(arena: &Arena) -> Result<usize, String> {
 /// The rebuild, inside the caller's transaction.
 fn rebuild(conn: &Connection, arena: &Arena) -> Result<usize, String> {
     let test = arena.config.sprt()?;
-    let (mu0, sigma0) = rating::initial();
-    conn.execute(
-        "UPDATE versions SET mu = ?1, sigma = ?2, matches = 0, sprt = NULL",
-        params![mu0, sigma0],
-    )
-    .map_err(sql)?;
     // Only done ladder matches count; the order is the one they were counted in.
-    conn.execute(
-        "UPDATE matches SET rated = (state = 'done' AND kind != ?1)",
-        [super::KIND],
-    )
-    .map_err(sql)?;
-    let order: Vec<i64> = conn
-        .prepare(
-            "SELECT id FROM matches WHERE rated = 1
-             ORDER BY COALESCE(counted_seq, 0), finished_at, id",
-        )
-        .map_err(sql)?
-        .query_map([], |r| r.get(0))
-        .map_err(sql)?
-        .collect::<Result<_, _>>()
-        .map_err(sql)?;
-    let mut seats_of = conn
-        .prepare(
-            "SELECT s.seat, s.version_id, s.rank, v.mu, v.sigma FROM match_seats s
-             JOIN versions v ON v.id = s.version_id WHERE s.match_id = ?1 ORDER BY s.seat",
-        )
-        .map_err(sql)?;
+    let order = ratings::reset(conn, rating::initial())?;
     let mut touched = std::collections::BTreeSet::new();
     for &id in &order {
-        let seats: Vec<(i64, i64, Option<u32>, f64, f64)> = seats_of
-            .query_map([id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })
-            .map_err(sql)?
-            .collect::<Result<_, _>>()
-            .map_err(sql)?;
-        if seats.iter().any(|s| s.2.is_none()) {
+        let seats = ratings::rated_seats(conn, id)?;
+        if seats.iter().any(|s| s.rank.is_none()) {
             return Err(format!(
                 "match {id} is done but a seat has no rank: fix the database (or void the \
                  match) and recompute"
@@ -202,26 +145,17 @@ fn rebuild(conn: &Connection, arena: &Arena) -> Result<usize, String> {
         }
         let input: Vec<(f64, f64, u32)> = seats
             .iter()
-            .map(|s| (s.3, s.4, s.2.expect("checked")))
+            .map(|s| (s.mu, s.sigma, s.rank.expect("checked")))
             .collect();
         let after = rating::update(&input);
         for (s, &(mu1, s1)) in seats.iter().zip(&after) {
-            conn.execute(
-                "UPDATE match_seats SET mu_before = ?1, sigma_before = ?2, mu_after = ?3,
-                     sigma_after = ?4 WHERE match_id = ?5 AND seat = ?6",
-                params![s.3, s.4, mu1, s1, id, s.0],
-            )
-            .map_err(sql)?;
-            conn.execute(
-                "UPDATE versions SET mu = ?1, sigma = ?2, matches = matches + 1 WHERE id = ?3",
-                params![mu1, s1, s.1],
-            )
-            .map_err(sql)?;
-            touched.insert(s.1);
+            ratings::rate_seat(conn, id, s.seat, (s.mu, s.sigma), (mu1, s1))?;
+            versions::rate(conn, s.version, (mu1, s1))?;
+            touched.insert(s.version);
         }
     }
     for version in touched {
-        evaluation::update(conn, &test, version)?;
+        evaluation::update(conn, &test, version.0)?;
     }
     Ok(order.len())
 }

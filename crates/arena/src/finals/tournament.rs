@@ -19,19 +19,19 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use super::{KIND, get_state, set_state};
+use super::{get_state, set_state};
 use crate::ladder::worker::{Claimed, SeatResult};
-use crate::pinning::ACTIVE_VERSION;
+use crate::store::MatchState;
+use crate::{Arena, db, sql, store};
 use crate::sandbox::Level;
 use crate::tournament::aggregate::{Fold, RoundSummary, Standings};
 use crate::tournament::config::{BotConfig, SandboxConfig, ScheduleSpec};
 use crate::tournament::output::{self, Meta};
 use crate::tournament::schedule::{self, Table};
 use crate::tournament::{Tournament, runner};
-use crate::{Arena, db, sql};
 
 /// The final's directory inside the arena's.
 pub const DIR: &str = "final";
@@ -107,33 +107,14 @@ struct Entrant {
 /// The field: every enabled team's active version, best conservative rating first (the order
 /// Swiss pairs by before any result), anchors only when asked.
 fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT v.id, t.name, COALESCE(v.run_command, ''), t.builtin
-             FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
-             WHERE t.disabled = 0 ORDER BY v.mu - 3 * v.sigma DESC, v.id"
-        ))
-        .map_err(sql)?;
-    let rows = stmt
-        .query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, bool>(3)?,
-            ))
-        })
-        .map_err(sql)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sql)?;
-    Ok(rows
+    Ok(store::finals::field(conn)?
         .into_iter()
-        .filter(|r| anchors || !r.3)
-        .map(|(version, team, command, _)| Entrant {
-            version,
+        .filter(|r| anchors || !r.builtin)
+        .map(|r| Entrant {
+            version: r.version.0,
             // The name the worker gives the seat in the record: tables map seats by it.
-            name: format!("{team} #{version}"),
-            command,
+            name: format!("{} #{}", r.team, r.version),
+            command: r.run_command,
         })
         .collect())
 }
@@ -164,13 +145,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     let mut conn = arena.conn()?;
     may_start(&conn)?;
     // A version submitted before the closing time plays if it passes: wait for its verdict.
-    let pending: i64 = conn
-        .query_row(
-            "SELECT COUNT(*) FROM versions WHERE state IN ('queued', 'building', 'checking')",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
+    let pending = store::finals::pending_versions(&conn)?;
     if pending > 0 {
         return Err(format!(
             "{pending} submission{} made before the closing time {} still being built or \
@@ -363,25 +338,21 @@ fn queue(
         // tournament's: the final's report (served at /final/) prints the tournament's seed,
         // and a table's seed decides its deals (games with hidden information).
         let seed = crate::seed::random_seed();
-        conn.execute(
-            "INSERT INTO matches (created_at, state, kind, seed, rounds)
-             VALUES (?1, 'queued', ?2, ?3, ?4)",
-            params![db::now_ms(), KIND, seed as i64, t.rounds],
-        )
-        .map_err(sql)?;
-        let id = conn.last_insert_rowid();
-        for (seat, &bot) in table.bots.iter().enumerate() {
-            conn.execute(
-                "INSERT INTO match_seats (match_id, seat, version_id) VALUES (?1, ?2, ?3)",
-                params![id, seat as i64, field[bot].version],
-            )
-            .map_err(sql)?;
-        }
-        conn.execute(
-            "INSERT INTO final_tables (match_id, table_index, phase) VALUES (?1, ?2, ?3)",
-            params![id, table.index, phase],
-        )
-        .map_err(sql)?;
+        let seats: Vec<store::VersionId> = table
+            .bots
+            .iter()
+            .map(|&bot| store::VersionId(field[bot].version))
+            .collect();
+        let (index, rounds) = (table.index, t.rounds);
+        store::finals::insert_table(
+            conn,
+            index,
+            phase,
+            db::now_ms(),
+            seed as i64,
+            rounds,
+            &seats,
+        )?;
     }
     Ok(())
 }
@@ -390,28 +361,23 @@ fn queue(
 /// points, ranks and forfeits; no rating.
 pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(), String> {
     for (seat, r) in results.iter().enumerate() {
-        conn.execute(
-            "UPDATE match_seats SET points = ?1, rank = ?2, forfeits = ?3
-             WHERE match_id = ?4 AND seat = ?5",
-            params![r.points, r.rank, r.forfeits, m.id, seat as i64],
-        )
-        .map_err(sql)?;
+        let score = store::leases::SeatScore {
+            points: r.points,
+            rank: r.rank,
+            forfeits: r.forfeits,
+            ratings: None,
+        };
+        store::leases::score_seat(conn, store::MatchId(m.id), seat, &score)?;
     }
     crate::ladder::worker::mark_done(conn, m.id, false)
 }
 
 /// The final's tables: (table, match id, match state), in schedule order.
-fn tables(conn: &Connection) -> Result<Vec<(u32, i64, String)>, String> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT f.table_index, m.id, m.state FROM final_tables f
-             JOIN matches m ON m.id = f.match_id ORDER BY f.table_index",
-        )
-        .map_err(sql)?;
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .map_err(sql)?
-        .collect::<Result<_, _>>()
-        .map_err(sql)
+fn tables(conn: &Connection) -> Result<Vec<(u32, i64, MatchState)>, String> {
+    Ok(store::finals::tables(conn)?
+        .into_iter()
+        .map(|(table, id, state)| (table, id.0, state))
+        .collect())
 }
 
 /// The final's tournament, from `DIR/final/tournament.json`.
@@ -427,7 +393,8 @@ fn public_rounds(
     match_id: i64,
 ) -> Result<Vec<crate::record::RoundRecord>, String> {
     let path = arena_dir.join(
-        crate::records::find(arena_dir, match_id).unwrap_or_else(|| Arena::record_path(match_id)),
+        crate::records::find(arena_dir, match_id)
+            .unwrap_or_else(|| Arena::record_path(match_id)),
     );
     let (mut records, _) = crate::record::read_records(&path)
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;
@@ -448,14 +415,17 @@ pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, String> {
         return Ok(false);
     }
     let all = tables(conn)?;
-    if all.iter().any(|(_, _, s)| s == "queued" || s == "running") {
+    if all
+        .iter()
+        .any(|(_, _, s)| matches!(s, MatchState::Queued | MatchState::Running))
+    {
         return Ok(false);
     }
     let t = tournament(&arena.dir)?;
     if st.phase < st.phases {
         let mut wins: BTreeMap<u32, Vec<(usize, f64)>> = BTreeMap::new();
         for (table, id, s) in &all {
-            if s == "done" {
+            if *s == MatchState::Done {
                 let rounds = public_rounds(&arena.dir, *table, *id)?;
                 wins.insert(
                     *table,
@@ -494,14 +464,18 @@ pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, String> {
 }
 
 /// Writes `results.jsonl`, the standings and the report of the final.
-fn publish(arena: &Arena, t: &Tournament, all: &[(u32, i64, String)]) -> Result<Standings, String> {
+fn publish(
+    arena: &Arena,
+    t: &Tournament,
+    all: &[(u32, i64, MatchState)],
+) -> Result<Standings, String> {
     let dir = dir_of(&arena.dir);
     let write_err = |e: std::io::Error| format!("cannot write the final's results: {e}");
     let mut results = crate::tournament::results::Rewrite::create(&dir.join(output::RESULTS))
         .map_err(write_err)?;
     let mut fold = Fold::new(t);
     for (table, id, s) in all {
-        if s != "done" {
+        if *s != MatchState::Done {
             continue;
         }
         for r in public_rounds(&arena.dir, *table, *id)? {
@@ -547,12 +521,12 @@ pub fn progress(arena: &Arena, conn: &Connection) -> Result<Option<Progress>, St
         field: t.bots.iter().map(|b| b.name.clone()).collect(),
     };
     for (_, _, s) in tables(conn)? {
-        match s.as_str() {
-            "queued" => p.queued += 1,
-            "running" => p.running += 1,
-            "done" => p.done += 1,
-            "failed" => p.failed += 1,
-            _ => p.void += 1,
+        match s {
+            MatchState::Queued => p.queued += 1,
+            MatchState::Running => p.running += 1,
+            MatchState::Done => p.done += 1,
+            MatchState::Failed => p.failed += 1,
+            MatchState::Void => p.void += 1,
         }
     }
     Ok(Some(p))

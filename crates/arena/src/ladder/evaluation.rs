@@ -3,10 +3,10 @@
 //! same place a draw, a worse one a loss). Stored as JSON in `versions.sprt`, recomputed in
 //! the transaction that rates a match, so it is always the verdict of the matches counted.
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use crate::sql;
+use crate::store::{VersionId, matches, versions};
 use crate::tournament::sprt::{self, Sprt, SprtReport, Verdict};
 
 /// What `versions.sprt` holds.
@@ -38,20 +38,8 @@ pub fn evaluate(test: &Sprt, games: impl IntoIterator<Item = (f64, f64)>) -> Eva
 
 /// Recomputes and stores the evaluation of `version` from its rated matches.
 pub fn update(conn: &Connection, test: &Sprt, version: i64) -> Result<(), String> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT me.rank, other.rank FROM match_seats me
-             JOIN matches m ON m.id = me.match_id AND m.rated = 1
-             JOIN match_seats other ON other.match_id = me.match_id AND other.seat != me.seat
-             WHERE me.version_id = ?1 ORDER BY me.match_id, other.seat",
-        )
-        .map_err(sql)?;
-    let games: Vec<(f64, f64)> = stmt
-        .query_map([version], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-        })
-        .map_err(sql)?
-        .filter_map(Result::ok)
+    let games: Vec<(f64, f64)> = matches::rated_pairs(conn, VersionId(version))?
+        .into_iter()
         .map(|(mine, theirs)| match mine.cmp(&theirs) {
             std::cmp::Ordering::Less => (1.0, 0.0),
             std::cmp::Ordering::Equal => (0.5, 0.5),
@@ -59,15 +47,8 @@ pub fn update(conn: &Connection, test: &Sprt, version: i64) -> Result<(), String
         })
         .collect();
     let evaluation = evaluate(test, games);
-    conn.execute(
-        "UPDATE versions SET sprt = ?1 WHERE id = ?2",
-        params![
-            serde_json::to_string(&evaluation).expect("an evaluation serialises"),
-            version
-        ],
-    )
-    .map_err(sql)?;
-    Ok(())
+    let json = serde_json::to_string(&evaluation).expect("an evaluation serialises");
+    Ok(versions::set_evaluation(conn, VersionId(version), &json)?)
 }
 
 #[cfg(test)]

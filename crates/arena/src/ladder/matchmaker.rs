@@ -30,10 +30,11 @@ use std::collections::HashMap;
 
 use rand::Rng;
 use rand::seq::SliceRandom;
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
 use super::rest;
-use crate::pinning::ACTIVE_VERSION;
+use crate::store::ladder::{self as store_ladder, Lost};
+use crate::store::{MatchKind, VersionId};
 use crate::{Arena, admin, db, sql};
 
 /// A version that can play.
@@ -54,7 +55,7 @@ pub struct Candidate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pick {
     pub seats: Vec<i64>,
-    pub kind: &'static str,
+    pub kind: MatchKind,
 }
 
 /// Why [`choose`] makes no match.
@@ -154,7 +155,7 @@ pub fn choose(
             seats.shuffle(rng);
             return Ok(Pick {
                 seats,
-                kind: "placement",
+                kind: MatchKind::Placement,
             });
         }
     }
@@ -182,7 +183,7 @@ pub fn choose(
             seats.shuffle(rng);
             return Ok(Pick {
                 seats,
-                kind: "ladder",
+                kind: MatchKind::Ladder,
             });
         }
     }
@@ -194,55 +195,26 @@ pub fn choose(
 pub fn pool(conn: &Connection, woken_at: Option<i64>) -> Result<Vec<Candidate>, String> {
     // Read afresh for every match made: a team's new pin plays from its next match on, and a
     // match already queued keeps the versions it was made with.
-    let mut stmt = conn
-        .prepare_cached(&format!(
-            "SELECT v.id, v.mu, v.sigma, v.matches,
-                 (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
-                  WHERE s.version_id = v.id AND m.state IN ('queued', 'running')),
-                 (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
-                  WHERE s.version_id = v.id AND m.created_at >= ?1
-                    AND m.state IN ('queued', 'running', 'done'))
-             FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
-             WHERE t.disabled = 0 ORDER BY v.id"
-        ))
-        .map_err(sql)?;
-    stmt.query_map([woken_at.unwrap_or(i64::MAX)], |r| {
-        Ok(Candidate {
-            version: r.get(0)?,
-            mu: r.get(1)?,
-            sigma: r.get(2)?,
-            played: r.get(3)?,
-            in_flight: r.get(4)?,
-            since_wake: r.get(5)?,
+    let rows = store_ladder::pool(conn, woken_at.unwrap_or(i64::MAX))?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Candidate {
+            version: r.version.0,
+            mu: r.mu,
+            sigma: r.sigma,
+            played: r.played,
+            in_flight: r.in_flight,
+            since_wake: r.since,
         })
-    })
-    .map_err(sql)?
-    .collect::<Result<_, _>>()
-    .map_err(sql)
+        .collect())
 }
 
 /// How many ladder matches (queued, in play or done) each pair of the pool's versions has.
 pub fn pair_counts(conn: &Connection, pool: &[Candidate]) -> Result<PairCounts, String> {
     let mut counts = PairCounts::new();
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT b.version_id, COUNT(*) FROM match_seats a
-             JOIN match_seats b ON b.match_id = a.match_id AND b.version_id > a.version_id
-             JOIN matches m ON m.id = a.match_id
-             WHERE a.version_id = ?1 AND m.kind != 'final'
-               AND m.state IN ('queued', 'running', 'done')
-             GROUP BY b.version_id",
-        )
-        .map_err(sql)?;
     for c in pool {
-        let rows = stmt
-            .query_map([c.version], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, u32>(1)?))
-            })
-            .map_err(sql)?;
-        for row in rows {
-            let (other, n) = row.map_err(sql)?;
-            counts.insert(pair(c.version, other), n);
+        for (other, n) in store_ladder::pair_counts(conn, VersionId(c.version))? {
+            counts.insert(pair(c.version, other.0), n);
         }
     }
     Ok(counts)
@@ -250,13 +222,11 @@ pub fn pair_counts(conn: &Connection, pool: &[Candidate]) -> Result<PairCounts, 
 
 /// Ladder matches made in the last minute (at most `limit` are looked at).
 fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, String> {
-    conn.query_row(
-        "SELECT COUNT(*) FROM (SELECT created_at, kind FROM matches ORDER BY id DESC LIMIT ?1)
-         WHERE created_at >= ?2 AND kind != 'final'",
-        params![limit, db::now_ms() - 60_000],
-        |r| r.get(0),
-    )
-    .map_err(sql)
+    Ok(store_ladder::made_since(
+        conn,
+        limit,
+        db::now_ms() - 60_000,
+    )?)
 }
 
 /// Makes matches until `backlog` are queued (none while the arena is paused, nor once the
@@ -268,15 +238,7 @@ pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<us
         return Ok(0);
     }
     let config = &arena.config;
-    let (queued, in_play): (i64, i64) = conn
-        .query_row(
-            "SELECT COUNT(*) FILTER (WHERE state = 'queued'),
-                    COUNT(*) FILTER (WHERE kind != 'final')
-             FROM matches WHERE state IN ('queued', 'running')",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(sql)?;
+    let (queued, in_play) = store_ladder::backlog(conn)?;
     let mut wanted = backlog.saturating_sub(queued.max(0) as usize);
     let per_minute = config.ladder.max_matches_per_minute;
     if per_minute > 0 && wanted > 0 {
@@ -333,21 +295,10 @@ pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<us
 /// Queues one match with its seats.
 pub fn insert(conn: &mut Connection, pick: &Pick, rounds: u32, seed: u64) -> Result<i64, String> {
     let tx = conn.transaction().map_err(sql)?;
-    tx.execute(
-        "INSERT INTO matches (created_at, state, kind, seed, rounds) VALUES (?1, 'queued', ?2, ?3, ?4)",
-        params![db::now_ms(), pick.kind, seed as i64, rounds],
-    )
-    .map_err(sql)?;
-    let id = tx.last_insert_rowid();
-    for (seat, version) in pick.seats.iter().enumerate() {
-        tx.execute(
-            "INSERT INTO match_seats (match_id, seat, version_id) VALUES (?1, ?2, ?3)",
-            params![id, seat as i64, version],
-        )
-        .map_err(sql)?;
-    }
+    let seats: Vec<VersionId> = pick.seats.iter().copied().map(VersionId).collect();
+    let id = store_ladder::insert_match(&tx, pick.kind, db::now_ms(), seed as i64, rounds, &seats)?;
     tx.commit().map_err(sql)?;
-    Ok(id)
+    Ok(id.0)
 }
 
 /// Queues again the matches and builds whose lease ran out (a worker that died or stopped
@@ -355,70 +306,37 @@ pub fn insert(conn: &mut Connection, pick: &Pick, rounds: u32, seed: u64) -> Res
 /// many matches it requeued or failed.
 pub fn sweep(conn: &Connection, max_attempts: u32) -> Result<usize, String> {
     let now = db::now_ms();
-    expire(conn, "lease_until < ?1", now, max_attempts)
+    expire(conn, Lost::ExpiredBefore(now), max_attempts)
 }
 
 /// Times a match may take its worker down (its lease lost: the worker died, or the server
 /// with it) before it is failed.
 pub const MAX_CRASHES: i64 = 2;
 
-/// Requeues (or fails) running matches and builds matching `condition` (with `?1` bound to
-/// `value`): each such lease lost is a crash of its worker (`matches.crashes`, and a build's
-/// attempt, counted as it started): a match or a build that took its worker down
-/// [`MAX_CRASHES`] times is failed, as is a match tried `max_attempts` times.
-pub fn expire(
-    conn: &Connection,
-    condition: &str,
-    value: impl rusqlite::ToSql,
-    max_attempts: u32,
-) -> Result<usize, String> {
-    let n = conn
-        .execute(
-            &format!(
-                "UPDATE matches SET
-                     crashes = crashes + 1,
-                     state = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN 'failed'
-                         ELSE 'queued' END,
-                     error = CASE
-                         WHEN crashes + 1 >= ?4 THEN 'it took its worker down ' ||
-                             CASE WHEN crashes + 1 = 2 THEN 'twice' ELSE (crashes + 1) || ' times' END
-                             || ' (the worker died or stopped answering while it played, \
-                             its lease lost): it is not played again'
-                         WHEN attempts >= ?2
-                         THEN 'its worker was lost ' || attempts || ' times (lease expired)'
-                         ELSE error END,
-                     finished_at = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN ?3
-                         ELSE NULL END,
-                     lease_owner = NULL, lease_until = NULL
-                 WHERE state = 'running' AND rated = 0 AND ({condition})"
-            ),
-            params![value, max_attempts, db::now_ms(), MAX_CRASHES],
-        )
-        .map_err(sql)?;
-    conn.execute(
-        &format!(
-            "UPDATE versions SET
-                 state = CASE WHEN build_attempts >= ?2 THEN 'failed' ELSE 'queued' END,
-                 failure = CASE WHEN build_attempts >= ?2 THEN ?3 ELSE failure END,
-                 lease_owner = NULL, lease_until = NULL
-             WHERE state IN ('building', 'checking') AND ({condition})"
-        ),
-        params![
-            value,
-            crate::submissions::builder::MAX_CRASHES,
-            crate::submissions::builder::crash_verdict(
-                crate::submissions::builder::MAX_CRASHES,
-                "the server stopped while it built or was checked"
-            )
-        ],
-    )
-    .map_err(sql)?;
-    Ok(n)
+/// Requeues (or fails) the running matches and builds whose lease was `lost`: each such
+/// lease lost is a crash of its worker (`matches.crashes`, and a build's attempt, counted as
+/// it started): a match or a build that took its worker down [`MAX_CRASHES`] times is failed,
+/// as is a match tried `max_attempts` times.
+pub fn expire(conn: &Connection, lost: Lost, max_attempts: u32) -> Result<usize, String> {
+    use crate::submissions::builder;
+    let verdict = builder::crash_verdict(
+        builder::MAX_CRASHES,
+        "the server stopped while it built or was checked",
+    );
+    let expiry = store_ladder::Expiry {
+        max_attempts,
+        max_crashes: MAX_CRASHES,
+        build_max_crashes: builder::MAX_CRASHES,
+        build_verdict: &verdict,
+        now: db::now_ms(),
+    };
+    Ok(store_ladder::expire(conn, lost, &expiry)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{self, MatchId, MatchState, VersionState, fixtures};
     use rand::SeedableRng;
 
     fn c(version: i64, mu: f64, sigma: f64, played: u32) -> Candidate {
@@ -459,14 +377,14 @@ mod tests {
         let mut pool = settled.to_vec();
         pool.push(c(6, 25.0, 8.3, 0));
         let pick = pick_one(&pool, &policy(2, 10, 1.5), &mut rng);
-        assert_eq!(pick.kind, "placement");
+        assert_eq!(pick.kind, MatchKind::Placement);
         assert!(pick.seats.contains(&6));
         // Ladder: version 3 (sigma 5) against one of the 3 it learns most from: 1, 2 (5 away)
         // or 4/5 (15 away, sure of themselves) — the best three are 1, 2 and then 4 (by id
         // among equals).
         for _ in 0..50 {
             let pick = pick_one(&settled, &policy(2, 10, 1.5), &mut rng);
-            assert_eq!(pick.kind, "ladder");
+            assert_eq!(pick.kind, MatchKind::Ladder);
             assert!(pick.seats.contains(&3));
             assert!(!pick.seats.contains(&5), "{:?}", pick.seats);
             assert_eq!(pick.seats.len(), 2);
@@ -505,7 +423,7 @@ mod tests {
         let mut with_one = 0;
         for _ in 0..50 {
             let pick = pick_one(&pool, &policy(2, 10, 1.5), &mut rng);
-            assert_eq!(pick.kind, "placement");
+            assert_eq!(pick.kind, MatchKind::Placement);
             assert!(pick.seats.contains(&2), "{pick:?}");
             with_one += pick.seats.contains(&1) as u32;
         }
@@ -516,39 +434,33 @@ mod tests {
     fn a_match_or_a_build_whose_worker_died_twice_with_it_is_failed() {
         let dir = tempfile::tempdir().unwrap();
         let conn = db::create(dir.path()).unwrap();
-        conn.execute_batch(
-            "INSERT INTO teams (name, token_hash, created_at) VALUES ('a', 'h', 0);
-             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
-                 submitted_at, state, mu, sigma) VALUES (1, 'v', 'python', 's', 1, 0, 'ready', 25, 8);
-             INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
-                 submitted_at, state, mu, sigma) VALUES (1, 'w', 'python', 's', 1, 0, 'queued', 25, 8);
-             INSERT INTO matches (created_at, kind, seed, rounds) VALUES (0, 'ladder', 1, 2);",
-        )
-        .unwrap();
-        let state = |sql: &str| -> (String, Option<String>) {
-            conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
-                .unwrap()
-        };
+        let team = store::teams::insert(&conn, "a", "h", 0, false).unwrap();
+        let (v, w) = (VersionId(1), VersionId(2));
+        fixtures::version(&conn, v, team, VersionState::Ready, None);
+        fixtures::version(&conn, w, team, VersionState::Queued, None);
+        let m = MatchId(1);
+        fixtures::match_row(&conn, m, MatchKind::Ladder, MatchState::Queued, None);
         for lost in 1..=2 {
             // Claimed (as a worker and a builder do), then the server dies: found at start.
-            conn.execute_batch(
-                "UPDATE matches SET state = 'running', attempts = attempts + 1,
-                     lease_owner = 'embedded:1:0';
-                 UPDATE versions SET state = 'building', build_attempts = build_attempts + 1,
-                     lease_owner = 'embedded:1:builder-0' WHERE id = 2;",
-            )
-            .unwrap();
-            expire(&conn, "lease_owner LIKE ?1", "embedded:%", 10).unwrap();
-            let m = state("SELECT state, error FROM matches");
-            let v = state("SELECT state, failure FROM versions WHERE id = 2");
+            let claimed = store::leases::claim(&conn, "embedded:1:0", 0, 1, None, "x").unwrap();
+            assert_eq!(claimed, Some(m));
+            let built = store::builds::claim(&conn, "embedded:1:builder-0", 0, 1).unwrap();
+            assert_eq!(built.map(|b| b.id), Some(w));
+            expire(&conn, Lost::OwnedLike("embedded:%"), 10).unwrap();
+            let (m_state, error) = fixtures::match_outcome(&conn, m);
+            let (v_state, failure) = fixtures::version_outcome(&conn, w);
             if lost == 1 {
-                assert_eq!((m.0.as_str(), v.0.as_str()), ("queued", "queued"));
+                assert_eq!(
+                    (m_state, v_state),
+                    (MatchState::Queued, VersionState::Queued)
+                );
             } else {
-                assert_eq!(m.0, "failed");
-                assert!(m.1.unwrap().starts_with("it took its worker down twice"));
-                assert_eq!(v.0, "failed");
+                assert_eq!(m_state, MatchState::Failed);
+                assert!(error.unwrap().starts_with("it took its worker down twice"));
+                assert_eq!(v_state, VersionState::Failed);
                 assert!(
-                    v.1.unwrap()
+                    failure
+                        .unwrap()
                         .starts_with("the build crashed the builder twice")
                 );
             }
@@ -586,7 +498,7 @@ mod tests {
         grown.push(c(4, 25.0, 8.3, 0));
         assert_eq!(
             pick_one(&grown, &policy(2, 10, 2.5), &mut rng).kind,
-            "placement"
+            MatchKind::Placement
         );
         // Woken: those that played nothing since the wake play.
         let mut woken = settled.to_vec();

@@ -9,9 +9,10 @@
 //!   the ladder rests again unless a result unsettled one. A new version needs no wake: it
 //!   places.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
-use crate::{db, sql};
+use crate::db;
+use crate::store::settings;
 
 /// When the ladder came to rest, if it is at rest.
 pub fn since(conn: &Connection) -> Result<Option<i64>, String> {
@@ -25,18 +26,13 @@ pub fn woken_at(conn: &Connection) -> Result<Option<i64>, String> {
 
 /// Marks the ladder at rest from now on (kept as it is when it already was).
 pub fn set(conn: &Connection) -> Result<(), String> {
-    conn.execute(
-        "INSERT INTO state (key, value) VALUES ('rest', ?1) ON CONFLICT (key) DO NOTHING",
-        [db::now_ms().to_string()],
-    )
-    .map_err(sql)?;
+    settings::set_if_unset(conn, "rest", &db::now_ms().to_string())?;
     Ok(())
 }
 
 /// The ladder plays: not at rest.
 pub fn clear(conn: &Connection) -> Result<(), String> {
-    conn.execute("DELETE FROM state WHERE key = 'rest'", [])
-        .map_err(sql)?;
+    settings::unset(conn, "rest")?;
     Ok(())
 }
 
@@ -44,22 +40,12 @@ pub fn clear(conn: &Connection) -> Result<(), String> {
 /// whether it was at rest.
 pub fn wake(conn: &Connection) -> Result<bool, String> {
     let was = since(conn)?.is_some();
-    conn.execute(
-        "INSERT INTO state (key, value) VALUES ('wake', ?1)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [db::now_ms().to_string()],
-    )
-    .map_err(sql)?;
+    settings::set(conn, "wake", &db::now_ms().to_string())?;
     clear(conn)?;
     Ok(was)
 }
 
 fn read(conn: &Connection, key: &str) -> Result<Option<i64>, String> {
-    let value: Option<String> = conn
-        .query_row("SELECT value FROM state WHERE key = ?1", [key], |r| {
-            r.get(0)
-        })
-        .optional()
-        .map_err(sql)?;
+    let value = settings::get(conn, key)?;
     Ok(value.and_then(|v| v.trim().parse().ok()))
 }

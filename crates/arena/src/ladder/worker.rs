@@ -9,17 +9,18 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{evaluation, rating};
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
-use crate::record::RecordWriter;
-use crate::sandbox::{Isolation, ResourceLimits};
+use crate::store::{MatchId, MatchState, VersionId, leases, versions};
 use crate::submissions::checking::seat;
 use crate::{Arena, db, sql};
+use crate::record::RecordWriter;
+use crate::sandbox::{Isolation, ResourceLimits};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]
@@ -56,68 +57,27 @@ pub fn claim_for(
     arch: Option<&str>,
 ) -> Result<Option<Claimed>, String> {
     let now = db::now_ms();
-    let id: Option<i64> = conn
-        .query_row(
-            "UPDATE matches SET state = 'running', lease_owner = ?1, lease_until = ?2,
-                 attempts = attempts + 1, started_at = ?3
-             WHERE id = (SELECT m.id FROM matches m WHERE m.state = 'queued'
-                     AND (?4 IS NULL OR NOT EXISTS (
-                         SELECT 1 FROM match_seats s JOIN versions v ON v.id = s.version_id
-                         WHERE s.match_id = m.id AND v.language != 'builtin'
-                           AND COALESCE(v.artifact_arch, ?5) != ?4))
-                     ORDER BY m.kind != 'final', m.id LIMIT 1)
-               AND state = 'queued'
-             RETURNING id",
-            params![
-                owner,
-                now + lease.as_millis() as i64,
-                now,
-                arch,
-                std::env::consts::ARCH
-            ],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(sql)?;
+    let until = now + lease.as_millis() as i64;
+    let id = leases::claim(conn, owner, now, until, arch, std::env::consts::ARCH)?;
     match id {
-        Some(id) => claimed(conn, id),
+        Some(id) => claimed(conn, id.0),
         None => Ok(None),
     }
 }
 
 /// Match `id` as a worker holds it: its seed, rounds and seats.
 pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, String> {
-    let row: Option<(i64, u32)> = conn
-        .query_row(
-            "SELECT seed, rounds FROM matches WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(sql)?;
-    let Some((seed, rounds)) = row else {
+    let Some((seed, rounds)) = leases::seed_and_rounds(conn, MatchId(id))? else {
         return Ok(None);
     };
-    let mut stmt = conn
-        .prepare(
-            "SELECT s.version_id, t.name, v.label, v.run_command FROM match_seats s
-             JOIN versions v ON v.id = s.version_id JOIN teams t ON t.id = v.team_id
-             WHERE s.match_id = ?1 ORDER BY s.seat",
-        )
-        .map_err(sql)?;
-    let seats = stmt
-        .query_map([id], |r| {
-            let version: i64 = r.get(0)?;
-            let team: String = r.get(1)?;
-            Ok(Seat {
-                version,
-                name: format!("{team} #{version}"),
-                run_command: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-            })
+    let seats = leases::seats(conn, MatchId(id))?
+        .into_iter()
+        .map(|s| Seat {
+            version: s.version.0,
+            name: format!("{} #{}", s.team, s.version),
+            run_command: s.run_command.unwrap_or_default(),
         })
-        .map_err(sql)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sql)?;
+        .collect();
     Ok(Some(Claimed {
         id,
         seed: seed as u64,
@@ -129,13 +89,8 @@ pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, String> {
 /// Renews the lease; false when it is no longer the worker's (it ran out and the match was
 /// given to another, or the match is over).
 pub fn heartbeat(conn: &Connection, id: i64, owner: &str, lease: Duration) -> Result<bool, String> {
-    let n = conn
-        .execute(
-            "UPDATE matches SET lease_until = ?1 WHERE id = ?2 AND lease_owner = ?3 AND state = 'running'",
-            params![db::now_ms() + lease.as_millis() as i64, id, owner],
-        )
-        .map_err(sql)?;
-    Ok(n == 1)
+    let until = db::now_ms() + lease.as_millis() as i64;
+    Ok(leases::renew(conn, MatchId(id), owner, until)?)
 }
 
 /// How a play ended.
@@ -437,14 +392,7 @@ pub fn finish(
     }
     let mut before = Vec::with_capacity(m.seats.len());
     for s in &m.seats {
-        let (mu, sigma): (f64, f64) = tx
-            .query_row(
-                "SELECT mu, sigma FROM versions WHERE id = ?1",
-                [s.version],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .map_err(sql)?;
-        before.push((mu, sigma));
+        before.push(versions::rating(&tx, VersionId(s.version))?);
     }
     let input: Vec<(f64, f64, u32)> = before
         .iter()
@@ -459,28 +407,14 @@ pub fn finish(
         .zip(before.iter().zip(&after))
         .enumerate()
     {
-        tx.execute(
-            "UPDATE match_seats SET points = ?1, rank = ?2, forfeits = ?3, mu_before = ?4,
-                 sigma_before = ?5, mu_after = ?6, sigma_after = ?7
-             WHERE match_id = ?8 AND seat = ?9",
-            params![
-                r.points,
-                r.rank,
-                r.forfeits,
-                mu0,
-                s0,
-                mu1,
-                s1,
-                m.id,
-                seat as i64
-            ],
-        )
-        .map_err(sql)?;
-        tx.execute(
-            "UPDATE versions SET mu = ?1, sigma = ?2, matches = matches + 1 WHERE id = ?3",
-            params![mu1, s1, s.version],
-        )
-        .map_err(sql)?;
+        let score = leases::SeatScore {
+            points: r.points,
+            rank: r.rank,
+            forfeits: r.forfeits,
+            ratings: Some(((mu0, s0), (mu1, s1))),
+        };
+        leases::score_seat(&tx, MatchId(m.id), seat, &score)?;
+        versions::rate(&tx, VersionId(s.version), (mu1, s1))?;
     }
     mark_done(&tx, m.id, true)?;
     for s in &m.seats {
@@ -510,52 +444,38 @@ fn store_record(conn: &Connection, arena: &Arena, id: i64) {
 /// numbered in the order matches are counted (`counted_seq`: the order a re-judging rebuilds
 /// the ratings in).
 pub fn mark_done(conn: &Connection, id: i64, rated: bool) -> Result<(), String> {
-    conn.execute(
-        "UPDATE matches SET state = 'done', rated = ?1, finished_at = ?2, record_path = ?3,
-             lease_owner = NULL, lease_until = NULL, error = NULL,
-             counted_seq = (SELECT COALESCE(MAX(counted_seq), 0) + 1 FROM matches)
-         WHERE id = ?4",
-        params![rated, db::now_ms(), Arena::record_path(id), id],
-    )
-    .map_err(sql)?;
-    Ok(())
+    let path = Arena::record_path(id);
+    Ok(leases::mark_done(
+        conn,
+        MatchId(id),
+        rated,
+        db::now_ms(),
+        &path,
+    )?)
 }
 
 /// Marks a match failed (a record that did not verify, a seat that cannot start), if `owner`
 /// still holds it. The record stays for the organiser to read.
 pub fn fail(conn: &Connection, m: &Claimed, owner: &str, error: &str) -> Result<(), String> {
-    conn.execute(
-        "UPDATE matches SET state = 'failed', error = ?1, finished_at = ?2,
-             record_path = ?3, lease_owner = NULL, lease_until = NULL
-         WHERE id = ?4 AND lease_owner = ?5 AND state = 'running'",
-        params![error, db::now_ms(), Arena::record_path(m.id), m.id, owner],
-    )
-    .map_err(sql)?;
-    Ok(())
+    let path = Arena::record_path(m.id);
+    Ok(leases::fail(
+        conn,
+        MatchId(m.id),
+        owner,
+        error,
+        db::now_ms(),
+        &path,
+    )?)
 }
 
 /// Gives a match back to the queue (the worker is stopping), if `owner` still holds it.
 pub fn release(conn: &Connection, id: i64, owner: &str) -> Result<(), String> {
-    conn.execute(
-        "UPDATE matches SET state = 'queued', lease_owner = NULL, lease_until = NULL,
-             attempts = MAX(attempts - 1, 0)
-         WHERE id = ?1 AND lease_owner = ?2 AND state = 'running'",
-        params![id, owner],
-    )
-    .map_err(sql)?;
-    Ok(())
+    Ok(leases::release(conn, MatchId(id), owner)?)
 }
 
 pub fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
-    let row: Option<(String, Option<String>, bool)> = conn
-        .query_row(
-            "SELECT state, lease_owner, rated FROM matches WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()
-        .map_err(sql)?;
-    Ok(matches!(row, Some((state, Some(o), false)) if state == "running" && o == owner))
+    let row = leases::holder(conn, MatchId(id))?;
+    Ok(matches!(row, Some((MatchState::Running, Some(o), false)) if o == owner))
 }
 
 /// Claims, plays, judges and counts one match; returns false when there was none to play.
@@ -588,7 +508,7 @@ pub fn work_once(
                 .unwrap_or("no message");
             arena.live.end(m.id);
             fail(
-                &arena.conn()?,
+                &*arena.conn()?,
                 &m,
                 owner,
                 &format!(

@@ -14,13 +14,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 use super::wire::Artifact;
-use crate::sandbox::tree;
+use crate::store::{VersionId, builds};
 use crate::submissions::unpack;
+use crate::{Arena, admin};
+use crate::sandbox::tree;
 use crate::tournament::config::sha256_hex;
-use crate::{Arena, admin, sql};
 
 /// The artifact's file in a version's directory.
 pub const FILE: &str = "artifact.tar.gz";
@@ -124,17 +125,14 @@ fn add<W: Write>(tar: &mut tar::Builder<W>, root: &Path, e: &tree::Entry) -> Res
 /// The artifact of version `id`, packed now if it was not yet (`None`: a built-in anchor,
 /// which runs `rollarena bot NAME` and has none). `arch` is recorded as this machine's.
 pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifact>, String> {
-    type Row = (String, Option<String>, Option<i64>, Option<String>);
-    let row: Option<Row> = conn
-        .query_row(
-            "SELECT language, artifact_sha256, artifact_bytes, artifact_arch FROM versions
-             WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )
-        .optional()
-        .map_err(sql)?;
-    let Some((language, sha, bytes, arch)) = row else {
+    let row = builds::artifact(conn, VersionId(id))?;
+    let Some(builds::ArtifactRow {
+        language,
+        sha256: sha,
+        bytes,
+        arch,
+    }) = row
+    else {
         return Err(format!("there is no version {id}"));
     };
     if language == "builtin" {
@@ -158,12 +156,7 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
     admin::set_mode(&tmp, 0o600)?;
     std::fs::rename(&tmp, &file).map_err(|e| format!("{}: {e}", file.display()))?;
     let arch = std::env::consts::ARCH.to_string();
-    conn.execute(
-        "UPDATE versions SET artifact_sha256 = ?1, artifact_bytes = ?2, artifact_arch = ?3
-         WHERE id = ?4",
-        params![sha256, packed.len() as i64, arch, id],
-    )
-    .map_err(sql)?;
+    builds::set_artifact(conn, VersionId(id), &sha256, packed.len() as i64, &arch)?;
     Ok(Some(Artifact {
         sha256,
         bytes: packed.len() as u64,
@@ -173,15 +166,8 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
 
 /// The file of the artifact with this hash (`None`: no version has it).
 pub fn find(arena: &Arena, conn: &Connection, sha256: &str) -> Result<Option<PathBuf>, String> {
-    let id: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM versions WHERE artifact_sha256 = ?1 ORDER BY id LIMIT 1",
-            [sha256],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(sql)?;
-    Ok(id.map(|id| arena.version_dir(id).join(FILE)))
+    let id = builds::with_artifact(conn, sha256)?;
+    Ok(id.map(|id| arena.version_dir(id.0).join(FILE)))
 }
 
 /// Checks `bytes` against the hash they were fetched by, then unpacks them into `dest` (new

@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde_json::Value;
 
 use super::artifact;
@@ -19,7 +19,8 @@ use super::registry::{self, Worker};
 use super::wire::{self, Counted, Hello, Lease, LeaseSeat, Release, Renewed, Welcome};
 use crate::ladder::matchmaker;
 use crate::ladder::worker::{self as ladder, Rules};
-use crate::{Arena, admin, db, sql};
+use crate::store::{self, MatchId, MatchState, leases, workers};
+use crate::{Arena, admin, db};
 
 /// A refusal: why (which the web layer answers with its HTTP status, `web::WebError`) and
 /// the message.
@@ -52,6 +53,13 @@ impl Refused {
             why,
             message: message.into(),
         }
+    }
+}
+
+impl From<store::StoreError> for Refused {
+    /// The arena's own failure: its database.
+    fn from(e: store::StoreError) -> Refused {
+        Refused::new(Why::Internal, e.to_string())
     }
 }
 
@@ -124,11 +132,7 @@ pub fn lease(
             }
             return Ok(None);
         };
-        conn.execute(
-            "UPDATE matches SET worker_id = ?1 WHERE id = ?2",
-            params![worker.id, m.id],
-        )
-        .map_err(sql)?;
+        leases::set_worker(conn, MatchId(m.id), worker.id)?;
         // What a lost worker streamed of an earlier attempt ends here: the new one starts over.
         arena.live.end(m.id);
         let mut seats = Vec::with_capacity(m.seats.len());
@@ -153,13 +157,7 @@ pub fn lease(
             ladder::fail(conn, &m, &owner, &e)?;
             continue;
         }
-        let lease_until: i64 = conn
-            .query_row(
-                "SELECT lease_until FROM matches WHERE id = ?1",
-                [m.id],
-                |r| r.get(0),
-            )
-            .map_err(sql)?;
+        let lease_until = leases::lease_until(conn, MatchId(m.id))?.unwrap_or_default();
         return Ok(Some(Lease {
             match_id: m.id,
             lease,
@@ -181,14 +179,7 @@ fn held(conn: &Connection, worker: &Worker, id: i64, lease: &str) -> Result<Stri
     if ladder::holds(conn, id, &owner)? {
         return Ok(owner);
     }
-    let row: Option<(String, Option<String>)> = conn
-        .query_row(
-            "SELECT state, lease_owner FROM matches WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(sql)?;
+    let row = leases::holder(conn, MatchId(id))?;
     let what = match row {
         None => {
             return Err(Refused::new(
@@ -196,12 +187,10 @@ fn held(conn: &Connection, worker: &Worker, id: i64, lease: &str) -> Result<Stri
                 format!("there is no match {id}"),
             ));
         }
-        Some((state, _)) if state == "done" => "it was counted already".to_string(),
-        Some((state, Some(_))) if state == "running" => {
-            "it was given to another worker".to_string()
-        }
-        Some((state, _)) if state == "queued" => "it is queued again".to_string(),
-        Some((state, _)) => format!("it is {state}"),
+        Some((MatchState::Done, ..)) => "it was counted already".to_string(),
+        Some((MatchState::Running, Some(_), _)) => "it was given to another worker".to_string(),
+        Some((MatchState::Queued, ..)) => "it is queued again".to_string(),
+        Some((state, ..)) => format!("it is {state}"),
     };
     Err(Refused::new(
         Why::Conflict,
@@ -225,11 +214,7 @@ pub fn heartbeat(
     if !ladder::heartbeat(conn, id, &owner, arena.config.ladder.lease)? {
         held(conn, worker, id, lease)?;
     }
-    let lease_until: i64 = conn
-        .query_row("SELECT lease_until FROM matches WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })
-        .map_err(sql)?;
+    let lease_until = leases::lease_until(conn, MatchId(id))?.unwrap_or_default();
     Ok(Renewed { lease_until })
 }
 
@@ -290,16 +275,15 @@ fn requeue(
     max_attempts: u32,
     error: &str,
 ) -> std::result::Result<(), String> {
-    conn.execute(
-        "UPDATE matches SET
-             state = CASE WHEN attempts >= ?1 THEN 'failed' ELSE 'queued' END,
-             finished_at = CASE WHEN attempts >= ?1 THEN ?2 ELSE NULL END,
-             error = ?3, lease_owner = NULL, lease_until = NULL
-         WHERE id = ?4 AND lease_owner = ?5 AND state = 'running'",
-        params![max_attempts, db::now_ms(), error, id, owner],
-    )
-    .map_err(sql)?;
-    Ok(())
+    let now = db::now_ms();
+    Ok(leases::requeue(
+        conn,
+        MatchId(id),
+        owner,
+        max_attempts,
+        error,
+        now,
+    )?)
 }
 
 /// Takes a match's record from the worker that holds it: verified with the referee, then
@@ -339,11 +323,7 @@ pub fn upload(
                 worker.name,
                 kept.display()
             );
-            conn.execute(
-                "UPDATE workers SET refused_uploads = refused_uploads + 1 WHERE id = ?1",
-                [worker.id],
-            )
-            .map_err(sql)?;
+            workers::count_refused_upload(conn, worker.id)?;
             requeue(
                 conn,
                 id,
@@ -372,11 +352,7 @@ pub fn upload(
     if !ladder::finish(conn, arena, &m, &owner, &results)? {
         held(conn, worker, id, lease)?;
     }
-    conn.execute(
-        "INSERT INTO worker_matches (worker_id, match_id, finished_at) VALUES (?1, ?2, ?3)",
-        params![worker.id, id, db::now_ms()],
-    )
-    .map_err(sql)?;
+    workers::count_match(conn, worker.id, MatchId(id), db::now_ms())?;
     arena.live.end(id);
     Ok(Counted {
         match_id: id,

@@ -22,12 +22,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
 use crate::service::Sandboxes;
-use crate::{Arena, admin, db, sql};
+use crate::store::{VersionId, builds};
+use crate::{Arena, admin, db};
 
 /// The hidden subcommand a build's child process runs: `rollarena __build DIR ID`.
 pub const CHILD_ARG: &str = "__build";
@@ -110,21 +111,9 @@ fn build_and_check(
 ) -> Result<Report, String> {
     let config = serde_json::from_str(settings)
         .map_err(|e| format!("the server's settings cannot be read: {e}"))?;
-    let arena = Arena {
-        dir: std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?,
-        config,
-        live: Default::default(),
-        unavailable: Vec::new(),
-    };
-    let (language, team): (String, String) = arena
-        .conn()?
-        .query_row(
-            "SELECT v.language, t.name FROM versions v JOIN teams t ON t.id = v.team_id
-             WHERE v.id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(sql)?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let arena = Arena::with_config(&dir, config)?;
+    let (language, team) = builds::language_and_team(&*arena.conn()?, VersionId(id))?;
     let config = &arena.config;
     let recipe = config
         .recipe(&language)
@@ -165,37 +154,15 @@ fn build_and_check(
     })
 }
 
-/// A claimed version: its id, language and builds started (this one included).
-struct Claim {
-    id: i64,
-    language: String,
-    attempts: i64,
-}
-
 /// Claims the next version to build for `owner` (see the module header for the order).
-fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claim>, String> {
+fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<builds::Claim>, String> {
     let now = db::now_ms();
-    conn.query_row(
-        "UPDATE versions SET state = 'building', lease_owner = ?1, lease_until = ?2,
-             build_attempts = build_attempts + 1, build_started_at = ?3
-         WHERE id = (SELECT v.id FROM versions v WHERE v.state = 'queued'
-                 ORDER BY (SELECT COALESCE(MAX(w.build_started_at), 0) FROM versions w
-                           WHERE w.team_id = v.team_id),
-                          COALESCE(v.waiting_since, v.submitted_at), v.id
-                 LIMIT 1)
-           AND state = 'queued'
-         RETURNING id, language, build_attempts",
-        params![owner, now + lease.as_millis() as i64, now],
-        |r| {
-            Ok(Claim {
-                id: r.get(0)?,
-                language: r.get(1)?,
-                attempts: r.get(2)?,
-            })
-        },
-    )
-    .optional()
-    .map_err(sql)
+    Ok(builds::claim(
+        conn,
+        owner,
+        now,
+        now + lease.as_millis() as i64,
+    )?)
 }
 
 /// Builds and checks the next queued version in a child process; false when there was none.
@@ -208,7 +175,7 @@ pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool,
     let Some(claim) = claim(&conn, owner, lease)? else {
         return Ok(false);
     };
-    let id = claim.id;
+    let id = claim.id.0;
     let Some(recipe) = config.recipe(&claim.language) else {
         failed(
             &conn,
@@ -234,27 +201,14 @@ pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool,
     };
     match verdict {
         Some(Report::Passed) => {
-            conn.execute(
-                "UPDATE versions SET state = 'ready', checked_at = ?1, failure = NULL,
-                     lease_owner = NULL, lease_until = NULL WHERE id = ?2",
-                params![db::now_ms(), id],
-            )
-            .map_err(sql)?;
+            builds::ready(&conn, VersionId(id), db::now_ms())?;
         }
         Some(Report::BuildFailed { why }) => {
-            conn.execute(
-                "UPDATE versions SET built_at = ?1 WHERE id = ?2",
-                params![db::now_ms(), id],
-            )
-            .map_err(sql)?;
+            builds::set_built_at(&conn, VersionId(id), db::now_ms())?;
             failed(&conn, id, &format!("build: {why}"))?;
         }
         Some(Report::CheckFailed { why }) => {
-            conn.execute(
-                "UPDATE versions SET checked_at = ?1 WHERE id = ?2",
-                params![db::now_ms(), id],
-            )
-            .map_err(sql)?;
+            builds::set_checked_at(&conn, VersionId(id), db::now_ms())?;
             failed(&conn, id, &why)?;
         }
         Some(Report::ArenaFailed { error }) => {
@@ -268,12 +222,7 @@ pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool,
         }
         Some(Report::Stopped) | Some(Report::Built) | None if stop.load(Ordering::SeqCst) => {
             // Not the build's fault: queued again, this attempt not counted.
-            conn.execute(
-                "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL,
-                     build_attempts = MAX(build_attempts - 1, 0) WHERE id = ?1",
-                [id],
-            )
-            .map_err(sql)?;
+            builds::requeue(&conn, VersionId(id), true)?;
         }
         _ => crashed(&conn, id, claim.attempts, &how(status))?,
     }
@@ -334,11 +283,7 @@ fn run_child(
     let mut stopping: Option<Instant> = None;
     let handle = |report: Result<Report, String>, verdict: &mut Option<Report>| match report {
         Ok(Report::Built) => {
-            let _ = conn.execute(
-                "UPDATE versions SET state = 'checking', built_at = ?1, run_command = ?2
-                 WHERE id = ?3",
-                params![db::now_ms(), run, id],
-            );
+            let _ = builds::built(conn, VersionId(id), db::now_ms(), run);
         }
         Ok(report) => *verdict = Some(report),
         Err(e) => tracing::warn!("arena builder: version {id}: {e}"),
@@ -413,13 +358,7 @@ fn crashed(conn: &Connection, id: i64, attempts: i64, how: &str) -> Result<(), S
     if attempts >= MAX_CRASHES {
         failed(conn, id, &crash_verdict(attempts, how))
     } else {
-        conn.execute(
-            "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
-             WHERE id = ?1",
-            [id],
-        )
-        .map_err(sql)?;
-        Ok(())
+        Ok(builds::requeue(conn, VersionId(id), false)?)
     }
 }
 
@@ -439,13 +378,7 @@ pub fn crash_verdict(times: i64, how: &str) -> String {
 }
 
 fn failed(conn: &Connection, id: i64, why: &str) -> Result<(), String> {
-    conn.execute(
-        "UPDATE versions SET state = 'failed', failure = ?1, lease_owner = NULL,
-             lease_until = NULL WHERE id = ?2",
-        params![why, id],
-    )
-    .map_err(sql)?;
-    Ok(())
+    Ok(builds::failed(conn, VersionId(id), why)?)
 }
 
 #[cfg(test)]
@@ -454,9 +387,11 @@ mod tests {
 
     #[test]
     fn the_settings_reach_the_child_whole_and_reports_read_back() {
-        let mut config =
-            crate::config::Config::new(crate::game::registry::default_name(), Default::default())
-                .unwrap();
+        let mut config = crate::config::Config::new(
+            crate::game::registry::default_name(),
+            Default::default(),
+        )
+        .unwrap();
         config.build.time = Duration::from_millis(3500);
         config.build.workers = 3;
         config.uploads.per_hour = 0;

@@ -19,9 +19,8 @@ pub mod unpack;
 
 use std::path::Path;
 
-use rusqlite::{OptionalExtension, params};
-
 use super::config::Recipe;
+use super::store::{TeamId, VersionId, teams, versions};
 use super::{Arena, admin, db, sql};
 
 /// An upload as a team sent it.
@@ -38,16 +37,18 @@ pub struct Upload {
     pub label: Option<String>,
 }
 
-/// Why an upload was not stored. Nothing of it was. Four kinds, each with its HTTP answer:
+/// Why an upload was not stored. Nothing of it was. Six kinds, each with its HTTP answer:
+/// - `forbidden`: the team may not submit (the organiser disabled it) (HTTP 403);
 /// - `too_large`: the upload was larger than the arena takes (HTTP 413);
 /// - `retry_after`: the team sent `[uploads] per_hour` uploads in the last hour: the next is
 ///   taken after that many seconds (HTTP 429 with `Retry-After`);
 /// - `internal`: the arena itself failed (its disk or its database, not the upload): the
 ///   message says what failed, the team may send the same upload again later, and the
 ///   organiser should look at the server (HTTP 500);
-/// - neither: the upload was bad, and the message says what to change (HTTP 400).
+/// - `disk_full`: the arena's disk has no room for it (HTTP 507);
+/// - none: the upload was bad, and the message says what to change (HTTP 400).
 ///
-/// At most one of `too_large`, `retry_after` and `internal` is set.
+/// At most one of `forbidden`, `too_large`, `retry_after`, `internal` and `disk_full` is set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// What was wrong and what to do.
@@ -60,6 +61,8 @@ pub struct Refusal {
     pub retry_after: Option<u64>,
     /// The arena's disk has no room for it (HTTP 507).
     pub disk_full: bool,
+    /// The team may not submit (HTTP 403).
+    pub forbidden: bool,
 }
 
 impl Refusal {
@@ -71,6 +74,15 @@ impl Refusal {
             internal: false,
             retry_after: None,
             disk_full: false,
+            forbidden: false,
+        }
+    }
+
+    /// The team may not submit at all (HTTP 403).
+    pub fn forbidden(message: String) -> Refusal {
+        Refusal {
+            forbidden: true,
+            ..Refusal::bad(message)
         }
     }
 
@@ -103,8 +115,23 @@ impl std::fmt::Display for Refusal {
 pub const MAX_LABEL: usize = 100;
 
 /// Checks an upload and stores it as a queued version of `team`; returns the version's id.
-pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> {
+pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusal> {
     let internal = Refusal::internal;
+    // Who may submit first: a disabled team is refused whatever it sent.
+    let mut conn = arena.conn().map_err(internal)?;
+    let marks = teams::marks(&conn, team).map_err(|e| internal(e.to_string()))?;
+    match marks {
+        None => return Err(Refusal::bad(format!("there is no team {team}"))),
+        Some(m) if m.disabled => {
+            return Err(Refusal::forbidden(
+                "this team is disabled by the organiser: it cannot submit".into(),
+            ));
+        }
+        Some(m) if m.builtin => {
+            return Err(Refusal::bad("a built-in bot cannot submit versions".into()));
+        }
+        _ => {}
+    }
     let limits = &arena.config.uploads;
     if upload.bytes.len() as u64 > limits.max_bytes {
         return Err(Refusal::large(format!(
@@ -118,27 +145,6 @@ pub fn accept(arena: &Arena, team: i64, upload: Upload) -> Result<i64, Refusal> 
         return Err(Refusal::bad(
             "the upload is empty: send your bot's source file or an archive of its folder".into(),
         ));
-    }
-    let mut conn = arena.conn().map_err(internal)?;
-    let row: Option<(bool, bool)> = conn
-        .query_row(
-            "SELECT disabled, builtin FROM teams WHERE id = ?1",
-            [team],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(|e| internal(sql(e)))?;
-    match row {
-        None => return Err(Refusal::bad(format!("there is no team {team}"))),
-        Some((true, _)) => {
-            return Err(Refusal::bad(
-                "the team is disabled: the organiser must enable it before it can submit".into(),
-            ));
-        }
-        Some((_, true)) => {
-            return Err(Refusal::bad("a built-in bot cannot submit versions".into()));
-        }
-        _ => {}
     }
     if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
         return Err(Refusal::bad(super::finals::freeze::refusal(at)));
@@ -195,19 +201,13 @@ const HOUR_MS: i64 = 3_600_000;
 
 /// Refuses an upload of `team` when it sent `per_hour` (not 0) in the last hour, saying when
 /// the next is taken: an hour after the oldest of them.
-fn rate_limit(conn: &rusqlite::Connection, team: i64, per_hour: u32) -> Result<(), Refusal> {
+fn rate_limit(conn: &rusqlite::Connection, team: TeamId, per_hour: u32) -> Result<(), Refusal> {
     if per_hour == 0 {
         return Ok(());
     }
     let now = db::now_ms();
-    let (sent, oldest): (i64, Option<i64>) = conn
-        .query_row(
-            "SELECT COUNT(*), MIN(submitted_at) FROM versions
-             WHERE team_id = ?1 AND submitted_at > ?2",
-            params![team, now - HOUR_MS],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(|e| Refusal::internal(sql(e)))?;
+    let (sent, oldest) = versions::submitted_since(conn, team, now - HOUR_MS)
+        .map_err(|e| Refusal::internal(e.to_string()))?;
     if sent < per_hour as i64 {
         return Ok(());
     }
@@ -380,7 +380,7 @@ fn unpack_into<'a>(
 fn insert(
     arena: &Arena,
     conn: &mut rusqlite::Connection,
-    team: i64,
+    team: TeamId,
     label: &str,
     recipe: &Recipe,
     bytes: &[u8],
@@ -395,37 +395,18 @@ fn insert(
     let now = db::now_ms();
     // The team's queued version, if any, is superseded by this one, which inherits its place
     // in the queue (the team has waited since then).
-    let waiting: Option<i64> = tx
-        .query_row(
-            "SELECT MIN(waiting_since) FROM versions WHERE team_id = ?1 AND state = 'queued'",
-            [team],
-            |r| r.get(0),
-        )
-        .map_err(|e| internal(sql(e)))?;
-    tx.execute(
-        "INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
-             submitted_at, state, mu, sigma, waiting_since)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', ?7, ?8, ?9)",
-        params![
-            team,
-            label,
-            recipe.name,
-            sha,
-            bytes.len() as i64,
-            now,
-            mu,
-            sigma,
-            waiting.unwrap_or(now)
-        ],
-    )
-    .map_err(|e| internal(sql(e)))?;
-    let id = tx.last_insert_rowid();
-    tx.execute(
-        "UPDATE versions SET state = 'superseded', failure = ?1
-         WHERE team_id = ?2 AND state = 'queued' AND id != ?3",
-        params![superseded_by(id), team, id],
-    )
-    .map_err(|e| internal(sql(e)))?;
+    let new = versions::NewVersion {
+        team,
+        label,
+        language: &recipe.name,
+        source_sha256: &sha,
+        source_bytes: bytes.len() as i64,
+        mu,
+        sigma,
+    };
+    let id = versions::insert_queued(&tx, &new, now, |id| superseded_by(id.0))
+        .map_err(|e| internal(e.to_string()))?
+        .0;
     let dir = arena.version_dir(id);
     if dir.exists() {
         // Left by a crash before its row was committed: not anyone's version.
@@ -457,10 +438,7 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
         let orphan = if name.starts_with(".staging-") {
             true
         } else if let Ok(id) = name.parse::<i64>() {
-            conn.query_row("SELECT 1 FROM versions WHERE id = ?1", [id], |_| Ok(()))
-                .optional()
-                .map_err(sql)?
-                .is_none()
+            !versions::exists(&conn, VersionId(id))?
         } else {
             false
         };
@@ -469,4 +447,47 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rules of who may submit are `accept`'s, whoever calls it (the web form, the JSON
+    /// API, the CLI): a disabled team is refused (HTTP 403), and so is anyone once the contest
+    /// has closed.
+    #[test]
+    fn a_disabled_team_and_a_closed_contest_are_refused_here() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("arena");
+        admin::init(
+            &dir,
+            crate::game::registry::default_name(),
+            Default::default(),
+        )
+        .unwrap();
+        let arena = Arena::open(&dir).unwrap();
+        admin::add_team(&arena, "a").unwrap();
+        let team = admin::team_id(&arena.conn().unwrap(), "a").unwrap();
+        let upload = Upload {
+            file_name: "bot.py".into(),
+            bytes: b"print(1)\n".to_vec(),
+            ..Upload::default()
+        };
+        admin::set_team_disabled(&arena, team, true).unwrap();
+        let r = accept(&arena, team, upload.clone()).unwrap_err();
+        assert!(
+            r.forbidden && r.message.contains("disabled by the organiser"),
+            "{r:?}"
+        );
+        admin::set_team_disabled(&arena, team, false).unwrap();
+        super::super::finals::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
+        let r = accept(&arena, team, upload).unwrap_err();
+        assert!(
+            !r.forbidden && r.message.contains("the contest closed at"),
+            "{r:?}"
+        );
+        let nothing = arena.dir.join("versions").read_dir().unwrap().count();
+        assert_eq!(nothing, 0, "a refusal stores nothing");
+    }
 }

@@ -12,9 +12,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::auth::Auth;
+use super::db::Db;
 use super::pages::MatchQuery;
 use super::refusals::{ApiMultipart, ApiPath, ApiQuery};
-use super::{ApiError, Site, WebError, blocking, forms};
+use super::{ApiError, Site, WebError, forms};
 use crate::views::{self, Viewer};
 
 /// [`Auth`] with its refusal in JSON.
@@ -30,96 +31,82 @@ impl FromRequestParts<Site> for ApiAuth {
 
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
-pub async fn leaderboard(State(site): State<Site>) -> ApiResult<views::Leaderboard> {
-    let placement = site.arena.config.ladder.placement_matches;
+pub async fn leaderboard(db: Db) -> ApiResult<views::Leaderboard> {
+    let placement = db.arena().config.ladder.placement_matches;
     Ok(Json(
-        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?,
+        db.read(move |conn, _| Ok(views::leaderboard(conn, placement)?))
+            .await?,
     ))
 }
 
 pub async fn team(
-    State(site): State<Site>,
+    db: Db,
     ApiAuth(auth): ApiAuth,
     ApiPath(name): ApiPath<String>,
 ) -> ApiResult<views::TeamPage> {
     Ok(Json(
-        blocking(move || {
-            site.snapshot(|conn| Ok(views::team(conn, &site.arena.dir, &name, &auth.viewer)?))
-        })
-        .await?,
+        db.read(move |conn, arena| Ok(views::team(conn, &arena.dir, &name, &auth.viewer)?))
+            .await?,
     ))
 }
 
-pub async fn matches(
-    State(site): State<Site>,
-    ApiQuery(q): ApiQuery<MatchQuery>,
-) -> ApiResult<Vec<views::MatchRow>> {
+pub async fn matches(db: Db, ApiQuery(q): ApiQuery<MatchQuery>) -> ApiResult<Vec<views::MatchRow>> {
     Ok(Json(
-        blocking(move || {
-            site.snapshot(|conn| {
-                Ok(views::matches(
-                    conn,
-                    q.team.as_deref(),
-                    q.before,
-                    q.limit.unwrap_or(50),
-                )?)
-            })
+        db.read(move |conn, _| {
+            Ok(views::matches(
+                conn,
+                q.team.as_deref(),
+                q.before,
+                q.limit.unwrap_or(50),
+            )?)
         })
         .await?,
     ))
 }
 
 pub async fn match_page(
-    State(site): State<Site>,
+    db: Db,
     ApiAuth(auth): ApiAuth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::MatchPage> {
     Ok(Json(
-        blocking(move || {
-            site.snapshot(|conn| Ok(views::match_page(conn, &site.arena.dir, id, &auth.viewer)?))
-        })
-        .await?,
+        db.read(move |conn, arena| Ok(views::match_page(conn, &arena.dir, id, &auth.viewer)?))
+            .await?,
     ))
 }
 
 /// A finished match's record (JSON Lines), with what the asker may not see taken out.
 pub async fn record(
-    State(site): State<Site>,
+    db: Db,
     ApiAuth(auth): ApiAuth,
     ApiPath(id): ApiPath<i64>,
 ) -> Result<Response, ApiError> {
-    let text = blocking(move || {
-        let records = views::match_records(&site.conn()?, &site.arena.dir, id, &auth.viewer)?
-            .unwrap_or_default();
-        let mut out = String::new();
-        for r in &records {
-            out.push_str(
-                &serde_json::to_string(r)
-                    .map_err(|e| WebError::Internal(format!("a record: {e}")))?,
-            );
-            out.push('\n');
-        }
-        Ok(out)
-    })
-    .await?;
+    let text = db
+        .run(move |conn, arena| {
+            let records =
+                views::match_records(conn, &arena.dir, id, &auth.viewer)?.unwrap_or_default();
+            let mut out = String::new();
+            for r in &records {
+                out.push_str(
+                    &serde_json::to_string(r)
+                        .map_err(|e| WebError::Internal(format!("a record: {e}")))?,
+                );
+                out.push('\n');
+            }
+            Ok(out)
+        })
+        .await?;
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response())
 }
 
 pub async fn submission(
-    State(site): State<Site>,
+    db: Db,
     ApiAuth(auth): ApiAuth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::SubmissionPage> {
     Ok(Json(
-        blocking(move || {
-            Ok(views::submission(
-                &site.conn()?,
-                &site.arena.dir,
-                id,
-                &auth.viewer,
-            )?)
-        })
-        .await?,
+        db.run(move |conn, arena| Ok(views::submission(conn, &arena.dir, id, &auth.viewer)?))
+            .await?,
     ))
 }
 
@@ -176,18 +163,13 @@ pub async fn submit(
         .into_response())
 }
 
-pub async fn organiser(
-    State(site): State<Site>,
-    ApiAuth(auth): ApiAuth,
-) -> ApiResult<views::OrganiserPage> {
+pub async fn organiser(db: Db, ApiAuth(auth): ApiAuth) -> ApiResult<views::OrganiserPage> {
     if !auth.viewer.is_organiser() {
         return Err(ApiError(WebError::Forbidden(
             "only the organiser sees this: send the organiser's token".into(),
         )));
     }
-    Ok(Json(
-        blocking(move || site.snapshot(|conn| Ok(views::organiser(conn)?))).await?,
-    ))
+    Ok(Json(db.read(|conn, _| Ok(views::organiser(conn)?)).await?))
 }
 
 /// A language the arena offers.

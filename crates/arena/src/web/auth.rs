@@ -27,11 +27,12 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
 use super::{ApiError, Site, proxies, throttle};
 use crate::db;
 use crate::remote::registry;
+use crate::store::{TeamId, sessions, teams};
 use crate::tokens;
 use crate::views::Viewer;
 
@@ -171,8 +172,10 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
         let token = bearer_token(&parts.headers);
         let s = site.clone();
         let refused =
-            super::blocking(move || Ok(registry::authenticate(&s.conn()?, token.as_deref()).err()))
-                .await;
+            super::blocking(
+                move || Ok(registry::authenticate(&*s.conn()?, token.as_deref()).err()),
+            )
+            .await;
         return match refused {
             Ok(Some((401, message))) => {
                 if let Err(e) = throttle::failed(&site, &address_of(&parts, &site)).await {
@@ -191,7 +194,7 @@ pub async fn api_tokens(State(site): State<Site>, request: Request, next: Next) 
     {
         let s = site.clone();
         let known =
-            super::blocking(move || Ok(registry::authenticate(&s.conn()?, Some(&token)).is_ok()))
+            super::blocking(move || Ok(registry::authenticate(&*s.conn()?, Some(&token)).is_ok()))
                 .await;
         if matches!(known, Ok(true)) {
             return next.run(Request::from_parts(parts, body)).await;
@@ -226,36 +229,20 @@ pub fn unknown_token(token: &str) -> String {
 /// The viewer a token is (`None`: no such token).
 pub fn viewer_of_token(conn: &Connection, token: &str) -> Result<Option<Viewer>, super::WebError> {
     let hash = tokens::hash(token);
-    let organiser: Option<i64> = conn
-        .query_row(
-            "SELECT id FROM organisers WHERE token_hash = ?1",
-            [&hash],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if organiser.is_some() {
+    if sessions::is_organiser_token(conn, &hash)? {
         return Ok(Some(Viewer::Organiser));
     }
-    let team: Option<(i64, String)> = conn
-        .query_row(
-            "SELECT id, name FROM teams WHERE token_hash = ?1",
-            [&hash],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    Ok(team.map(|(id, name)| Viewer::Team { id, name }))
+    let team = sessions::team_of_token(conn, &hash)?;
+    Ok(team.map(|(id, name)| Viewer::Team { id: id.0, name }))
 }
 
 fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, super::WebError> {
-    let row: Option<(Option<i64>, bool, String)> = conn
-        .query_row(
-            "SELECT team_id, organiser, csrf FROM sessions
-             WHERE id_hash = ?1 AND expires_at > ?2",
-            params![tokens::hash(id), db::now_ms()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
-    let Some((team, organiser, csrf)) = row else {
+    let Some(sessions::Session {
+        team,
+        organiser,
+        csrf,
+    }) = sessions::find(conn, &tokens::hash(id), db::now_ms())?
+    else {
         return Ok(None);
     };
     if organiser {
@@ -264,10 +251,8 @@ fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, s
     let Some(team) = team else {
         return Ok(None);
     };
-    let name: Option<String> = conn
-        .query_row("SELECT name FROM teams WHERE id = ?1", [team], |r| r.get(0))
-        .optional()?;
-    Ok(name.map(|name| (Viewer::Team { id: team, name }, csrf)))
+    let name = teams::name(conn, team)?;
+    Ok(name.map(|name| (Viewer::Team { id: team.0, name }, csrf)))
 }
 
 /// Starts a session for `viewer`: its id (for the cookie) and its CSRF token.
@@ -276,31 +261,21 @@ pub fn start_session(conn: &Connection, viewer: &Viewer) -> Result<String, super
     let csrf = tokens::random_hex(32);
     let now = db::now_ms();
     let (team, organiser) = match viewer {
-        Viewer::Team { id, .. } => (Some(*id), false),
+        Viewer::Team { id, .. } => (Some(TeamId(*id)), false),
         Viewer::Organiser => (None, true),
         Viewer::Public => return Err(super::WebError::Internal("no one to log in".into())),
     };
-    conn.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
-    conn.execute(
-        "INSERT INTO sessions (id_hash, team_id, organiser, csrf, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            tokens::hash(&id),
-            team,
-            organiser,
-            csrf,
-            now,
-            now + SESSION_MS
-        ],
-    )?;
+    let session = sessions::Session {
+        team,
+        organiser,
+        csrf,
+    };
+    sessions::start(conn, &tokens::hash(&id), &session, now, now + SESSION_MS)?;
     Ok(id)
 }
 
 pub fn end_session(conn: &Connection, id: &str) -> Result<(), super::WebError> {
-    conn.execute(
-        "DELETE FROM sessions WHERE id_hash = ?1",
-        [tokens::hash(id)],
-    )?;
+    sessions::end(conn, &tokens::hash(id))?;
     Ok(())
 }
 

@@ -18,6 +18,7 @@ use maud::{Markup, html};
 use serde::Serialize;
 
 use super::api::ApiAuth;
+use super::db::Db;
 use super::finals_actions as actions;
 use super::refusals::Path;
 use super::{ApiError, Site, WebError, blocking};
@@ -235,24 +236,24 @@ fn final_table(s: &Standings) -> Markup {
 
 /// `GET /api/final`: the closing time, the final's progress, and its standings once published.
 async fn api_final(
-    State(site): State<Site>,
+    db: Db,
     ApiAuth(_auth): ApiAuth,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    let value = blocking(move || {
-        let conn = site.conn()?;
-        let f = load(&site.arena, &conn)?;
-        let published = f
-            .progress
-            .as_ref()
-            .is_some_and(|p| p.state.published_at.is_some());
-        Ok(serde_json::json!({
-            "closing": f.closing,
-            "closed": f.closing.is_some_and(|at| at <= crate::db::now_ms()),
-            "final": f.progress,
-            "standings": if published { tournament::standings(&site.arena.dir) } else { None },
-        }))
-    })
-    .await?;
+    let value = db
+        .run(move |conn, arena| {
+            let f = load(arena, conn)?;
+            let published = f
+                .progress
+                .as_ref()
+                .is_some_and(|p| p.state.published_at.is_some());
+            Ok(serde_json::json!({
+                "closing": f.closing,
+                "closed": f.closing.is_some_and(|at| at <= crate::db::now_ms()),
+                "final": f.progress,
+                "standings": if published { tournament::standings(&arena.dir) } else { None },
+            }))
+        })
+        .await?;
     Ok(axum::Json(value))
 }
 
@@ -277,16 +278,13 @@ const FILES: [&str; 4] = [
 
 async fn serve_final(site: Site, path: String) -> Result<Response, WebError> {
     let dir = tournament::dir_of(&site.arena.dir);
-    let published = blocking({
-        let site = site.clone();
-        move || {
-            let conn = site.conn()?;
-            Ok(tournament::state(&conn)
+    let published = Db(site)
+        .run(|conn, _| {
+            Ok(tournament::state(conn)
                 .map_err(WebError::Internal)?
                 .is_some_and(|s| s.published_at.is_some()))
-        }
-    })
-    .await?;
+        })
+        .await?;
     if !published {
         return Err(WebError::NotFound(
             "the final is not published yet: it is, once every table of the final tournament \

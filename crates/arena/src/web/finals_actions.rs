@@ -14,8 +14,8 @@ use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
-use crate::Arena;
 use crate::finals::{freeze, rejudge, tournament};
+use crate::{Arena, store};
 use crate::record::notes::plural;
 
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
@@ -150,7 +150,7 @@ pub async fn freeze_form(
         })
     };
     form_action(site, auth, form.csrf, confirmed, ask, move |site| {
-        freeze_action(&site.arena.conn()?, &form.action, &form.at)
+        freeze_action(&*site.arena.conn()?, &form.action, &form.at)
     })
     .await
 }
@@ -192,7 +192,7 @@ pub async fn final_form(
     let ask = {
         let form = form.clone();
         move |site: &Site| {
-            tournament::may_start(&site.arena.conn()?)?;
+            tournament::may_start(&*site.arena.conn()?)?;
             for (name, text) in [
                 ("rounds", &form.rounds),
                 ("repeat", &form.repeat),
@@ -289,13 +289,7 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
             return Err("recompute rebuilds every rating: give no match".into());
         }
         fields.retain(|(name, _)| *name != "match");
-        let counted: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM matches WHERE state = 'done' AND kind = 'ladder'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(crate::sql)?;
+        let counted = store::matches::count_done(&conn, store::MatchKind::Ladder)?;
         return Ok(question(
             "Recompute every rating?".into(),
             maud::html! {
@@ -448,7 +442,7 @@ pub async fn api_start_final(
             seed: req.seed,
         };
         tournament::start(&site.arena, &opts)?;
-        tournament::progress(&site.arena, &site.arena.conn()?)
+        tournament::progress(&site.arena, &*site.arena.conn()?)
     })
     .await?;
     Ok((

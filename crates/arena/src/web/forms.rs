@@ -9,9 +9,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::auth::{self, Auth};
+use super::db::Db;
 use super::refusals::{Form, Multipart};
 use super::{Site, WebError, blocking, confirm, pages, templates};
 use crate::admin;
+use crate::store::TeamId;
 use crate::submissions::{self, Upload};
 use crate::views::Viewer;
 
@@ -49,14 +51,12 @@ pub async fn login(
     let s = site.clone();
     // A correct token logs in at once, whatever its address did; a wrong one counts against
     // the address and is answered slowly past a few (`throttle`).
-    let found = blocking(move || {
-        let conn = s.conn()?;
-        match auth::viewer_of_token(&conn, &token)? {
-            Some(viewer) => Ok(Ok(auth::start_session(&conn, &viewer)?)),
+    let found = Db(s)
+        .run(move |conn, _| match auth::viewer_of_token(conn, &token)? {
+            Some(viewer) => Ok(Ok(auth::start_session(conn, &viewer)?)),
             None => Ok(Err(auth::unknown_token(&token))),
-        }
-    })
-    .await?;
+        })
+        .await?;
     if found.is_err() {
         super::throttle::failed(&site, &address).await?;
     }
@@ -89,14 +89,14 @@ pub struct CsrfForm {
 }
 
 pub async fn logout(
-    State(site): State<Site>,
+    db: Db,
     headers: HeaderMap,
     auth: Auth,
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, WebError> {
     check_csrf(&auth, form.csrf.as_deref())?;
     if let Some(id) = auth::cookie(&headers, auth::SESSION_COOKIE) {
-        blocking(move || auth::end_session(&site.conn()?, &id)).await?;
+        db.run(move |conn, _| auth::end_session(conn, &id)).await?;
     }
     let mut response = Redirect::to("/").into_response();
     response.headers_mut().append(
@@ -233,18 +233,8 @@ pub fn with_retry_after(retry_after: Option<u64>, mut response: Response) -> Res
 pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejected> {
     let site = site.clone();
     blocking(move || {
-        let disabled: bool =
-            site.conn()?
-                .query_row("SELECT disabled FROM teams WHERE id = ?1", [team], |r| {
-                    r.get(0)
-                })?;
-        if disabled {
-            return Err(WebError::Forbidden(
-                "this team is disabled by the organiser: it cannot submit".into(),
-            ));
-        }
         Ok(
-            submissions::accept(&site.arena, team, upload).map_err(|r| Rejected {
+            submissions::accept(&site.arena, TeamId(team), upload).map_err(|r| Rejected {
                 retry_after: r.retry_after,
                 error: r.into(),
             }),
@@ -385,22 +375,22 @@ pub async fn team_action(
     let s = site.clone();
     let team = form.team.clone();
     let action = form.action.clone();
-    let done = blocking(move || {
-        let conn = s.conn()?;
-        let id = match admin::team_id(&conn, &team) {
-            Ok(id) => id,
-            Err(e) => return Ok(Err(e)),
-        };
-        Ok(match action.as_str() {
-            "disable" => admin::set_team_disabled(&s.arena, id, true).map(|_| None),
-            "enable" => admin::set_team_disabled(&s.arena, id, false).map(|_| None),
-            "token" => admin::new_token(&conn, id).map(Some),
-            other => Err(format!(
-                "unknown action {other:?}: disable, enable or token"
-            )),
+    let done = Db(s)
+        .run(move |conn, arena| {
+            let id = match admin::team_id(conn, &team) {
+                Ok(id) => id,
+                Err(e) => return Ok(Err(e)),
+            };
+            Ok(match action.as_str() {
+                "disable" => admin::set_team_disabled(arena, id, true).map(|_| None),
+                "enable" => admin::set_team_disabled(arena, id, false).map(|_| None),
+                "token" => admin::new_token(conn, id).map(Some),
+                other => Err(format!(
+                    "unknown action {other:?}: disable, enable or token"
+                )),
+            })
         })
-    })
-    .await?;
+        .await?;
     match done {
         Ok(Some(token)) => pages::organiser_page(site, auth, Some((form.team, token)), None).await,
         Ok(None) => Ok(Redirect::to("/organiser").into_response()),

@@ -35,13 +35,15 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 use maud::{Markup, html};
-use rusqlite::OptionalExtension;
+
 use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
+use super::db::Db;
 use super::refusals::{ApiPath, Path};
 use super::templates::team_href;
-use super::{ApiError, Site, WebError, blocking};
+use super::{ApiError, Site, WebError};
+use crate::store::{MatchId, changes, matches};
 use crate::views::{self, MatchRow};
 
 /// The script, as served.
@@ -88,15 +90,9 @@ pub async fn stream(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some((backlog, receiver)) = site.arena.live.subscribe(id) else {
-        let state = blocking(move || {
-            Ok(site
-                .conn()?
-                .query_row("SELECT state FROM matches WHERE id = ?1", [id], |r| {
-                    r.get::<_, String>(0)
-                })
-                .optional()?)
-        })
-        .await?;
+        let state = Db(site)
+            .run(move |conn, _| Ok(matches::state(conn, MatchId(id))?))
+            .await?;
         return match state {
             // A client's EventSource stops at a 204 instead of reconnecting.
             Some(_) => Ok(StatusCode::NO_CONTENT.into_response()),
@@ -204,16 +200,6 @@ pub async fn changes(State(site): State<Site>) -> Response {
     sse(&site, events)
 }
 
-/// What the pages show changes when this does: finished matches, versions' states, teams.
-const FINGERPRINT: &str = "SELECT
-    (SELECT count(*) FROM matches WHERE state IN ('done', 'failed', 'void')),
-    (SELECT coalesce(max(finished_at), 0) FROM matches),
-    (SELECT count(*) FROM versions),
-    (SELECT coalesce(sum(id * CASE state WHEN 'queued' THEN 1 WHEN 'building' THEN 2
-        WHEN 'checking' THEN 3 WHEN 'ready' THEN 4 ELSE 5 END), 0) FROM versions),
-    (SELECT count(*) FROM teams),
-    (SELECT coalesce(sum(id * (1 + disabled) + coalesce(pinned_version, 0)), 0) FROM teams)";
-
 /// Polls the database while anybody listens, telling them when what the pages show changed.
 async fn watch_database(arena: Arc<crate::Arena>, sender: watch::Sender<String>) {
     // Read at once, not after the first wait: a change in that wait would otherwise be taken
@@ -234,24 +220,13 @@ async fn watch_database(arena: Arc<crate::Arena>, sender: watch::Sender<String>)
     }
 }
 
-/// [`FINGERPRINT`] now, as text; `None` when the database cannot be read.
+/// The store's fingerprint of what the pages show, now; `None` when the database cannot be read.
 async fn fingerprint(arena: &Arc<crate::Arena>) -> Option<String> {
     let a = arena.clone();
-    tokio::task::spawn_blocking(move || {
-        let conn = a.conn().ok()?;
-        conn.query_row(FINGERPRINT, [], |r| {
-            let parts: Vec<i64> = (0..6).map(|i| r.get(i)).collect::<Result<_, _>>()?;
-            Ok(parts
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(","))
-        })
+    tokio::task::spawn_blocking(move || changes::fingerprint(&*a.conn().ok()?).ok())
+        .await
         .ok()
-    })
-    .await
-    .ok()
-    .flatten()
+        .flatten()
 }
 
 fn json_changed(fingerprint: &str) -> String {
@@ -264,8 +239,9 @@ pub async fn playing_rows(site: &Site) -> Result<Vec<MatchRow>, WebError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let site = site.clone();
-    blocking(move || Ok(views::match_rows(&site.conn()?, &ids)?)).await
+    Db(site.clone())
+        .run(move |conn, _| Ok(views::match_rows(conn, &ids)?))
+        .await
 }
 
 /// `GET /api/playing`.
@@ -299,7 +275,9 @@ pub fn playing_list(rows: &[MatchRow]) -> Markup {
 /// then the finished one).
 pub async fn match_in_play(site: &Site, id: i64) -> Result<Option<Markup>, WebError> {
     let site = site.clone();
-    let row = blocking(move || Ok(views::match_rows(&site.conn()?, &[id])?.pop())).await?;
+    let row = Db(site)
+        .run(move |conn, _| Ok(views::match_rows(conn, &[id])?.pop()))
+        .await?;
     Ok(row
         .filter(|r| matches!(r.state.as_str(), "queued" | "running"))
         .map(|r| page(&r)))
@@ -354,7 +332,9 @@ pub async fn board(
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
     let s = site.clone();
-    let row = blocking(move || Ok(views::match_rows(&s.conn()?, &[id])?.pop())).await?;
+    let row = Db(s)
+        .run(move |conn, _| Ok(views::match_rows(conn, &[id])?.pop()))
+        .await?;
     let Some(row) = row else {
         return Err(WebError::NotFound(format!("no match has id {id}")));
     };

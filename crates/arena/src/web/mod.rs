@@ -17,11 +17,13 @@
 //! organiser's irreversible or expensive actions).
 //! The API is a router of its own nested under `/api` ([`router`]); a handler's error is a
 //! [`WebError`], answered as a page or, under `/api`, as [`ApiError`] (its JSON).
-//! Database work runs on tokio's blocking threads, each request with its own connection.
+//! Database work runs on tokio's blocking threads, each request with a connection of the
+//! arena's pool, through the [`db::Db`] extractor.
 
 pub mod api;
 pub mod auth;
 pub mod confirm;
+pub mod db;
 pub mod error_pages;
 pub mod finals;
 pub mod finals_actions;
@@ -76,7 +78,7 @@ impl Site {
         }
     }
 
-    pub fn conn(&self) -> Result<rusqlite::Connection, WebError> {
+    pub fn conn(&self) -> Result<crate::store::Conn, WebError> {
         self.arena.conn().map_err(WebError::Internal)
     }
 

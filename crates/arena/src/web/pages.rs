@@ -8,9 +8,10 @@ use maud::Markup;
 use serde::Deserialize;
 
 use super::auth::{self, Auth};
+use super::db::Db;
 use super::refusals::{Path, Query};
 use super::templates::{self, Frame};
-use super::{Site, WebError, blocking};
+use super::{Site, WebError};
 use crate::views::{self, Viewer};
 
 fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
@@ -25,11 +26,12 @@ fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
     )
 }
 
-pub async fn leaderboard(State(site): State<Site>, auth: Auth) -> Result<Markup, WebError> {
-    let dir = site.arena.dir.clone();
-    let placement = site.arena.config.ladder.placement_matches;
-    let lb =
-        blocking(move || site.snapshot(|conn| Ok(views::leaderboard(conn, placement)?))).await?;
+pub async fn leaderboard(db: Db, auth: Auth) -> Result<Markup, WebError> {
+    let dir = db.arena().dir.clone();
+    let placement = db.arena().config.ladder.placement_matches;
+    let lb = db
+        .read(move |conn, _| Ok(views::leaderboard(conn, placement)?))
+        .await?;
     let body =
         maud::html! { (super::finals::leaderboard_section(&dir)) (templates::leaderboard(&lb)) };
     Ok(page(&auth, "Leaderboard", body))
@@ -51,13 +53,12 @@ pub async fn team_page(
     error: Option<WebError>,
 ) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
-    let (view, closed) = blocking(move || {
-        site.snapshot(|conn| {
+    let (view, closed) = Db(site)
+        .read(move |conn, arena| {
             let closed = crate::finals::freeze::closed(conn).map_err(WebError::Internal)?;
-            Ok((views::team(conn, &site.arena.dir, &name, &viewer)?, closed))
+            Ok((views::team(conn, &arena.dir, &name, &viewer)?, closed))
         })
-    })
-    .await?;
+        .await?;
     let choice = super::pinning::section(
         &view,
         auth.csrf.as_deref(),
@@ -91,8 +92,8 @@ pub async fn matches(
         None => super::live::playing_rows(&site).await?,
         Some(_) => Vec::new(),
     };
-    let rows = blocking(move || {
-        site.snapshot(|conn| {
+    let rows = Db(site)
+        .read(move |conn, _| {
             Ok(views::matches(
                 conn,
                 q.team.as_deref(),
@@ -100,8 +101,7 @@ pub async fn matches(
                 q.limit.unwrap_or(50),
             )?)
         })
-    })
-    .await?;
+        .await?;
     let older = rows.last().map(|m| m.id);
     let body = maud::html! {
         (super::live::playing_list(&playing))
@@ -120,10 +120,9 @@ pub async fn match_page(
         return Ok(page(&auth, &format!("Match {id}"), body));
     }
     let viewer = auth.viewer.clone();
-    let view = blocking(move || {
-        site.snapshot(|conn| Ok(views::match_page(conn, &site.arena.dir, id, &viewer)?))
-    })
-    .await?;
+    let view = Db(site)
+        .read(move |conn, arena| Ok(views::match_page(conn, &arena.dir, id, &viewer)?))
+        .await?;
     Ok(page(
         &auth,
         &format!("Match {id}"),
@@ -137,20 +136,20 @@ pub async fn match_page(
 /// frames it. Opened alone it carries the closing-time banner; in the match page's frame
 /// (`Sec-Fetch-Dest: iframe`) it does not, since the page around it does.
 pub async fn replay(
-    State(site): State<Site>,
+    db: Db,
     auth: Auth,
     headers: HeaderMap,
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
-    let html = blocking(move || {
-        let conn = site.conn()?;
-        let records = views::match_records(&conn, &site.arena.dir, id, &viewer)?
-            .ok_or_else(|| WebError::NotFound(format!("match {id} has no record")))?;
-        crate::show::html::render(&format!("Match {id}"), &records, 1, None, None)
-            .map_err(|e| WebError::Internal(format!("the record of match {id}: {e}")))
-    })
-    .await?;
+    let html = db
+        .run(move |conn, arena| {
+            let records = views::match_records(conn, &arena.dir, id, &viewer)?
+                .ok_or_else(|| WebError::NotFound(format!("match {id} has no record")))?;
+            crate::show::html::render(&format!("Match {id}"), &records, 1, None, None)
+                .map_err(|e| WebError::Internal(format!("the record of match {id}: {e}")))
+        })
+        .await?;
     Ok(viewer_response(html, &headers, auth.closing))
 }
 
@@ -185,21 +184,11 @@ pub(super) fn viewer_policy(html: &str) -> Option<String> {
     Some(rest[start..start + end].to_string())
 }
 
-pub async fn submission(
-    State(site): State<Site>,
-    auth: Auth,
-    Path(id): Path<i64>,
-) -> Result<Markup, WebError> {
+pub async fn submission(db: Db, auth: Auth, Path(id): Path<i64>) -> Result<Markup, WebError> {
     let viewer = auth.viewer.clone();
-    let view = blocking(move || {
-        Ok(views::submission(
-            &site.conn()?,
-            &site.arena.dir,
-            id,
-            &viewer,
-        )?)
-    })
-    .await?;
+    let view = db
+        .run(move |conn, arena| Ok(views::submission(conn, &arena.dir, id, &viewer)?))
+        .await?;
     Ok(page(
         &auth,
         &format!("Submission #{id}: {}", view.version.label),
@@ -209,23 +198,24 @@ pub async fn submission(
 
 /// One file of a submission's source, as plain text, for its team and the organiser.
 pub async fn source_file(
-    State(site): State<Site>,
+    db: Db,
     auth: Auth,
     Path((id, path)): Path<(i64, String)>,
 ) -> Result<Response, WebError> {
     let viewer = auth.viewer.clone();
-    let bytes = blocking(move || {
-        // The same permission as the submission page.
-        let view = views::submission(&site.conn()?, &site.arena.dir, id, &viewer)?;
-        if !view.files.iter().any(|f| f.path == path) {
-            return Err(WebError::NotFound(format!(
-                "submission {id} has no file {path:?}"
-            )));
-        }
-        let file = site.arena.version_dir(id).join("source").join(&path);
-        std::fs::read(&file).map_err(|e| WebError::Internal(format!("{}: {e}", file.display())))
-    })
-    .await?;
+    let bytes = db
+        .run(move |conn, arena| {
+            // The same permission as the submission page.
+            let view = views::submission(conn, &arena.dir, id, &viewer)?;
+            if !view.files.iter().any(|f| f.path == path) {
+                return Err(WebError::NotFound(format!(
+                    "submission {id} has no file {path:?}"
+                )));
+            }
+            let file = arena.version_dir(id).join("source").join(&path);
+            std::fs::read(&file).map_err(|e| WebError::Internal(format!("{}: {e}", file.display())))
+        })
+        .await?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -306,15 +296,9 @@ pub async fn organiser_page(
     let Some(csrf) = auth.csrf.clone().filter(|_| auth.viewer.is_organiser()) else {
         return Ok(Redirect::to("/login").into_response());
     };
-    let (view, last_day) = blocking(move || {
-        site.snapshot(|conn| {
-            Ok((
-                views::organiser(conn)?,
-                super::finals::load(&site.arena, conn)?,
-            ))
-        })
-    })
-    .await?;
+    let (view, last_day) = Db(site)
+        .read(|conn, arena| Ok((views::organiser(conn)?, super::finals::load(arena, conn)?)))
+        .await?;
     let status = if error.is_some() {
         axum::http::StatusCode::BAD_REQUEST
     } else {

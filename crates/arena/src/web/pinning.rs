@@ -10,16 +10,19 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use maud::{Markup, html};
+use rusqlite::Connection;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::api::ApiAuth;
 use super::auth::Auth;
+use super::db::Db;
 use super::forms::check_csrf;
 use super::refusals::{ApiBytes, ApiPath, Form, Path};
 use super::templates::{team_href, time};
-use super::{ApiError, Site, WebError, blocking};
+use super::{ApiError, Site, WebError};
 use crate::pinning::{self, Pinned};
+use crate::store::VersionId;
 use crate::views::{TeamPage, VersionRow, Viewer};
 
 /// The page's route of this file.
@@ -35,15 +38,14 @@ pub fn api_routes() -> Router<Site> {
 /// Pins `version` (or unpins, `None`) for team `name`, if `viewer` is that team or the
 /// organiser.
 fn pin_for(
-    site: &Site,
+    conn: &mut Connection,
     viewer: &Viewer,
     name: &str,
     version: Option<i64>,
 ) -> Result<Pinned, WebError> {
-    let mut conn = site.conn()?;
-    let team = pinning::team_named(&conn, name)?;
+    let team = pinning::team_named(conn, name)?;
     match viewer {
-        _ if viewer.owns(team) => {}
+        _ if viewer.owns(team.0) => {}
         Viewer::Team { name: own, .. } => {
             return Err(WebError::Forbidden(format!(
                 "this is team {own}'s token: a team chooses only its own version (the \
@@ -57,7 +59,7 @@ fn pin_for(
             )));
         }
     }
-    Ok(pinning::pin(&mut conn, team, version)?)
+    Ok(pinning::pin(conn, team, version.map(VersionId))?)
 }
 
 const API_BODY: &str = "send {\"version\": ID} to pin one of the team's ready versions, or \
@@ -96,7 +98,9 @@ pub async fn api_pin(
         )));
     }
     let version = requested_version(&body)?;
-    let pinned = blocking(move || pin_for(&site, &auth.viewer, &name, version)).await?;
+    let pinned = Db(site)
+        .run(move |conn, _| pin_for(conn, &auth.viewer, &name, version))
+        .await?;
     Ok(axum::Json(pinned))
 }
 
@@ -133,7 +137,9 @@ pub async fn form_pin(
     let done = match asked {
         Ok(version) => {
             let (site, viewer, name) = (site.clone(), auth.viewer.clone(), name.clone());
-            blocking(move || Ok(pin_for(&site, &viewer, &name, version))).await?
+            Db(site)
+                .run(move |conn, _| Ok(pin_for(conn, &viewer, &name, version)))
+                .await?
         }
         Err(e) => Err(e),
     };

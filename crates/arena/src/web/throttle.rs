@@ -13,10 +13,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
-use super::{Site, WebError, blocking};
+use super::db::Db;
+use super::{Site, WebError};
 use crate::db;
+use crate::store::sessions;
 
 /// Failures an address may make in [`WINDOW_MS`] before its answers are slowed.
 pub const FREE_FAILURES: i64 = 10;
@@ -39,19 +41,7 @@ pub fn delay_after(failures: i64) -> Duration {
 /// Counts a failure of `address`; the delay its answer must wait.
 pub fn record(conn: &Connection, address: &str) -> Result<Duration, WebError> {
     let now = db::now_ms();
-    conn.execute(
-        "DELETE FROM login_attempts WHERE at <= ?1",
-        params![now - WINDOW_MS],
-    )?;
-    conn.execute(
-        "INSERT INTO login_attempts (address, at) VALUES (?1, ?2)",
-        params![address, now],
-    )?;
-    let failures: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM login_attempts WHERE address = ?1 AND at > ?2",
-        params![address, now - WINDOW_MS],
-        |r| r.get(0),
-    )?;
+    let failures = sessions::count_failed_login(conn, address, now, now - WINDOW_MS)?;
     Ok(delay_after(failures))
 }
 
@@ -88,7 +78,7 @@ pub async fn wait(address: &str, delay: Duration) {
 /// Counts a failure of `address` and waits as long as its answer must.
 pub async fn failed(site: &Site, address: &str) -> Result<(), WebError> {
     let (s, a) = (site.clone(), address.to_string());
-    let delay = blocking(move || record(&s.conn()?, &a)).await?;
+    let delay = Db(s).run(move |conn, _| record(conn, &a)).await?;
     wait(address, delay).await;
     Ok(())
 }

@@ -23,8 +23,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::auth::{Auth, bearer_token};
+use super::db::Db;
 use super::refusals::{ApiBytes, ApiPath, ApiQuery};
-use super::{ApiError, Site, WebError, blocking};
+use super::{ApiError, Site, WebError};
 use crate::remote::registry::{self, Worker, WorkerRow};
 use crate::remote::server::{self, Refused, Why};
 use crate::remote::wire::{Hello, MAX_RECORD, Release};
@@ -55,13 +56,14 @@ async fn as_worker<T: Send + 'static>(
     work: impl FnOnce(&Site, &mut rusqlite::Connection, &Worker) -> Result<T, Refused> + Send + 'static,
 ) -> Result<T, ApiError> {
     let token = bearer_token(headers);
-    let r = blocking(move || {
-        let mut conn = site.conn()?;
-        Ok(registry::authenticate(&conn, token.as_deref())
-            .map_err(token_refused)
-            .and_then(|w| Ok(work(&site, &mut conn, &w)?)))
-    })
-    .await?;
+    let s = site.clone();
+    let r = Db(site)
+        .run(move |conn, _| {
+            Ok(registry::authenticate(conn, token.as_deref())
+                .map_err(token_refused)
+                .and_then(|w| Ok(work(&s, conn, &w)?)))
+        })
+        .await?;
     Ok(r?)
 }
 
