@@ -24,14 +24,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{get_state, set_state};
 use crate::ladder::worker::{Claimed, SeatResult};
-use crate::store::MatchState;
-use crate::{Arena, db, sql, store};
 use crate::sandbox::Level;
+use crate::store::MatchState;
 use crate::tournament::aggregate::{Fold, RoundSummary, Standings};
 use crate::tournament::config::{BotConfig, SandboxConfig, ScheduleSpec};
 use crate::tournament::output::{self, Meta};
 use crate::tournament::schedule::{self, Table};
 use crate::tournament::{Tournament, runner};
+use crate::{Arena, db, sql, store};
 
 /// The final's directory inside the arena's.
 pub const DIR: &str = "final";
@@ -393,8 +393,7 @@ fn public_rounds(
     match_id: i64,
 ) -> Result<Vec<crate::record::RoundRecord>, String> {
     let path = arena_dir.join(
-        crate::records::find(arena_dir, match_id)
-            .unwrap_or_else(|| Arena::record_path(match_id)),
+        crate::records::find(arena_dir, match_id).unwrap_or_else(|| Arena::record_path(match_id)),
     );
     let (mut records, _) = crate::record::read_records(&path)
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;

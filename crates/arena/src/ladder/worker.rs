@@ -16,11 +16,11 @@ use serde_json::{Map, Value};
 use super::{evaluation, rating};
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
+use crate::record::RecordWriter;
+use crate::sandbox::{Isolation, ResourceLimits};
 use crate::store::{MatchId, MatchState, VersionId, leases, versions};
 use crate::submissions::checking::seat;
 use crate::{Arena, db, sql};
-use crate::record::RecordWriter;
-use crate::sandbox::{Isolation, ResourceLimits};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use super::wire::Artifact;
+use crate::sandbox::tree;
 use crate::store::{VersionId, builds};
 use crate::submissions::unpack;
-use crate::{Arena, admin};
-use crate::sandbox::tree;
 use crate::tournament::config::sha256_hex;
+use crate::{Arena, admin};
 
 /// The artifact's file in a version's directory.
 pub const FILE: &str = "artifact.tar.gz";

@@ -22,8 +22,8 @@ use super::client::{CallError, Client};
 use super::wire::{Hello, Lease, Welcome};
 use crate::ladder::worker::{Played, play_match};
 use crate::rundir::RunDir;
-use crate::submissions::checking::seat;
 use crate::sandbox::Isolation;
+use crate::submissions::checking::seat;
 
 /// How often an idle job asks for a match.
 const IDLE: Duration = Duration::from_secs(1);

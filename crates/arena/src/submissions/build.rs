@@ -113,10 +113,9 @@ pub fn probe(
     time: Duration,
 ) -> Result<Result<(), String>, String> {
     let work = RunDir::new(arena_dir)?;
-    let log_path = arena_dir.join(RUN).join(format!(
-        ".probe-{}.log",
-        crate::tokens::random_hex(8)
-    ));
+    let log_path = arena_dir
+        .join(RUN)
+        .join(format!(".probe-{}.log", crate::tokens::random_hex(8)));
     let log =
         std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
     let bounds = Bounds::new(1 << 10, 16 << 20);

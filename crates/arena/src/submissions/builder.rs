@@ -387,11 +387,9 @@ mod tests {
 
     #[test]
     fn the_settings_reach_the_child_whole_and_reports_read_back() {
-        let mut config = crate::config::Config::new(
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
+        let mut config =
+            crate::config::Config::new(crate::game::registry::default_name(), Default::default())
+                .unwrap();
         config.build.time = Duration::from_millis(3500);
         config.build.workers = 3;
         config.uploads.per_hour = 0;

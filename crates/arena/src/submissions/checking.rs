@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use crate::arbiter::{BotSpec, Limits};
-use crate::config::Config;
-use crate::rundir::RunDir;
 use crate::check::{CheckConfig, Report, Status, run_check};
+use crate::config::Config;
 use crate::game::registry;
+use crate::rundir::RunDir;
 use crate::sandbox::Isolation;
 
 /// How a seat runs a version: the command, and the run directory that holds the copy of the

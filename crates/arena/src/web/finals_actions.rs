@@ -15,8 +15,8 @@ use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
 use crate::finals::{freeze, rejudge, tournament};
-use crate::{Arena, store};
 use crate::record::notes::plural;
+use crate::{Arena, store};
 
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
 fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {

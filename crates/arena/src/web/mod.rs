@@ -206,7 +206,9 @@ impl From<PinError> for WebError {
 /// An upload refused, by what [`crate::submissions::accept`] says of it.
 impl From<submissions::Refusal> for WebError {
     fn from(r: submissions::Refusal) -> Self {
-        if r.too_large {
+        if r.forbidden {
+            WebError::Forbidden(r.message)
+        } else if r.too_large {
             WebError::TooLarge(r.message)
         } else if r.disk_full {
             WebError::InsufficientStorage(r.message)
