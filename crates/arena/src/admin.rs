@@ -213,6 +213,25 @@ pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
     Ok(())
 }
 
+/// A fresh arena of the default game with `teams`, in a temporary directory (dropped with
+/// it): the unit tests' starting point.
+#[cfg(test)]
+pub fn fresh_arena(teams: &[&str]) -> (tempfile::TempDir, Arena) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("arena");
+    init(
+        &dir,
+        crate::game::registry::default_name(),
+        Default::default(),
+    )
+    .unwrap();
+    let arena = Arena::open(&dir).unwrap();
+    for team in teams {
+        add_team(&arena, team).unwrap();
+    }
+    (tmp, arena)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,7 +182,7 @@ pub fn pinned(conn: &Connection, team: TeamId) -> store::Result<Pinned> {
 mod tests {
     use super::*;
     use crate::store::fixtures;
-    use crate::{Arena, admin, db};
+    use crate::{admin, db};
 
     fn version(conn: &Connection, id: i64, team: TeamId, state: VersionState) {
         let failure = (state == VersionState::Failed).then_some("check: hello: no answer");
@@ -191,17 +191,7 @@ mod tests {
 
     #[test]
     fn a_pin_plays_until_unpinned_and_every_refusal_says_why() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("arena");
-        admin::init(
-            &dir,
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
-        let arena = Arena::open(&dir).unwrap();
-        admin::add_team(&arena, "a").unwrap();
-        admin::add_team(&arena, "b").unwrap();
+        let (_tmp, arena) = admin::fresh_arena(&["a", "b"]);
         let mut conn = arena.conn().unwrap();
         let (a, b) = (
             team_named(&conn, "a").unwrap(),

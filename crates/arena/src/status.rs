@@ -163,21 +163,10 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Arena;
 
     #[test]
     fn a_new_arena_lists_its_teams_and_an_empty_queue() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("arena");
-        admin::init(
-            &dir,
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
-        let arena = Arena::open(&dir).unwrap();
-        admin::add_team(&arena, "beta").unwrap();
-        admin::add_team(&arena, "alpha").unwrap();
+        let (_tmp, arena) = admin::fresh_arena(&["beta", "alpha"]);
         let mut conn = arena.conn().unwrap();
         let id = admin::team_id(&conn, "beta").unwrap();
         admin::set_team_disabled(&arena, id, true).unwrap();

@@ -59,25 +59,14 @@ pub fn standalone(copy: &rusqlite::Connection) -> rusqlite::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Arena, admin, views};
+    use crate::{admin, views};
 
     /// Not a check but a figure (run with `--nocapture`): how long the leaderboard's read
     /// takes, connection included, as the web layer does it: with a connection of the pool,
     /// and (as before the pool) with a connection opened for it.
     #[test]
     fn measure_a_leaderboard_read() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("arena");
-        admin::init(
-            &dir,
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
-        let arena = Arena::open(&dir).unwrap();
-        for t in ["a", "b", "c"] {
-            admin::add_team(&arena, t).unwrap();
-        }
+        let (_tmp, arena) = admin::fresh_arena(&["a", "b", "c"]);
         const N: u32 = 300;
         let read = |conn: &mut rusqlite::Connection| {
             let tx = conn.transaction().unwrap();

@@ -458,16 +458,7 @@ mod tests {
     /// has closed.
     #[test]
     fn a_disabled_team_and_a_closed_contest_are_refused_here() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("arena");
-        admin::init(
-            &dir,
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
-        let arena = Arena::open(&dir).unwrap();
-        admin::add_team(&arena, "a").unwrap();
+        let (_tmp, arena) = admin::fresh_arena(&["a"]);
         let team = admin::team_id(&arena.conn().unwrap(), "a").unwrap();
         let upload = Upload {
             file_name: "bot.py".into(),

@@ -140,15 +140,7 @@ mod tests {
 
     #[test]
     fn a_recipe_that_cannot_build_leaves_the_offer_and_its_refusal_says_why() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("arena");
-        crate::admin::init(
-            &dir,
-            crate::game::registry::default_name(),
-            Default::default(),
-        )
-        .unwrap();
-        let mut arena = Arena::open(&dir).unwrap();
+        let (_tmp, mut arena) = crate::admin::fresh_arena(&[]);
         let rust = arena.config.recipe("rust").unwrap().clone();
         let missing = Unavailable {
             recipe: rust,
