@@ -12,7 +12,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::store::{reads, settings};
+use super::store::{reads, settings, versions};
 use crate::record::RoundRecord;
 
 /// Who is asking: decides what of a team's private material (its sources, build logs, check
@@ -765,7 +765,7 @@ pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
     Ok(OrganiserPage {
         paused: paused(conn)?,
         teams,
-        queued_versions: reads::versions_pending(conn)?,
+        queued_versions: versions::pending(conn)?,
         pending_matches: reads::matches_pending(conn)?,
         workers: crate::remote::registry::list(conn).map_err(ViewError::Internal)?,
     })

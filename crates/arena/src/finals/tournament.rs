@@ -145,7 +145,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     let mut conn = arena.conn()?;
     may_start(&conn)?;
     // A version submitted before the closing time plays if it passes: wait for its verdict.
-    let pending = store::finals::pending_versions(&conn)?;
+    let pending = store::versions::pending(&conn)?;
     if pending > 0 {
         return Err(format!(
             "{pending} submission{} made before the closing time {} still being built or \

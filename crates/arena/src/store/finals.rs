@@ -5,7 +5,7 @@
 use rusqlite::{Connection, params};
 
 use super::teams::ACTIVE_VERSION;
-use super::{MatchId, MatchKind, MatchState, Result, VersionId, VersionState};
+use super::{MatchId, MatchKind, MatchState, Result, VersionId};
 
 /// A version of the final's field, as stored.
 pub struct FieldRow {
@@ -33,19 +33,6 @@ pub fn field(conn: &Connection) -> Result<Vec<FieldRow>> {
         })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
-}
-
-/// How many versions are still queued, built or checked.
-pub fn pending_versions(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT COUNT(*) FROM versions WHERE state IN (?1, ?2, ?3)",
-        params![
-            VersionState::Queued,
-            VersionState::Building,
-            VersionState::Checking
-        ],
-        |r| r.get(0),
-    )?)
 }
 
 /// Queues table `index` of phase `phase` as a final match made at `now` with its seats.

@@ -434,19 +434,6 @@ pub fn team_rows(conn: &Connection) -> Result<Vec<TeamRow>> {
     Ok(rows)
 }
 
-/// How many versions wait for (or are in) their build or check.
-pub fn versions_pending(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT COUNT(*) FROM versions WHERE state IN (?1, ?2, ?3)",
-        params![
-            VersionState::Queued,
-            VersionState::Building,
-            VersionState::Checking
-        ],
-        |r| r.get(0),
-    )?)
-}
-
 /// How many matches are queued or in play.
 pub fn matches_pending(conn: &Connection) -> Result<i64> {
     Ok(conn.query_row(

@@ -132,3 +132,16 @@ pub fn set_evaluation(conn: &Connection, id: VersionId, sprt_json: &str) -> Resu
     )?;
     Ok(())
 }
+
+/// How many versions wait for (or are in) their build or check.
+pub fn pending(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM versions WHERE state IN (?1, ?2, ?3)",
+        params![
+            VersionState::Queued,
+            VersionState::Building,
+            VersionState::Checking
+        ],
+        |r| r.get(0),
+    )?)
+}
