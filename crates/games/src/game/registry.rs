@@ -148,9 +148,9 @@ pub fn default_name() -> &'static str {
     GAMES[0].name
 }
 
-/// The games' names, for help texts and errors.
+/// The games' names, for help texts and errors (the catalog's, in the same order).
 pub fn names() -> Vec<&'static str> {
-    GAMES.iter().map(|e| e.name).collect()
+    crate::game::catalog::names()
 }
 
 /// The games whose built-in bots include `name`, each with that bot.
@@ -161,18 +161,14 @@ pub fn bots_named(name: &str) -> Vec<(&'static Entry, &'static super::bot::Built
         .collect()
 }
 
-/// The entry of the game named `name`.
+/// The entry of the game named `name` (the catalog's refusal when there is none).
 pub fn find(name: &str) -> Result<&'static Entry, String> {
-    GAMES
+    let rules = crate::game::catalog::find(name)?;
+    Ok(GAMES
         .iter()
         .copied()
-        .find(|e| e.name == name)
-        .ok_or_else(|| {
-            format!(
-                "there is no game {name:?}: this build plays {}",
-                names().join(", ")
-            )
-        })
+        .find(|e| e.name == rules.name)
+        .expect("the registry lists every game of the catalog"))
 }
 
 /// A round in one line, for games with nothing better to say: each seat's points, best first,
