@@ -98,7 +98,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
 fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
     let entry = registry::find(&args.game).map_err(UsageError)?;
     let options = args.game_flags.options_for(entry).map_err(UsageError)?;
-    let mut config = Config::new(entry.name, options).map_err(UsageError)?;
+    let mut config = Config::new(entry.name, options).map_err(|e| UsageError(e.to_string()))?;
     if let Some(p) = args.players {
         config.players = p;
         config.rounds = 2 * p as u32;
@@ -110,7 +110,7 @@ fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
         config.time = t;
     }
     config.ladder.anchors = args.anchors;
-    let token = admin::init_with(&args.dir, &config).map_err(UsageError)?;
+    let token = admin::init_with(&args.dir, &config).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "Created the arena {dir} ({game}, {players} players, {rounds} rounds a match, {time} a \
          move); {dir}/arena.toml holds every setting.\nThe organiser's token follows: it is \
@@ -127,7 +127,7 @@ fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn team(args: TeamArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let arena = Arena::open(&args.dir).map_err(|e| UsageError(e.to_string()))?;
     let server = match &args.server {
         Some(url) => {
             let url = url.trim_end_matches('/');
@@ -142,7 +142,7 @@ fn team(args: TeamArgs) -> anyhow::Result<ExitCode> {
         }
         None => format!("http://{}", arena.config.server.listen),
     };
-    let token = admin::add_team(&arena, &args.name).map_err(UsageError)?;
+    let token = admin::add_team(&arena, &args.name).map_err(|e| UsageError(e.to_string()))?;
     let guessed = if args.server.is_none() {
         "\n(The address is arena.toml's [server] listen; give --server URL with the one the teams \
          reach, e.g. https://arena.example.org.)"
@@ -179,9 +179,9 @@ pub struct WorkerArgs {
 
 fn worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     use crate::arena::remote::registry;
-    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let arena = Arena::open(&args.dir).map_err(|e| UsageError(e.to_string()))?;
     if args.revoke {
-        registry::revoke(&arena, &args.name).map_err(UsageError)?;
+        registry::revoke(&arena, &args.name).map_err(|e| UsageError(e.to_string()))?;
         eprintln!(
             "Revoked the token of worker {:?}: the server refuses it from now on; the matches \
              it holds run again elsewhere once their leases run out.",
@@ -189,7 +189,7 @@ fn worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let token = registry::add(&arena, &args.name).map_err(UsageError)?;
+    let token = registry::add(&arena, &args.name).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "Registered the worker {:?}. Its token follows (shown this once): start it with \
          `rollarena worker --server URL --token TOKEN` on the worker's machine.",

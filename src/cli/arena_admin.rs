@@ -79,7 +79,7 @@ pub fn run(command: Organiser) -> anyhow::Result<ExitCode> {
 
 /// Opens the arena; a directory that holds none is the user's mistake.
 fn open(dir: &std::path::Path) -> anyhow::Result<Arena> {
-    Ok(Arena::open(dir).map_err(UsageError)?)
+    Ok(Arena::open(dir).map_err(|e| UsageError(e.to_string()))?)
 }
 
 /// The team's id, or a refusal that says how to find the names.
@@ -319,7 +319,7 @@ fn token(a: TeamArgs) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
     let id = team_id(&arena, &a.dir, &a.team)?;
     let conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
-    let token = admin::new_token(&conn, id).map_err(UsageError)?;
+    let token = admin::new_token(&conn, id).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "The team {:?} has a new token, which follows (shown this once): its old token and \
          every session opened with it no longer work. The team submits with it in \

@@ -123,18 +123,21 @@ pub fn run(command: LastDay) -> anyhow::Result<ExitCode> {
 }
 
 fn freeze_cmd(a: FreezeArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&a.dir).map_err(UsageError)?;
-    let conn = arena.conn().map_err(UsageError)?;
+    let arena = Arena::open(&a.dir).map_err(|e| UsageError(e.to_string()))?;
+    let conn = arena.conn().map_err(|e| UsageError(e.to_string()))?;
     if a.undo {
-        freeze::undo(&conn).map_err(UsageError)?;
+        freeze::undo(&conn).map_err(|e| UsageError(e.to_string()))?;
         eprintln!("The closing time is taken back: the contest stays open.");
         return Ok(ExitCode::SUCCESS);
     }
     let (at, now) = match &a.at {
-        Some(t) => (freeze::parse_time(t).map_err(UsageError)?, false),
+        Some(t) => (
+            freeze::parse_time(t).map_err(|e| UsageError(e.to_string()))?,
+            false,
+        ),
         None => (crate::arena::db::now_ms(), true),
     };
-    freeze::set(&conn, at, now).map_err(UsageError)?;
+    freeze::set(&conn, at, now).map_err(|e| UsageError(e.to_string()))?;
     if now {
         eprintln!(
             "The contest closed at {}: submissions are refused and the ladder makes no new \
@@ -154,11 +157,12 @@ fn freeze_cmd(a: FreezeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn final_cmd(a: FinalArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&a.dir).map_err(UsageError)?;
+    let arena = Arena::open(&a.dir).map_err(|e| UsageError(e.to_string()))?;
     if a.status {
-        let mut conn = arena.conn().map_err(UsageError)?;
-        tournament::advance(&arena, &mut conn).map_err(UsageError)?;
-        let Some(p) = tournament::progress(&arena, &conn).map_err(UsageError)? else {
+        let mut conn = arena.conn().map_err(|e| UsageError(e.to_string()))?;
+        tournament::advance(&arena, &mut conn).map_err(|e| UsageError(e.to_string()))?;
+        let Some(p) = tournament::progress(&arena, &conn).map_err(|e| UsageError(e.to_string()))?
+        else {
             return Err(UsageError(format!(
                 "no final was started: start one with `rollarena arena final {}`",
                 a.dir.display()
@@ -181,7 +185,7 @@ fn final_cmd(a: FinalArgs) -> anyhow::Result<ExitCode> {
         anchors: a.anchors,
         seed: a.seed,
     };
-    let (st, tables) = tournament::start(&arena, &opts).map_err(UsageError)?;
+    let (st, tables) = tournament::start(&arena, &opts).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "The final ({}) is queued: {tables} tables{}. The server's workers play them first; \
          the standings and the report are published at /final/ (DIR/final/) when every table \
@@ -198,7 +202,7 @@ fn final_cmd(a: FinalArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn rejudge_cmd(a: RejudgeArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&a.dir).map_err(UsageError)?;
+    let arena = Arena::open(&a.dir).map_err(|e| UsageError(e.to_string()))?;
     if a.recompute {
         if a.match_id.is_some() {
             return Err(UsageError(
@@ -207,7 +211,7 @@ fn rejudge_cmd(a: RejudgeArgs) -> anyhow::Result<ExitCode> {
             )
             .into());
         }
-        let n = rejudge::recompute(&arena).map_err(UsageError)?;
+        let n = rejudge::recompute(&arena).map_err(|e| UsageError(e.to_string()))?;
         eprintln!("Every rating rebuilt from {n} counted ladder matches.");
         return Ok(ExitCode::SUCCESS);
     }
@@ -221,7 +225,7 @@ fn rejudge_cmd(a: RejudgeArgs) -> anyhow::Result<ExitCode> {
     } else {
         rejudge::Action::Rerun { reason: a.reason }
     };
-    let r = rejudge::rejudge(&arena, id, &action).map_err(UsageError)?;
+    let r = rejudge::rejudge(&arena, id, &action).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "Match {id} (was {}) is {}{}; every rating rebuilt from {} counted ladder matches.",
         r.was,
@@ -239,8 +243,8 @@ fn rejudge_cmd(a: RejudgeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn export_cmd(a: ExportArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&a.dir).map_err(UsageError)?;
-    let e = export::export(&arena, &a.file).map_err(UsageError)?;
+    let arena = Arena::open(&a.dir).map_err(|e| UsageError(e.to_string()))?;
+    let e = export::export(&arena, &a.file).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "Wrote {} ({} bytes). It unpacks into the arena directory {}/ (`tar xzf {}`), which \
          `rollarena serve {}` runs as it is.",

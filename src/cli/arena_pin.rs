@@ -59,8 +59,8 @@ fn parse_version(text: &str) -> Result<i64, String> {
 }
 
 pub fn run(a: PinArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&a.dir).map_err(UsageError)?;
-    let mut conn = arena.conn().map_err(UsageError)?;
+    let arena = Arena::open(&a.dir).map_err(|e| UsageError(e.to_string()))?;
+    let mut conn = arena.conn().map_err(|e| UsageError(e.to_string()))?;
     let asked = if a.latest { None } else { a.version };
     let asked = asked.map(crate::arena::store::VersionId);
     let pinned = pinning::team_named(&conn, &a.team)

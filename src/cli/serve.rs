@@ -51,7 +51,7 @@ pub fn default_workers() -> usize {
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    let arena = Arena::open(&args.dir).map_err(UsageError)?;
+    let arena = Arena::open(&args.dir).map_err(|e| UsageError(e.to_string()))?;
     let listen = args
         .listen
         .clone()
@@ -92,16 +92,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     // reads what is missing and how to install it.
     let mut arena = arena;
     let unavailable = {
-        let _lock = crate::arena::service::lock(&arena).map_err(UsageError)?;
+        let _lock = crate::arena::service::lock(&arena).map_err(|e| UsageError(e.to_string()))?;
         // run/ as the service's recovery leaves it (an unpacked export has none).
-        crate::arena::rundir::prepare(&arena.dir).map_err(UsageError)?;
-        crate::arena::submissions::offer::check(&arena).map_err(UsageError)?
+        crate::arena::rundir::prepare(&arena.dir).map_err(|e| UsageError(e.to_string()))?;
+        crate::arena::submissions::offer::check(&arena).map_err(|e| UsageError(e.to_string()))?
     };
     for line in crate::arena::submissions::offer::restrict(&mut arena, unavailable) {
         eprintln!("{line}");
     }
     let arena = Arc::new(arena);
-    let service = Service::start(arena.clone(), workers).map_err(UsageError)?;
+    let service = Service::start(arena.clone(), workers).map_err(|e| UsageError(e.to_string()))?;
     let local = listener.local_addr().unwrap_or(addr);
     eprintln!(
         "rollarena: arena {} at http://{local}/ ({workers} match worker{}{}); Ctrl-C stops it",

@@ -70,7 +70,7 @@ pub struct WorkerArgs {
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
-    let client = Client::new(&args.server, &args.token).map_err(UsageError)?;
+    let client = Client::new(&args.server, &args.token).map_err(|e| UsageError(e.to_string()))?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| super::serve::default_workers() as u32);
@@ -84,7 +84,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         .ok_or_else(|| {
             UsageError("no cache directory: HOME is not set; give --cache DIR".into())
         })?;
-    let cache = Cache::open(&cache_dir).map_err(UsageError)?;
+    let cache = Cache::open(&cache_dir).map_err(|e| UsageError(e.to_string()))?;
     let iso = Isolation::new(
         args.sandbox,
         None,

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::config::{self, Config};
 use super::store::{TeamId, sessions, settings, teams, versions};
 use super::{Arena, db, tokens};
+use crate::Error;
 
 /// Longest team name, in characters.
 pub const MAX_NAME: usize = 64;
@@ -22,46 +23,51 @@ pub const BUILTIN_PREFIX: &str = "(built-in)";
 
 /// Creates an arena at `dir` (absent or empty) for `game` with its `options`; returns the
 /// organiser's token, which is shown once and stored only as a hash.
-pub fn init(dir: &Path, game: &str, options: Map<String, Value>) -> Result<String, String> {
+pub fn init(dir: &Path, game: &str, options: Map<String, Value>) -> Result<String, Error> {
     let config = Config::new(game, options)?;
     init_with(dir, &config)
 }
 
 /// Creates an arena at `dir` with these settings.
-pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
+pub fn init_with(dir: &Path, config: &Config) -> Result<String, Error> {
     config.validate()?;
     if dir.join(config::FILE).exists() || dir.join(db::FILE).exists() {
-        return Err(format!(
+        return Err(Error::Conflict(format!(
             "{} already holds an arena: open it with `rollarena serve {}`, or choose another \
              directory",
             dir.display(),
             dir.display()
-        ));
+        )));
     }
     if dir.exists()
         && std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .map_err(|e| Error::io(dir.display(), e))?
             .next()
             .is_some()
     {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "{} is not empty: an arena needs a directory of its own (a new or empty one)",
             dir.display()
-        ));
+        )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format_args!("cannot create {}", dir.display()), e))?;
     // DIR is traversable (bots and builds run in `run/` under it) but not listable by them;
     // `versions/` and `records/` are root's only.
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), e))?;
     set_mode(dir, 0o711)?;
     for sub in ["versions", "records"] {
         let d = dir.join(sub);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        std::fs::create_dir_all(&d).map_err(|e| Error::io(d.display(), e))?;
         set_mode(&d, 0o700)?;
     }
     super::rundir::prepare(dir)?;
-    std::fs::write(dir.join(config::FILE), config.to_toml())
-        .map_err(|e| format!("cannot write {}: {e}", dir.join(config::FILE).display()))?;
+    std::fs::write(dir.join(config::FILE), config.to_toml()).map_err(|e| {
+        Error::io(
+            format_args!("cannot write {}", dir.join(config::FILE).display()),
+            e,
+        )
+    })?;
     let conn = db::create(dir)?;
     set_mode(&dir.join(db::FILE), 0o600)?;
     let token = tokens::generate(tokens::Kind::Organiser);
@@ -69,45 +75,45 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
     Ok(token)
 }
 
-pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+pub fn set_mode(path: &Path, mode: u32) -> Result<(), Error> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| Error::io(path.display(), e))
 }
 
 /// Checks a team name: what is wrong with it and what to do.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), Error> {
     if name.trim().is_empty() {
-        return Err("a team name cannot be empty".into());
+        return Err(Error::Invalid("a team name cannot be empty".into()));
     }
     if name.trim() != name {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "the team name {name:?} starts or ends with blanks: give it without them"
-        ));
+        )));
     }
     if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "the team name {name:?} holds the control character {:?}: names are shown as \
              text, so use printable characters only",
             c
-        ));
+        )));
     }
     let n = name.chars().count();
     if n > MAX_NAME {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "the team name is {n} characters long: at most {MAX_NAME} are allowed"
-        ));
+        )));
     }
     if name.starts_with(BUILTIN_PREFIX) {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "team names starting with {BUILTIN_PREFIX:?} are kept for the arena's built-in \
              bots: choose another"
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Adds a team; returns its token (shown once, stored as a hash).
-pub fn add_team(arena: &Arena, name: &str) -> Result<String, String> {
+pub fn add_team(arena: &Arena, name: &str) -> Result<String, Error> {
     check_name(name)?;
     let conn = arena.conn()?;
     let token = insert_team(&conn, name, false).map(|(_, token)| token)?;
@@ -120,11 +126,11 @@ fn insert_team(
     conn: &rusqlite::Connection,
     name: &str,
     builtin: bool,
-) -> Result<(TeamId, String), String> {
+) -> Result<(TeamId, String), Error> {
     if teams::find(conn, name)?.is_some() {
-        return Err(format!(
+        return Err(Error::Conflict(format!(
             "there is already a team named {name:?}: choose another name"
-        ));
+        )));
     }
     let token = tokens::generate(tokens::Kind::Team);
     let id = teams::insert(conn, name, &tokens::hash(&token), db::now_ms(), builtin)?;
@@ -132,20 +138,21 @@ fn insert_team(
 }
 
 /// The team with this name (exactly: names are compared as they are written), if any.
-pub fn find_team(conn: &rusqlite::Connection, name: &str) -> Result<Option<TeamId>, String> {
+pub fn find_team(conn: &rusqlite::Connection, name: &str) -> Result<Option<TeamId>, Error> {
     Ok(teams::find(conn, name)?)
 }
 
 /// The team with this name.
-pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<TeamId, String> {
-    find_team(conn, name)?.ok_or_else(|| format!("there is no team named {name:?}"))
+pub fn team_id(conn: &rusqlite::Connection, name: &str) -> Result<TeamId, Error> {
+    find_team(conn, name)?
+        .ok_or_else(|| Error::NotFound(format!("there is no team named {name:?}")))
 }
 
 /// Disables (or enables again) a team: a disabled team's versions leave the ladder.
-pub fn set_team_disabled(arena: &Arena, team: TeamId, disabled: bool) -> Result<(), String> {
+pub fn set_team_disabled(arena: &Arena, team: TeamId, disabled: bool) -> Result<(), Error> {
     let conn = arena.conn()?;
     if !teams::set_disabled(&conn, team, disabled)? {
-        return Err(format!("there is no team {team}"));
+        return Err(Error::NotFound(format!("there is no team {team}")));
     }
     Ok(())
 }
@@ -153,10 +160,12 @@ pub fn set_team_disabled(arena: &Arena, team: TeamId, disabled: bool) -> Result<
 /// Gives a team a new token (the old one stops working, and its sessions end): for a team
 /// that lost its token, or whose token leaked, since only the token's hash is kept. The page's
 /// organiser table and `rollarena arena token` both call it.
-pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, String> {
+pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, Error> {
     let token = tokens::generate(tokens::Kind::Team);
     if !teams::set_token_hash(conn, team, &tokens::hash(&token))? {
-        return Err("a built-in bot has no token: no one logs in as it".into());
+        return Err(Error::Invalid(
+            "a built-in bot has no token: no one logs in as it".into(),
+        ));
     }
     sessions::end_team_sessions(conn, team)?;
     Ok(token)
@@ -165,7 +174,7 @@ pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, St
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
 /// made are played. Resuming also wakes a ladder at rest (`ladder::rest`): every version
 /// plays one match more. Returns whether the ladder was at rest.
-pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
+pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, Error> {
     let conn = arena.conn()?;
     settings::set(
         &conn,
@@ -179,17 +188,17 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
 }
 
 /// Whether the matchmaker is paused.
-pub fn paused(arena: &Arena) -> Result<bool, String> {
+pub fn paused(arena: &Arena) -> Result<bool, Error> {
     paused_in(&*arena.conn()?)
 }
 
-pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, String> {
+pub(crate) fn paused_in(conn: &rusqlite::Connection) -> Result<bool, Error> {
     let value = settings::get(conn, "paused")?;
     Ok(value.is_some_and(|v| v == "true"))
 }
 
 /// Makes sure every anchor `arena.toml` names has its team and its one ready version.
-pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
+pub fn sync_anchors(arena: &Arena) -> Result<(), Error> {
     let conn = arena.conn()?;
     // An anchor the file no longer names leaves the ladder (its matches stay).
     teams::disable_builtins(&conn)?;
@@ -239,17 +248,24 @@ mod tests {
     #[test]
     fn names_are_checked() {
         assert!(check_name("Team <b>&'\" ünïcødé 🚀").is_ok());
-        assert!(check_name("").unwrap_err().contains("empty"));
-        assert!(check_name("a\u{1b}[31m").unwrap_err().contains("control"));
-        assert!(check_name(" a").unwrap_err().contains("blanks"));
+        assert!(check_name("").unwrap_err().to_string().contains("empty"));
+        assert!(
+            check_name("a\u{1b}[31m")
+                .unwrap_err()
+                .to_string()
+                .contains("control")
+        );
+        assert!(check_name(" a").unwrap_err().to_string().contains("blanks"));
         assert!(
             check_name(&"x".repeat(65))
                 .unwrap_err()
+                .to_string()
                 .contains("at most 64")
         );
         assert!(
             check_name("(built-in) greedy")
                 .unwrap_err()
+                .to_string()
                 .contains("kept")
         );
     }
@@ -260,12 +276,14 @@ mod tests {
         let dir = tmp.path().join("arena");
         let token = init(&dir, crate::game::registry::default_name(), Map::new()).unwrap();
         assert!(token.starts_with("org_"));
-        let again = init(&dir, crate::game::registry::default_name(), Map::new()).unwrap_err();
+        let again = init(&dir, crate::game::registry::default_name(), Map::new())
+            .unwrap_err()
+            .to_string();
         assert!(again.contains("already holds an arena"), "{again}");
         let arena = Arena::open(&dir).unwrap();
         let t = add_team(&arena, "alpha").unwrap();
         assert!(t.starts_with("team_"));
-        let dup = add_team(&arena, "alpha").unwrap_err();
+        let dup = add_team(&arena, "alpha").unwrap_err().to_string();
         assert!(dup.contains("already a team"), "{dup}");
         assert!(!paused(&arena).unwrap());
         set_paused(&arena, true).unwrap();

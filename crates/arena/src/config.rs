@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::Error;
 use crate::game::registry;
 use crate::sandbox::{ResourceLimits, parse_size};
 
@@ -329,8 +330,8 @@ impl Recipe {
 
 impl Config {
     /// The defaults for `game` with its `options`, checked as `match` checks them.
-    pub fn new(game: &str, options: Map<String, Value>) -> Result<Config, String> {
-        let entry = registry::find(game)?;
+    pub fn new(game: &str, options: Map<String, Value>) -> Result<Config, Error> {
+        let entry = registry::find(game).map_err(Error::invalid)?;
         let players = *entry.players.start();
         let config = Config {
             game: entry.name.into(),
@@ -353,26 +354,26 @@ impl Config {
     }
 
     /// Reads `DIR/arena.toml`.
-    pub fn load(dir: &Path) -> Result<Config, String> {
+    pub fn load(dir: &Path) -> Result<Config, Error> {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
+            Error::Invalid(format!(
                 "cannot read {}: {e} (an arena is made by `rollarena arena init DIR --game G`)",
                 path.display()
-            )
+            ))
         })?;
-        let config: Config =
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let config: Config = toml::from_str(&text)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
         config
             .validate()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| Error::Invalid(format!("{}: {e}", path.display())))?;
         Ok(config)
     }
 
     /// The game with its options and `players`, as the registry builds it.
-    pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
-        let entry = registry::find(&self.game)?;
-        (entry.build)(&self.options_with_players())
+    pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, Error> {
+        let entry = registry::find(&self.game).map_err(Error::invalid)?;
+        (entry.build)(&self.options_with_players()).map_err(Error::invalid)
     }
 
     /// The game's options with `players` set.
@@ -420,112 +421,134 @@ impl Config {
     }
 
     /// The SPRT every version's evaluation runs.
-    pub fn sprt(&self) -> Result<crate::tournament::sprt::Sprt, String> {
+    pub fn sprt(&self) -> Result<crate::tournament::sprt::Sprt, Error> {
         crate::tournament::sprt::Sprt::parse(
             &self.ladder.sprt,
             crate::tournament::sprt::EloModel::Normalized,
         )
-        .map_err(|e| format!("ladder.sprt: {}", e.trim_start_matches("--sprt")))
+        .map_err(|e| {
+            Error::Invalid(format!(
+                "ladder.sprt: {}",
+                e.to_string().trim_start_matches("--sprt")
+            ))
+        })
     }
 
     /// Checks everything a match, a build or the ladder would otherwise trip over later.
-    pub fn validate(&self) -> Result<(), String> {
-        let entry = registry::find(&self.game)?;
+    pub fn validate(&self) -> Result<(), Error> {
+        let entry = registry::find(&self.game).map_err(Error::invalid)?;
         if !entry.players.contains(&self.players) {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "players = {}: {} is played by {} to {} players",
                 self.players,
                 entry.name,
                 entry.players.start(),
                 entry.players.end()
-            ));
+            )));
         }
         self.game()?;
-        crate::arbiter::settings::rounds(self.rounds).map_err(|e| format!("rounds: {e}"))?;
+        crate::arbiter::settings::rounds(self.rounds)
+            .map_err(|e| Error::Invalid(format!("rounds: {e}")))?;
         if !(self.rounds as usize).is_multiple_of(self.players) {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "rounds = {}: make it a multiple of players ({}), so that every seat moves \
                  first equally often",
                 self.rounds, self.players
-            ));
+            )));
         }
-        crate::arbiter::settings::per_move(self.time).map_err(|e| format!("time: {e}"))?;
-        crate::arbiter::settings::startup(self.startup).map_err(|e| format!("startup: {e}"))?;
+        crate::arbiter::settings::per_move(self.time)
+            .map_err(|e| Error::Invalid(format!("time: {e}")))?;
+        crate::arbiter::settings::startup(self.startup)
+            .map_err(|e| Error::Invalid(format!("startup: {e}")))?;
         self.bot_limits()
             .check()
-            .map_err(|e| format!("[sandbox]: {e}"))?;
+            .map_err(|e| Error::Invalid(format!("[sandbox]: {e}")))?;
         self.build_limits()
             .check()
-            .map_err(|e| format!("[build]: {e}"))?;
+            .map_err(|e| Error::Invalid(format!("[build]: {e}")))?;
         crate::sandbox::identity::UidRange::parse(&self.sandbox.bot_uids)
-            .map_err(|e| format!("[sandbox] bot_uids: {e}"))?;
+            .map_err(|e| Error::Invalid(format!("[sandbox] bot_uids: {e}")))?;
         let builds = crate::sandbox::identity::UidRange::parse(&self.build.uids)
-            .map_err(|e| format!("[build] uids: {e}"))?;
-        let seats = crate::sandbox::identity::UidRange::parse(&self.sandbox.bot_uids)?;
+            .map_err(|e| Error::Invalid(format!("[build] uids: {e}")))?;
+        let seats = crate::sandbox::identity::UidRange::parse(&self.sandbox.bot_uids)
+            .map_err(Error::invalid)?;
         if builds.first <= seats.last && seats.first <= builds.last {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "[build] uids {:?} overlaps [sandbox] bot_uids {:?}: builds run under an \
                  identity of their own, never a seat's; give them separate ranges",
                 self.build.uids, self.sandbox.bot_uids
-            ));
+            )));
         }
         if self.uploads.max_bytes == 0 || self.uploads.max_files == 0 {
-            return Err("[uploads]: the limits must be above 0".into());
+            return Err(Error::Invalid(
+                "[uploads]: the limits must be above 0".into(),
+            ));
         }
         self.sprt()?;
         crate::web::proxies::parse_list(&self.server.trusted_proxies)?;
         if self.ladder.max_attempts == 0 {
-            return Err("[ladder] max_attempts must be at least 1".into());
+            return Err(Error::Invalid(
+                "[ladder] max_attempts must be at least 1".into(),
+            ));
         }
         if !(self.ladder.rest_sigma >= 0.0 && self.ladder.rest_sigma < 25.0 / 3.0) {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "[ladder] rest_sigma = {}: give a sigma from 0 (never rest) to below a new \
                  version's 8.33 (e.g. the default 2.5)",
                 self.ladder.rest_sigma
-            ));
+            )));
         }
         let (cap, placement) = (
             self.ladder.max_matches_per_pair,
             self.ladder.placement_matches,
         );
         if cap > 0 && cap < placement {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "[ladder] max_matches_per_pair = {cap} is below placement_matches = \
                  {placement}: a new version of a two-team arena could never finish placing; \
                  raise it (or set 0: no cap)"
-            ));
+            )));
         }
         if self.ladder.lease < Duration::from_secs(5) {
-            return Err("[ladder] lease must be at least 5s (workers renew it every third)".into());
+            return Err(Error::Invalid(
+                "[ladder] lease must be at least 5s (workers renew it every third)".into(),
+            ));
         }
         for anchor in &self.ladder.anchors {
             let choices = anchor_choices(entry);
             if !choices.contains(&anchor.as_str()) {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "[ladder] anchors: {} has no built-in bot {anchor:?}; it has {}",
                     entry.name,
                     choices.join(", ")
-                ));
+                )));
             }
         }
         let mut seen = std::collections::BTreeSet::new();
         for r in &self.recipes {
             if !seen.insert(r.name.as_str()) {
-                return Err(format!("[[recipes]]: the language {:?} is twice", r.name));
+                return Err(Error::Invalid(format!(
+                    "[[recipes]]: the language {:?} is twice",
+                    r.name
+                )));
             }
             if r.main.is_empty() || r.main.contains('/') {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "[[recipes]] {}: main must be a file name without a directory",
                     r.name
-                ));
+                )));
             }
             shell_words::split(&r.run)
                 .ok()
                 .filter(|w| !w.is_empty())
-                .ok_or_else(|| format!("[[recipes]] {}: run must be a command", r.name))?;
+                .ok_or_else(|| {
+                    Error::Invalid(format!("[[recipes]] {}: run must be a command", r.name))
+                })?;
         }
         if self.recipes.is_empty() {
-            return Err("no [[recipes]]: teams could submit in no language".into());
+            return Err(Error::Invalid(
+                "no [[recipes]]: teams could submit in no language".into(),
+            ));
         }
         Ok(())
     }
@@ -775,7 +798,7 @@ mod tests {
         let bad = |edit: &dyn Fn(&mut Config)| {
             let mut c = config.clone();
             edit(&mut c);
-            c.validate().unwrap_err()
+            c.validate().unwrap_err().to_string()
         };
         assert!(bad(&|c| c.rounds = 3).contains("multiple of players"));
         assert!(bad(&|c| c.players = 9).contains("players = 9"));
@@ -787,12 +810,13 @@ mod tests {
         assert!(
             Config::new("chess", Map::new())
                 .unwrap_err()
+                .to_string()
                 .contains("no game")
         );
         let text = config.to_toml().replace("[build]", "[build]\ntyop = 1");
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(FILE), text).unwrap();
-        let e = Config::load(dir.path()).unwrap_err();
+        let e = Config::load(dir.path()).unwrap_err().to_string();
         assert!(e.contains("typo") || e.contains("unknown field"), "{e}");
     }
 

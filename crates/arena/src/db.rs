@@ -16,6 +16,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::Error;
 use rusqlite::{Connection, OpenFlags};
 
 /// The migrations, in order: migration `i` (0-based) brings `user_version` from `i` to `i + 1`.
@@ -34,70 +35,67 @@ pub const FILE: &str = "arena.db";
 
 /// Opens the database of the arena at `dir` (which must exist and hold one) and brings its
 /// schema up to date.
-pub fn connect(dir: &Path) -> Result<Connection, String> {
+pub fn connect(dir: &Path) -> Result<Connection, Error> {
     let path = dir.join(FILE);
     if !path.exists() {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "{} is not an arena (no {FILE}): create one with `rollarena arena init {} --game G`",
             dir.display(),
             dir.display()
-        ));
+        )));
     }
     let conn = open(dir)?;
-    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+    migrate(&conn).map_err(|e| Error::at(path.display(), e))?;
     Ok(conn)
 }
 
 /// Opens the database of the arena at `dir` with its settings, without the migration check
 /// (for the connections after the first: see `store::pool`).
-pub fn open(dir: &Path) -> Result<Connection, String> {
+pub fn open(dir: &Path) -> Result<Connection, Error> {
     let path = dir.join(FILE);
     let conn = Connection::open_with_flags(
         &path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
-    .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    configure(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+    .map_err(|e| Error::at(format_args!("cannot open {}", path.display()), e))?;
+    configure(&conn).map_err(|e| Error::at(path.display(), e))?;
     Ok(conn)
 }
 
 /// Creates the database file of a new arena at `dir` with the current schema.
-pub fn create(dir: &Path) -> Result<Connection, String> {
+pub fn create(dir: &Path) -> Result<Connection, Error> {
     let path = dir.join(FILE);
     if path.exists() {
-        return Err(format!(
+        return Err(Error::Conflict(format!(
             "{} already holds an arena ({FILE} exists)",
             dir.display()
-        ));
+        )));
     }
-    let conn =
-        Connection::open(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    configure(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
-    migrate(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+    let conn = Connection::open(&path)
+        .map_err(|e| Error::at(format_args!("cannot create {}", path.display()), e))?;
+    configure(&conn).map_err(|e| Error::at(path.display(), e))?;
+    migrate(&conn).map_err(|e| Error::at(path.display(), e))?;
     Ok(conn)
 }
 
-fn configure(conn: &Connection) -> Result<(), String> {
-    conn.busy_timeout(Duration::from_secs(30))
-        .map_err(|e| e.to_string())?;
+fn configure(conn: &Connection) -> Result<(), Error> {
+    conn.busy_timeout(Duration::from_secs(30))?;
     // WAL: readers never block the writer; NORMAL sync is durable across a process crash (the
     // SIGKILL case) and loses at most the last transactions on a power cut.
     conn.execute_batch(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(())
 }
 
 /// Applies every migration the database has not had yet.
-pub fn migrate(conn: &Connection) -> Result<(), String> {
-    let version: u32 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(|e| e.to_string())?;
+pub fn migrate(conn: &Connection) -> Result<(), Error> {
+    let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version > SCHEMA_VERSION {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "the arena's schema is version {version}, newer than this rollarena knows \
              ({SCHEMA_VERSION}): run the rollarena that created it, or a newer one"
-        ));
+        )));
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let next = i + 1;
@@ -114,7 +112,7 @@ pub fn migrate(conn: &Connection) -> Result<(), String> {
             });
         if let Err(e) = applied {
             let _ = conn.execute_batch("ROLLBACK");
-            return Err(format!("migration {next} failed: {e}"));
+            return Err(Error::Internal(format!("migration {next} failed: {e}")));
         }
     }
     Ok(())
@@ -198,14 +196,14 @@ mod tests {
         conn.execute_batch(&format!("PRAGMA user_version = {}", SCHEMA_VERSION + 1))
             .unwrap();
         drop(conn);
-        let err = connect(dir.path()).unwrap_err();
+        let err = connect(dir.path()).unwrap_err().to_string();
         assert!(err.contains("newer than this rollarena"), "{err}");
     }
 
     #[test]
     fn a_missing_arena_says_how_to_create_one() {
         let dir = tempfile::tempdir().unwrap();
-        let err = connect(dir.path()).unwrap_err();
+        let err = connect(dir.path()).unwrap_err().to_string();
         assert!(err.contains("rollarena arena init"), "{err}");
     }
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::{Arena, records, store};
+use crate::Error;
 use crate::game::grade::{Budget, SeatSummary, summarise};
 use crate::game::registry;
 
@@ -83,7 +84,7 @@ fn sleep_unless(stop: &AtomicBool, how_long: Duration) {
 }
 
 /// Grades the newest counted match without grades: whether there was one.
-pub fn grade_next(arena: &Arena, stop: &AtomicBool) -> Result<bool, String> {
+pub fn grade_next(arena: &Arena, stop: &AtomicBool) -> Result<bool, Error> {
     let conn = arena.conn()?;
     let ids: Vec<i64> = store::matches::newest_rated(&conn, LOOK_BACK)?
         .into_iter()
@@ -98,25 +99,26 @@ pub fn grade_next(arena: &Arena, stop: &AtomicBool) -> Result<bool, String> {
         // Stopped half-way: graded again at the next start.
         Ok(None) => return Ok(true),
         Err(e) => Grades {
-            error: Some(e),
+            error: Some(e.to_string()),
             budget_ms: PER_POSITION.as_millis() as u64,
             seats: Vec::new(),
         },
     };
     let file = path(&arena.dir, id);
-    let json = serde_json::to_vec(&grades).map_err(|e| e.to_string())?;
+    let json = serde_json::to_vec(&grades).map_err(Error::internal)?;
     crate::tournament::output::write_atomic(&file, &json)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
+        .map_err(|e| Error::io(file.display(), e))?;
     // Root's only, as the records are.
     super::admin::set_mode(&file, 0o600)?;
     Ok(true)
 }
 
 /// Every round of match `id` graded and folded per seat; `None` when `stop` came first.
-fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, String> {
-    let record = records::find(dir, id).ok_or("its record is gone")?;
+fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, Error> {
+    let record =
+        records::find(dir, id).ok_or_else(|| Error::Internal("its record is gone".into()))?;
     let (rounds, _) = crate::record::reader::read_records(&dir.join(&record))
-        .map_err(|e| format!("its record cannot be read: {e}"))?;
+        .map_err(|e| Error::at("its record cannot be read", Error::rules(e)))?;
     let budget = Budget {
         time: Some(PER_POSITION),
         nodes: None,
@@ -128,14 +130,14 @@ fn grade(dir: &Path, id: i64, stop: &AtomicBool) -> Result<Option<Grades>, Strin
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
-        let entry = registry::find(&round.game)?;
+        let entry = registry::find(&round.game).map_err(Error::games)?;
         let analysis = entry
             .analysis
             .as_ref()
-            .ok_or_else(|| format!("{} has no analysis", round.game))?;
+            .ok_or_else(|| Error::Games(format!("{} has no analysis", round.game)))?;
         seats = seats.max(round.seats.len());
         within = analysis.terms.within;
-        graded.extend((analysis.grade)(round, &budget)?);
+        graded.extend((analysis.grade)(round, &budget).map_err(Error::games)?);
     }
     let seats = summarise(&graded, seats, WORST, within);
     Ok(Some(Grades {

@@ -5,6 +5,7 @@
 //! It sits above `tournament` and `report` (it uses their ratings, SPRT, runner and viewer)
 //! and below `cli`. The parts:
 //! - [`config`]: `arena.toml`, every setting with its default;
+//! - [`error`]: the arena's [`Error`], by kind (the web layer maps each to its HTTP status);
 //! - [`db`]: the database, its migrations, and the time the database stores;
 //! - [`store`]: every query of the database, typed ids and states, pooled connections;
 //! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
@@ -34,6 +35,7 @@ use rollarena_tournament::{report, tournament};
 pub mod admin;
 pub mod config;
 pub mod db;
+pub mod error;
 pub mod finals;
 pub mod grading;
 pub mod ladder;
@@ -49,6 +51,8 @@ pub mod submissions;
 pub mod tokens;
 pub mod views;
 pub mod web;
+
+pub use error::Error;
 
 use std::path::{Path, PathBuf};
 
@@ -71,15 +75,15 @@ impl Arena {
     /// Opens the arena at `dir`: reads `arena.toml` and brings the database up to date. The
     /// directory is kept absolute, so that the checks of the directories above it (and the
     /// paths given to bots) do not depend on where the server was started.
-    pub fn open(dir: &Path) -> Result<Arena, String> {
+    pub fn open(dir: &Path) -> Result<Arena, Error> {
         let config = config::Config::load(dir)?;
-        let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let dir = std::fs::canonicalize(dir).map_err(|e| Error::io(dir.display(), e))?;
         Arena::with_config(&dir, config)
     }
 
     /// The arena at `dir` (absolute) with these settings: opens its database (bringing it up
     /// to date) for the connections of [`Arena::conn`].
-    pub fn with_config(dir: &Path, config: config::Config) -> Result<Arena, String> {
+    pub fn with_config(dir: &Path, config: config::Config) -> Result<Arena, Error> {
         Ok(Arena {
             dir: dir.to_path_buf(),
             config,
@@ -90,7 +94,7 @@ impl Arena {
     }
 
     /// A connection to the database, from the arena's pool (it returns there when dropped).
-    pub fn conn(&self) -> Result<store::Conn, String> {
+    pub fn conn(&self) -> Result<store::Conn, Error> {
         Ok(self.pool.get()?)
     }
 
@@ -103,9 +107,4 @@ impl Arena {
     pub fn record_path(match_id: i64) -> String {
         format!("records/{match_id}.jsonl")
     }
-}
-
-/// A database error, in words.
-pub(crate) fn sql(e: rusqlite::Error) -> String {
-    format!("database: {e}")
 }

@@ -16,7 +16,6 @@ use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
 use super::finals::freeze;
-use super::sql;
 use super::store::{self, TeamId, VersionId, VersionState, teams};
 
 /// The SQL of a team's active version (an id, or NULL), over the team's row aliased `t`: the
@@ -63,7 +62,7 @@ impl std::fmt::Display for PinError {
 }
 
 fn internal(e: rusqlite::Error) -> PinError {
-    PinError::Internal(sql(e))
+    PinError::Internal(crate::Error::from(e).to_string())
 }
 
 impl From<store::StoreError> for PinError {
@@ -75,7 +74,7 @@ impl From<store::StoreError> for PinError {
 /// The id of the team named `name` (exactly: names are compared as they are written).
 pub fn team_named(conn: &Connection, name: &str) -> Result<TeamId, PinError> {
     super::admin::find_team(conn, name)
-        .map_err(PinError::Internal)?
+        .map_err(|e| PinError::Internal(e.to_string()))?
         .ok_or_else(|| {
             PinError::NoTeam(format!(
                 "there is no team named {name:?}: give the name exactly as the team was added \
@@ -105,7 +104,7 @@ pub fn pin(
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(internal)?;
-    if let Some(at) = freeze::closed(&tx).map_err(PinError::Internal)? {
+    if let Some(at) = freeze::closed(&tx).map_err(|e| PinError::Internal(e.to_string()))? {
         return Err(PinError::Closed(closed_refusal(at)));
     }
     let teams::Marks { name, builtin, .. } = teams::marks(&tx, team)?

@@ -16,6 +16,7 @@ use rusqlite::Connection;
 
 use super::Arena;
 use super::store::{MatchId, matches};
+use crate::Error;
 
 /// A finished match's compressed record, relative to the arena's directory.
 pub fn compressed_path(match_id: i64) -> String {
@@ -39,8 +40,8 @@ pub struct Sizes {
 
 /// Compresses `plain` into `gz` (written beside it and renamed into place, mode 0600 as the
 /// records are root's only); the plain file stays.
-pub fn compress_file(plain: &Path, gz: &Path) -> Result<Sizes, String> {
-    let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+pub fn compress_file(plain: &Path, gz: &Path) -> Result<Sizes, Error> {
+    let err = |p: &Path, e: std::io::Error| Error::io(p.display(), e);
     let mut input = std::fs::File::open(plain).map_err(|e| err(plain, e))?;
     let plain_bytes = input.metadata().map_err(|e| err(plain, e))?.len();
     let tmp = PathBuf::from(format!("{}.part", gz.display()));
@@ -72,7 +73,7 @@ pub fn compress_file(plain: &Path, gz: &Path) -> Result<Sizes, String> {
 /// Stores counted match `id`'s record compressed: `records/<id>.jsonl.gz` written, the match's
 /// row pointed at it, the plain record removed. Nothing to do (`None`) when the plain record
 /// is not there (compressed already).
-pub fn store_compressed(conn: &Connection, dir: &Path, id: i64) -> Result<Option<Sizes>, String> {
+pub fn store_compressed(conn: &Connection, dir: &Path, id: i64) -> Result<Option<Sizes>, Error> {
     let plain = dir.join(Arena::record_path(id));
     if !plain.exists() {
         return Ok(None);
@@ -80,18 +81,18 @@ pub fn store_compressed(conn: &Connection, dir: &Path, id: i64) -> Result<Option
     let gz = compressed_path(id);
     let sizes = compress_file(&plain, &dir.join(&gz))?;
     matches::move_record(conn, MatchId(id), &Arena::record_path(id), &gz)?;
-    std::fs::remove_file(&plain).map_err(|e| format!("{}: {e}", plain.display()))?;
+    std::fs::remove_file(&plain).map_err(|e| Error::io(plain.display(), e))?;
     Ok(Some(sizes))
 }
 
 /// Removes what an earlier attempt at match `id` left of its compressed record (a match played
 /// again starts its record afresh).
-pub fn remove_compressed(dir: &Path, id: i64) -> Result<(), String> {
+pub fn remove_compressed(dir: &Path, id: i64) -> Result<(), Error> {
     let gz = dir.join(compressed_path(id));
     match std::fs::remove_file(&gz) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("{}: {e}", gz.display())),
+        Err(e) => Err(Error::io(gz.display(), e)),
     }
 }
 

@@ -22,6 +22,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::tokens::random_hex;
+use crate::Error;
 use crate::sandbox::tree::{self, Bounds};
 
 /// The name of the arena's directory of run directories.
@@ -29,9 +30,9 @@ pub const RUN: &str = "run";
 
 /// Makes `DIR/run/` (root's, 0711) and removes whatever is in it: run directories are per
 /// match and per build, and none outlives the server that made it.
-pub fn prepare(arena_dir: &Path) -> Result<(), String> {
+pub fn prepare(arena_dir: &Path) -> Result<(), Error> {
     let run = make_run(arena_dir)?;
-    let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    let io = |p: &Path, e: std::io::Error| Error::io(p.display(), e);
     for e in std::fs::read_dir(&run).map_err(|e| io(&run, e))?.flatten() {
         let path = e.path();
         // A build's tmpfs left mounted by a crash goes first (nothing if it is not one).
@@ -42,9 +43,9 @@ pub fn prepare(arena_dir: &Path) -> Result<(), String> {
 }
 
 /// Makes `DIR/run/` (root's, 0711) if it is not there, leaving what it holds; its path.
-fn make_run(arena_dir: &Path) -> Result<PathBuf, String> {
+fn make_run(arena_dir: &Path) -> Result<PathBuf, Error> {
     let run = arena_dir.join(RUN);
-    let io = |e: std::io::Error| format!("{}: {e}", run.display());
+    let io = |e: std::io::Error| Error::io(run.display(), e);
     std::fs::create_dir_all(&run).map_err(io)?;
     if crate::sandbox::is_root() {
         std::os::unix::fs::lchown(&run, Some(0), Some(0)).map_err(io)?;
@@ -63,30 +64,33 @@ pub struct RunDir {
 
 impl RunDir {
     /// A new, empty run directory (root's, 0755), for a build to run in.
-    pub fn new(arena_dir: &Path) -> Result<RunDir, String> {
+    pub fn new(arena_dir: &Path) -> Result<RunDir, Error> {
         let mut run = arena_dir.join(RUN);
         if !run.is_dir() {
             // Never emptied here: other run directories may be in use.
             run = make_run(arena_dir)?;
         }
         let path = run.join(random_hex(16));
-        std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::create_dir(&path).map_err(|e| Error::io(path.display(), e))?;
         let dir = RunDir {
             path,
             mounted: false,
         };
         std::fs::set_permissions(&dir.path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("{}: {e}", dir.path.display()))?;
+            .map_err(|e| Error::io(dir.path.display(), e))?;
         Ok(dir)
     }
 
     /// A fresh copy of a version's sealed build, for one match's seat or one check.
-    pub fn copy_of(arena_dir: &Path, build: &Path) -> Result<RunDir, String> {
+    pub fn copy_of(arena_dir: &Path, build: &Path) -> Result<RunDir, Error> {
         let dir = RunDir::new(arena_dir)?;
         copy_tree(build, &dir.path, Bounds::new(u64::MAX, u64::MAX)).map_err(|e| {
-            format!(
-                "copying {} to a run directory: {e}",
-                build.strip_prefix(arena_dir).unwrap_or(build).display()
+            Error::at(
+                format_args!(
+                    "copying {} to a run directory",
+                    build.strip_prefix(arena_dir).unwrap_or(build).display()
+                ),
+                e,
             )
         })?;
         Ok(dir)
@@ -99,11 +103,13 @@ impl RunDir {
     /// Mounts a tmpfs of `bytes` and `inodes` on this (empty) run directory, so that the
     /// kernel caps what is written in it (a write past it fails with ENOSPC) and dropping it
     /// frees everything at once. Root only: `Ok(false)` when not root (nothing mounted).
-    pub fn quota(&mut self, bytes: u64, inodes: u64) -> Result<bool, String> {
+    pub fn quota(&mut self, bytes: u64, inodes: u64) -> Result<bool, Error> {
         if !crate::sandbox::is_root() {
             return Ok(false);
         }
-        let c = |s: String| std::ffi::CString::new(s).map_err(|_| "a NUL byte".to_string());
+        let c = |s: String| {
+            std::ffi::CString::new(s).map_err(|_| Error::Internal("a NUL byte".to_string()))
+        };
         let target = c(self.path.display().to_string())?;
         let data = c(format!("mode=0755,size={bytes},nr_inodes={inodes}"))?;
         // SAFETY: mount(2) with valid C strings.
@@ -117,10 +123,9 @@ impl RunDir {
             )
         };
         if r != 0 {
-            return Err(format!(
-                "cannot mount the build's tmpfs on {}: {}",
-                self.path.display(),
-                std::io::Error::last_os_error()
+            return Err(Error::io(
+                format_args!("cannot mount the build's tmpfs on {}", self.path.display()),
+                std::io::Error::last_os_error(),
             ));
         }
         self.mounted = true;
@@ -166,10 +171,10 @@ fn detach(path: &Path) {
 /// Copies a tree of directories, regular files and symbolic links (as links), within
 /// `bounds`: directories 0755, files 0755 when executable and 0644 otherwise, owned by the
 /// copier; files with several hard links are left out ([`tree::copy`]).
-pub fn copy_tree(from: &Path, to: &Path, bounds: Bounds) -> Result<(), String> {
-    tree::copy(from, to, bounds, false).map(|_| ())?;
+pub fn copy_tree(from: &Path, to: &Path, bounds: Bounds) -> Result<(), Error> {
+    tree::copy(from, to, bounds, false).map_err(Error::run)?;
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| format!("{}: {e}", to.display()))
+        .map_err(|e| Error::io(to.display(), e))
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ use super::store::builds;
 use super::store::ladder::Lost;
 use super::submissions::builder;
 use super::{Arena, admin};
+use crate::Error;
 use crate::sandbox::{Isolation, Level};
 
 /// Who embedded workers are, in `lease_owner`.
@@ -59,17 +60,19 @@ pub struct Sandboxes {
 
 impl Sandboxes {
     /// The strict sandbox for seats and for builds, checked against the kernel.
-    pub fn new(arena: &Arena) -> Result<Sandboxes, String> {
+    pub fn new(arena: &Arena) -> Result<Sandboxes, Error> {
         let c = &arena.config;
-        let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())?;
-        let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())?;
+        let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())
+            .map_err(Error::run)?;
+        let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())
+            .map_err(Error::run)?;
         {
             // Probes share one directory per process: one at a time (several arenas may start
             // in one process, as the tests do).
             static PROBING: std::sync::Mutex<()> = std::sync::Mutex::new(());
             let _one = PROBING.lock().unwrap_or_else(|p| p.into_inner());
-            seats.probe()?;
-            builds.probe()?;
+            seats.probe().map_err(Error::run)?;
+            builds.probe().map_err(Error::run)?;
         }
         if seats.reach_user().is_some() {
             let run = arena.dir.join(rundir::RUN);
@@ -79,11 +82,11 @@ impl Sandboxes {
                     .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
             };
             if !run.ancestors().all(traversable) {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "the bots' uids cannot reach {}: it and every directory above it must be \
                      traversable by others (chmod o+x), since bots and builds run from there",
                     run.display()
-                ));
+                )));
             }
         }
         Ok(Sandboxes { seats, builds })
@@ -93,7 +96,7 @@ impl Sandboxes {
 impl Service {
     /// Recovers unfinished work, then starts the builder, the matchmaker and `workers` match
     /// workers.
-    pub fn start(arena: Arc<Arena>, workers: usize) -> Result<Service, String> {
+    pub fn start(arena: Arc<Arena>, workers: usize) -> Result<Service, Error> {
         let lock = lock(&arena)?;
         recover(&arena)?;
         let sandboxes = Sandboxes::new(&arena)?;
@@ -103,7 +106,7 @@ impl Service {
             std::thread::Builder::new()
                 .name(name)
                 .spawn(f)
-                .map_err(|e| format!("cannot start a thread: {e}"))
+                .map_err(|e| Error::io("cannot start a thread", e))
         };
         for n in 0..arena.config.build.builders() {
             let (arena, stop) = (arena.clone(), stop.clone());
@@ -164,20 +167,20 @@ impl Service {
 }
 
 /// The arena's lock: one server per directory.
-pub fn lock(arena: &Arena) -> Result<std::fs::File, String> {
+pub fn lock(arena: &Arena) -> Result<std::fs::File, Error> {
     let path = arena.dir.join("arena.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| Error::io(path.display(), e))?;
     // SAFETY: flock on a descriptor we own.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "another rollarena is serving {} already: stop it first (one server per arena)",
             arena.dir.display()
-        ));
+        )));
     }
     Ok(file)
 }
@@ -185,7 +188,7 @@ pub fn lock(arena: &Arena) -> Result<std::fs::File, String> {
 /// Queues again whatever an earlier server left running (see the module header), removes
 /// upload leftovers and run directories, makes `versions/` root's only (an arena made before
 /// run directories had it 0711), and brings the anchors in line with `arena.toml`.
-pub fn recover(arena: &Arena) -> Result<(), String> {
+pub fn recover(arena: &Arena) -> Result<(), Error> {
     admin::set_mode(&arena.dir.join("versions"), 0o700)?;
     rundir::prepare(&arena.dir)?;
     let conn = arena.conn()?;
@@ -204,7 +207,7 @@ pub fn recover(arena: &Arena) -> Result<(), String> {
 fn matchmaker_loop(arena: &Arena, workers: usize, stop: &AtomicBool) {
     let mut conn = None;
     while !stop.load(Ordering::SeqCst) {
-        let step = (|| -> Result<(), String> {
+        let step = (|| -> Result<(), Error> {
             if conn.is_none() {
                 conn = Some(arena.conn()?);
             }
@@ -226,7 +229,7 @@ fn worker_loop(arena: &Arena, iso: &Isolation, n: usize, workers: usize, stop: &
     let owner = format!("{EMBEDDED}{}:{n}", std::process::id());
     let mut conn = None;
     while !stop.load(Ordering::SeqCst) {
-        let step = (|| -> Result<bool, String> {
+        let step = (|| -> Result<bool, Error> {
             if conn.is_none() {
                 conn = Some(arena.conn()?);
             }
@@ -267,6 +270,6 @@ fn builder_loop(arena: &Arena, n: usize, stop: &AtomicBool) {
 
 /// Builds and checks the next queued version (in a child process, see
 /// [`builder::build_once`]); false when there was none.
-pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool, String> {
+pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool, Error> {
     builder::build_once(arena, owner, stop)
 }

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use super::remote::registry::{self, WorkerRow};
 use super::store::reads;
-use super::{admin, db, finals, sql};
+use super::{admin, db, finals};
+use crate::Error;
 
 /// One team as `arena teams` lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -54,10 +55,8 @@ impl TeamListing {
 
 /// Every team: the teams first, by name, then the built-in anchors; a version placing until
 /// it played `placement` rated matches.
-pub fn teams(conn: &mut Connection, placement: u32) -> Result<Vec<TeamListing>, String> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Deferred)
-        .map_err(sql)?;
+pub fn teams(conn: &mut Connection, placement: u32) -> Result<Vec<TeamListing>, Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
     let rows = reads::team_listing(&tx)?
         .into_iter()
         .map(|r| TeamListing {
@@ -75,7 +74,7 @@ pub fn teams(conn: &mut Connection, placement: u32) -> Result<Vec<TeamListing>, 
             last_submitted_at: r.last_submitted_at,
         })
         .collect();
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(rows)
 }
 
@@ -120,11 +119,9 @@ pub struct Status {
 }
 
 /// The arena's state now.
-pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, String> {
+pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Error> {
     let now = db::now_ms();
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Deferred)
-        .map_err(sql)?;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
     use super::store::{MatchState as M, VersionState as V};
     let versions = Counts {
         queued: reads::team_versions_in(&tx, &[V::Queued])?,
@@ -156,7 +153,7 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
         workers: registry::list(&tx)?,
         final_progress: finals::tournament::progress(arena, &tx)?,
     };
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(status)
 }
 

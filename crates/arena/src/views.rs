@@ -170,7 +170,8 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
     let unranked = reads::unranked(conn)?;
     Ok(Leaderboard {
         paused: paused(conn)?,
-        at_rest_since: crate::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        at_rest_since: crate::ladder::rest::since(conn)
+            .map_err(|e| ViewError::Internal(e.to_string()))?,
         placement_matches: placement,
         placing,
         matches: reads::matches_done(conn)?,
@@ -767,7 +768,8 @@ pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {
         teams,
         queued_versions: versions::pending(conn)?,
         pending_matches: reads::matches_pending(conn)?,
-        workers: crate::remote::registry::list(conn).map_err(ViewError::Internal)?,
+        workers: crate::remote::registry::list(conn)
+            .map_err(|e| ViewError::Internal(e.to_string()))?,
     })
 }
 

@@ -174,7 +174,8 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
         },
     )
     .unwrap_err();
-    assert!(e.contains("no match 999"), "{e}");
+    assert!(matches!(e, rollarena::arena::Error::NotFound(_)), "{e:?}");
+    assert!(e.to_string().contains("no match 999"), "{e}");
     insert(
         &mut conn,
         &Pick {
@@ -196,7 +197,8 @@ fn finals_go_first_and_rate_nothing_and_recomputing_matches_the_ladder() {
         },
     )
     .unwrap_err();
-    assert!(e.contains("not been played yet"), "{e}");
+    assert!(matches!(e, rollarena::arena::Error::Refused(_)), "{e:?}");
+    assert!(e.to_string().contains("not been played yet"), "{e}");
 }
 
 /// Another arena where the script's matches after the first, then the seventh, are played:

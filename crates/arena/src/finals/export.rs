@@ -19,6 +19,7 @@ use std::time::Duration;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use crate::Error;
 use crate::{Arena, db};
 
 /// What was exported.
@@ -30,18 +31,18 @@ pub struct Exported {
 }
 
 /// Writes the archive of `arena` to `file` (which must not exist).
-pub fn export(arena: &Arena, file: &Path) -> Result<Exported, String> {
+pub fn export(arena: &Arena, file: &Path) -> Result<Exported, Error> {
     let out = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(file)
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => format!(
+            std::io::ErrorKind::AlreadyExists => Error::Conflict(format!(
                 "{} exists already: name a new file (an export never overwrites one)",
                 file.display()
-            ),
-            _ => format!("cannot create {}: {e}", file.display()),
+            )),
+            _ => Error::io(format_args!("cannot create {}", file.display()), e),
         })?;
     let written = write(arena, out);
     match written {
@@ -56,7 +57,7 @@ pub fn export(arena: &Arena, file: &Path) -> Result<Exported, String> {
     }
 }
 
-fn write(arena: &Arena, out: File) -> Result<String, String> {
+fn write(arena: &Arena, out: File) -> Result<String, Error> {
     let root = arena
         .dir
         .canonicalize()
@@ -77,7 +78,9 @@ fn write(arena: &Arena, out: File) -> Result<String, String> {
     )));
     let copy_path = &copy.0;
     backup(arena, copy_path)?;
-    let io = |what: &str, e: std::io::Error| format!("cannot write the archive ({what}): {e}");
+    let io = |what: &str, e: std::io::Error| {
+        Error::io(format_args!("cannot write the archive ({what})"), e)
+    };
     let gz = GzEncoder::new(BufWriter::new(out), Compression::default());
     let mut tar = tar::Builder::new(gz);
     tar.follow_symlinks(false);
@@ -112,7 +115,7 @@ fn write(arena: &Arena, out: File) -> Result<String, String> {
 }
 
 /// A consistent copy of the arena's database at `to`, with SQLite's online backup.
-pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
+pub fn backup(arena: &Arena, to: &Path) -> Result<(), Error> {
     let from = arena.conn()?;
     // Private from its first byte (SQLite gives its journal the same mode).
     std::fs::OpenOptions::new()
@@ -121,17 +124,26 @@ pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
         .truncate(true)
         .mode(0o600)
         .open(to)
-        .map_err(|e| format!("cannot create the database copy {}: {e}", to.display()))?;
-    let mut dest = rusqlite::Connection::open(to)
-        .map_err(|e| format!("cannot create the database copy {}: {e}", to.display()))?;
+        .map_err(|e| {
+            Error::io(
+                format_args!("cannot create the database copy {}", to.display()),
+                e,
+            )
+        })?;
+    let mut dest = rusqlite::Connection::open(to).map_err(|e| {
+        Error::at(
+            format_args!("cannot create the database copy {}", to.display()),
+            e,
+        )
+    })?;
     let backup = rusqlite::backup::Backup::new(&from, &mut dest)
-        .map_err(|e| format!("cannot copy the database: {e}"))?;
+        .map_err(|e| Error::at("cannot copy the database", e))?;
     backup
         .run_to_completion(1024, Duration::from_millis(20), None)
-        .map_err(|e| format!("cannot copy the database: {e}"))?;
+        .map_err(|e| Error::at("cannot copy the database", e))?;
     drop(backup);
     // One file, not in WAL mode: the copy stands alone until a server opens it.
-    crate::store::standalone(&dest).map_err(|e| format!("the database copy: {e}"))?;
+    crate::store::standalone(&dest).map_err(|e| Error::at("the database copy", e))?;
     // The live database's mode, which the archive's entry takes from the copy.
     crate::admin::set_mode(to, 0o600)
 }

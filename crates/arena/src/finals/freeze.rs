@@ -7,17 +7,18 @@
 use rusqlite::Connection;
 
 use super::{get_state, set_state};
+use crate::Error;
 use crate::db;
 
 const KEY: &str = "closing";
 
 /// The closing time, if one is set (Unix ms).
-pub fn closing(conn: &Connection) -> Result<Option<i64>, String> {
+pub fn closing(conn: &Connection) -> Result<Option<i64>, Error> {
     get_state(conn, KEY)
 }
 
 /// The closing time if it has passed: the contest is closed.
-pub fn closed(conn: &Connection) -> Result<Option<i64>, String> {
+pub fn closed(conn: &Connection) -> Result<Option<i64>, Error> {
     Ok(closing(conn)?.filter(|&at| at <= db::now_ms()))
 }
 
@@ -39,46 +40,48 @@ pub fn utc(ms: i64) -> String {
 /// Sets the closing time. Refused once the contest has closed (the final plays the versions
 /// of that moment), and for a time already past other than now (a typo would close the
 /// contest at once: say `--now` for that).
-pub fn set(conn: &Connection, at: i64, now_asked: bool) -> Result<i64, String> {
+pub fn set(conn: &Connection, at: i64, now_asked: bool) -> Result<i64, Error> {
     if let Some(was) = closed(conn)? {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "the contest closed at {} already: a closed contest stays closed (the final plays \
              the versions of that moment)",
             utc(was)
-        ));
+        )));
     }
     let now = db::now_ms();
     if at < now && !now_asked {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "{} is in the past: give a later time, or --now to close the contest at once",
             utc(at)
-        ));
+        )));
     }
     set_state(conn, KEY, Some(&at))?;
     Ok(at)
 }
 
 /// Takes the closing time back, before it passes.
-pub fn undo(conn: &Connection) -> Result<(), String> {
+pub fn undo(conn: &Connection) -> Result<(), Error> {
     match closing(conn)? {
-        None => Err("no closing time is set: there is nothing to take back".into()),
-        Some(at) if at <= db::now_ms() => Err(format!(
+        None => Err(Error::Refused(
+            "no closing time is set: there is nothing to take back".into(),
+        )),
+        Some(at) if at <= db::now_ms() => Err(Error::Refused(format!(
             "the contest closed at {} already: a closing time can be taken back only before it \
              passes",
             utc(at)
-        )),
+        ))),
         Some(_) => set_state::<i64>(conn, KEY, None),
     }
 }
 
 /// Parses a closing time: RFC 3339 (`2026-11-26T18:00:00Z`, `2026-11-26T19:00:00+01:00`, a
 /// space for the `T`, fractions of a second), in UTC when no offset is given.
-pub fn parse_time(text: &str) -> Result<i64, String> {
+pub fn parse_time(text: &str) -> Result<i64, Error> {
     let bad = || {
-        format!(
+        Error::Invalid(format!(
             "{text:?} is not a time: write it as RFC 3339, e.g. 2026-11-26T18:00:00Z (UTC) or \
              2026-11-26T19:00:00+01:00"
-        )
+        ))
     };
     let s = text.trim();
     let (base, offset_min) = match s.len().checked_sub(6).map(|i| (i, s.as_bytes())) {
@@ -126,7 +129,7 @@ mod tests {
             "2026-11-26T18:00:00+25:00",
             "",
         ] {
-            let e = parse_time(bad).unwrap_err();
+            let e = parse_time(bad).unwrap_err().to_string();
             assert!(e.contains("RFC 3339"), "{bad}: {e}");
         }
     }

@@ -18,12 +18,13 @@ pub mod tournament;
 use rusqlite::Connection;
 
 use super::store::{self, MatchId, MatchKind, settings};
+use crate::Error;
 
 /// The match kind of the final tournament's matches.
 pub const KIND: MatchKind = MatchKind::Final;
 
 /// Whether match `id` belongs to the final tournament.
-pub fn is_final(conn: &Connection, id: i64) -> Result<bool, String> {
+pub fn is_final(conn: &Connection, id: i64) -> Result<bool, Error> {
     let kind = store::matches::kind(conn, MatchId(id))?;
     Ok(kind == Some(MatchKind::Final))
 }
@@ -32,10 +33,13 @@ pub fn is_final(conn: &Connection, id: i64) -> Result<bool, String> {
 pub(crate) fn get_state<T: serde::de::DeserializeOwned>(
     conn: &Connection,
     key: &str,
-) -> Result<Option<T>, String> {
+) -> Result<Option<T>, Error> {
     let text = settings::get(conn, key)?;
-    text.map(|t| serde_json::from_str(&t).map_err(|e| format!("the arena's {key} state: {e}")))
-        .transpose()
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| Error::Internal(format!("the arena's {key} state: {e}")))
+    })
+    .transpose()
 }
 
 /// Sets (or with `None` removes) a value of the `state` table.
@@ -43,12 +47,12 @@ pub(crate) fn set_state<T: serde::Serialize>(
     conn: &Connection,
     key: &str,
     value: Option<&T>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     match value {
         Some(v) => settings::set(
             conn,
             key,
-            &serde_json::to_string(v).map_err(|e| e.to_string())?,
+            &serde_json::to_string(v).map_err(Error::internal)?,
         )?,
         None => {
             settings::unset(conn, key)?;

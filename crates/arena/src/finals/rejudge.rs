@@ -12,9 +12,10 @@
 
 use rusqlite::Connection;
 
+use crate::Arena;
+use crate::Error;
 use crate::ladder::{evaluation, rating};
 use crate::store::{MatchId, MatchKind, MatchState, ratings, versions};
-use crate::{Arena, sql};
 
 /// What the organiser does to a match.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,22 +38,20 @@ pub struct Rejudged {
 }
 
 /// Voids or re-runs match `id`, and rebuilds the ratings, in one transaction.
-pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, String> {
+pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Error> {
     let mut conn = arena.conn()?;
-    let tx = conn
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql)?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let row = ratings::state_and_kind(&tx, MatchId(id))?;
     let Some((was, kind)) = row else {
-        return Err(format!(
+        return Err(Error::NotFound(format!(
             "there is no match {id}: the matches page (/matches) lists them with their ids"
-        ));
+        )));
     };
     let mut kept = None;
     match action {
         Action::Void { reason } => {
             if was == MatchState::Void {
-                return Err(format!("match {id} is void already"));
+                return Err(Error::Refused(format!("match {id} is void already")));
             }
             let why = if reason.trim().is_empty() {
                 "voided by the organiser".to_string()
@@ -63,10 +62,10 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
         }
         Action::Rerun { reason } => {
             if matches!(was, MatchState::Queued | MatchState::Running) {
-                return Err(format!(
+                return Err(Error::Refused(format!(
                     "match {id} is {was}: it has not been played yet, so there is nothing to \
                      play again"
-                ));
+                )));
             }
             tracing::info!("match {id} re-run by the organiser: {reason}");
             ratings::requeue_afresh(&tx, MatchId(id))?;
@@ -82,7 +81,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
                     .expect("a free name");
                 let to = format!("{}{ext}", kept_path(id, n));
                 std::fs::rename(arena.dir.join(&from), arena.dir.join(&to))
-                    .map_err(|e| format!("cannot keep the old record aside: {e}"))?;
+                    .map_err(|e| Error::io("cannot keep the old record aside", e))?;
                 kept = Some((to, from));
             }
         }
@@ -92,7 +91,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
             super::tournament::unpublish(&tx)?;
         }
         let n = rebuild(&tx, arena)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         Ok(n)
     })();
     let counted = match counted {
@@ -119,18 +118,16 @@ pub fn kept_path(id: i64, n: u32) -> String {
 
 /// Rebuilds every version's rating, rated-match count and SPRT from scratch (see the module
 /// header), in one transaction; returns how many matches it counted.
-pub fn recompute(arena: &Arena) -> Result<usize, String> {
+pub fn recompute(arena: &Arena) -> Result<usize, Error> {
     let mut conn = arena.conn()?;
-    let tx = conn
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql)?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let n = rebuild(&tx, arena)?;
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(n)
 }
 
 /// The rebuild, inside the caller's transaction.
-fn rebuild(conn: &Connection, arena: &Arena) -> Result<usize, String> {
+fn rebuild(conn: &Connection, arena: &Arena) -> Result<usize, Error> {
     let test = arena.config.sprt()?;
     // Only done ladder matches count; the order is the one they were counted in.
     let order = ratings::reset(conn, rating::initial())?;
@@ -138,10 +135,10 @@ fn rebuild(conn: &Connection, arena: &Arena) -> Result<usize, String> {
     for &id in &order {
         let seats = ratings::rated_seats(conn, id)?;
         if seats.iter().any(|s| s.rank.is_none()) {
-            return Err(format!(
+            return Err(Error::Internal(format!(
                 "match {id} is done but a seat has no rank: fix the database (or void the \
                  match) and recompute"
-            ));
+            )));
         }
         let input: Vec<(f64, f64, u32)> = seats
             .iter()

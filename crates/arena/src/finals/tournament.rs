@@ -23,6 +23,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use super::{get_state, set_state};
+use crate::Error;
 use crate::ladder::worker::{Claimed, SeatResult};
 use crate::sandbox::Level;
 use crate::store::MatchState;
@@ -31,7 +32,7 @@ use crate::tournament::config::{BotConfig, SandboxConfig, ScheduleSpec};
 use crate::tournament::output::{self, Meta};
 use crate::tournament::schedule::{self, Table};
 use crate::tournament::{Tournament, runner};
-use crate::{Arena, db, sql, store};
+use crate::{Arena, db, store};
 
 /// The final's directory inside the arena's.
 pub const DIR: &str = "final";
@@ -93,7 +94,7 @@ pub fn dir_of(dir: &Path) -> PathBuf {
 }
 
 /// The final's state, if one was started.
-pub fn state(conn: &Connection) -> Result<Option<FinalState>, String> {
+pub fn state(conn: &Connection) -> Result<Option<FinalState>, Error> {
     get_state(conn, KEY)
 }
 
@@ -106,7 +107,7 @@ struct Entrant {
 
 /// The field: every enabled team's active version, best conservative rating first (the order
 /// Swiss pairs by before any result), anchors only when asked.
-fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
+fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, Error> {
     Ok(store::finals::field(conn)?
         .into_iter()
         .filter(|r| anchors || !r.builtin)
@@ -120,46 +121,46 @@ fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
 }
 
 /// Whether a final may start now: refused while the contest is open, and once one was started.
-pub fn may_start(conn: &Connection) -> Result<(), String> {
+pub fn may_start(conn: &Connection) -> Result<(), Error> {
     if super::freeze::closed(conn)?.is_none() {
-        return Err(
+        return Err(Error::Refused(
             "the contest is still open: close it first (`rollarena arena freeze DIR \
                     --now`, or the organiser's page), so that the final plays the versions \
                     the teams had at the closing time"
                 .into(),
-        );
+        ));
     }
     if let Some(s) = state(conn)? {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "a final tournament was started already (at {}, {}): there is one final; re-judge \
              its matches with `rollarena arena rejudge` if one must be played again",
             super::freeze::utc(s.started_at),
             s.schedule
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Starts the final (see the module header); returns its state and the tables queued.
-pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), String> {
+pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Error> {
     let mut conn = arena.conn()?;
     may_start(&conn)?;
     // A version submitted before the closing time plays if it passes: wait for its verdict.
     let pending = store::versions::pending(&conn)?;
     if pending > 0 {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "{pending} submission{} made before the closing time {} still being built or \
              checked: start the final once {} done, so that every version that passes plays",
             if pending == 1 { "" } else { "s" },
             if pending == 1 { "is" } else { "are" },
             if pending == 1 { "it is" } else { "they are" },
-        ));
+        )));
     }
     let field = field(&conn, opts.anchors)?;
     let config = &arena.config;
     let players = config.players;
     if field.len() < players {
-        return Err(format!(
+        return Err(Error::Refused(format!(
             "the final needs at least {players} versions that can play (a table's seats), and \
              the arena has {}{}",
             field.len(),
@@ -168,18 +169,20 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
             } else {
                 " without the anchors (add --anchors to let them play)"
             }
-        ));
+        )));
     }
     let rounds = opts.rounds.unwrap_or(config.rounds);
     if rounds == 0 || !rounds.is_multiple_of(players as u32) {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "--rounds {rounds}: a table plays a multiple of its {players} seats' rounds, so \
              every seat moves first equally often"
-        ));
+        )));
     }
     let repeat = opts.repeat.unwrap_or(1);
     if repeat == 0 {
-        return Err("--repeat 0: play the schedule at least once".into());
+        return Err(Error::Invalid(
+            "--repeat 0: play the schedule at least once".into(),
+        ));
     }
     let name = |team: &str| {
         field
@@ -191,62 +194,70 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     let (spec, phases) = match kind {
         "round-robin" => {
             if !opts.challengers.is_empty() {
-                return Err("--challenger is for --schedule gauntlet".into());
+                return Err(Error::Invalid(
+                    "--challenger is for --schedule gauntlet".into(),
+                ));
             }
             (ScheduleSpec::RoundRobin, 1)
         }
         "gauntlet" => {
             if opts.challengers.is_empty() {
-                return Err(
+                return Err(Error::Invalid(
                     "a gauntlet needs its challengers: name each team with --challenger TEAM"
                         .into(),
-                );
+                ));
             }
             let mut names = Vec::new();
             for c in &opts.challengers {
                 names.push(name(c).ok_or_else(|| {
-                    format!(
+                    Error::Invalid(format!(
                         "--challenger {c:?} is not a team of the final's field (an enabled \
                          team with a version that passed its check)"
-                    )
+                    ))
                 })?);
             }
             if names.len() + players - 1 > field.len() {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "a gauntlet seats each challenger with {} others of the field, and the \
                      field has {} besides the challengers",
                     players - 1,
                     field.len() - names.len()
-                ));
+                )));
             }
             (ScheduleSpec::Gauntlet { challengers: names }, 1)
         }
         "swiss" => {
             if players != 2 {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "a Swiss final pairs two bots a table, and the arena's tables have \
                      {players} seats: use round-robin or gauntlet"
-                ));
+                )));
             }
             if repeat != 1 {
-                return Err("--repeat is for round-robin and gauntlet, not swiss".into());
+                return Err(Error::Invalid(
+                    "--repeat is for round-robin and gauntlet, not swiss".into(),
+                ));
             }
             let n = field.len() as u32;
             let default = u32::BITS - (n - 1).leading_zeros();
             let swiss_rounds = opts.swiss_rounds.unwrap_or(default.max(1));
             if swiss_rounds == 0 {
-                return Err("--swiss-rounds 0: play at least one Swiss round".into());
+                return Err(Error::Invalid(
+                    "--swiss-rounds 0: play at least one Swiss round".into(),
+                ));
             }
             (ScheduleSpec::Swiss { swiss_rounds }, swiss_rounds)
         }
         other => {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "--schedule {other:?}: the final plays round-robin, gauntlet or swiss"
-            ));
+            )));
         }
     };
     if opts.swiss_rounds.is_some() && kind != "swiss" {
-        return Err("--swiss-rounds is for --schedule swiss".into());
+        return Err(Error::Invalid(
+            "--swiss-rounds is for --schedule swiss".into(),
+        ));
     }
     let t = Tournament {
         name: format!("{} final", config.game),
@@ -288,17 +299,17 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
         openings: None,
     };
     let tables = match schedule::fixed(&t) {
-        Some(tables) => tables?,
+        Some(tables) => tables.map_err(Error::tournament)?,
         None => runner::swiss_phase(&t, &BTreeMap::new(), 1),
     };
     let dir = dir_of(&arena.dir);
     if !output::is_empty_dir(&dir) {
-        return Err(format!(
+        return Err(Error::Conflict(format!(
             "{} holds files already: move it away (a final's directory is written once)",
             dir.display()
-        ));
+        )));
     }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(dir.display(), e))?;
     // Root's only, as `records/`: the server serves what is public of it.
     crate::admin::set_mode(&dir, 0o700)?;
     let meta = Meta {
@@ -310,7 +321,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
         merged_from: Vec::new(),
         tournament: t.clone(),
     };
-    output::write_meta(&dir, &meta).map_err(|e| format!("{}: {e}", dir.display()))?;
+    output::write_meta(&dir, &meta).map_err(|e| Error::io(dir.display(), e))?;
     let st = FinalState {
         schedule: kind.to_string(),
         phase: 1,
@@ -318,10 +329,10 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
         started_at: db::now_ms(),
         published_at: None,
     };
-    let tx = conn.transaction().map_err(sql)?;
+    let tx = conn.transaction()?;
     queue(&tx, &t, &field, &tables, 1)?;
     set_state(&tx, KEY, Some(&st))?;
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok((st, tables.len()))
 }
 
@@ -332,7 +343,7 @@ fn queue(
     field: &[Entrant],
     tables: &[Table],
     phase: u32,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for table in tables {
         // A seed per table drawn from the operating system, not derived from the
         // tournament's: the final's report (served at /final/) prints the tournament's seed,
@@ -359,7 +370,7 @@ fn queue(
 
 /// Counts a final match (inside the worker's transaction, its lease checked): the seats'
 /// points, ranks and forfeits; no rating.
-pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(), String> {
+pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(), Error> {
     for (seat, r) in results.iter().enumerate() {
         let score = store::leases::SeatScore {
             points: r.points,
@@ -373,7 +384,7 @@ pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(
 }
 
 /// The final's tables: (table, match id, match state), in schedule order.
-fn tables(conn: &Connection) -> Result<Vec<(u32, i64, MatchState)>, String> {
+fn tables(conn: &Connection) -> Result<Vec<(u32, i64, MatchState)>, Error> {
     Ok(store::finals::tables(conn)?
         .into_iter()
         .map(|(table, id, state)| (table, id.0, state))
@@ -381,8 +392,10 @@ fn tables(conn: &Connection) -> Result<Vec<(u32, i64, MatchState)>, String> {
 }
 
 /// The final's tournament, from `DIR/final/tournament.json`.
-pub fn tournament(arena_dir: &Path) -> Result<Tournament, String> {
-    Ok(output::read_meta(&dir_of(arena_dir))?.tournament)
+pub fn tournament(arena_dir: &Path) -> Result<Tournament, Error> {
+    Ok(output::read_meta(&dir_of(arena_dir))
+        .map_err(Error::tournament)?
+        .tournament)
 }
 
 /// A done table's rounds, as `results.jsonl` holds them: its table number set, and every
@@ -391,12 +404,16 @@ fn public_rounds(
     arena_dir: &Path,
     table: u32,
     match_id: i64,
-) -> Result<Vec<crate::record::RoundRecord>, String> {
+) -> Result<Vec<crate::record::RoundRecord>, Error> {
     let path = arena_dir.join(
         crate::records::find(arena_dir, match_id).unwrap_or_else(|| Arena::record_path(match_id)),
     );
-    let (mut records, _) = crate::record::read_records(&path)
-        .map_err(|e| format!("the record of match {match_id}: {e}"))?;
+    let (mut records, _) = crate::record::read_records(&path).map_err(|e| {
+        Error::at(
+            format_args!("the record of match {match_id}"),
+            Error::rules(e),
+        )
+    })?;
     for r in &mut records {
         r.table = Some(table);
         crate::views::strip(r, &|_| false);
@@ -406,7 +423,7 @@ fn public_rounds(
 
 /// Moves the final on (see the module header): the next Swiss round, or the publication once
 /// every table is over. Returns true when it changed something.
-pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, String> {
+pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, Error> {
     let Some(mut st) = state(conn)? else {
         return Ok(false);
     };
@@ -450,10 +467,10 @@ pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, String> {
             })
             .collect();
         st.phase += 1;
-        let tx = conn.transaction().map_err(sql)?;
+        let tx = conn.transaction()?;
         queue(&tx, &t, &field, &next, st.phase)?;
         set_state(&tx, KEY, Some(&st))?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         return Ok(true);
     }
     publish(arena, &t, &all)?;
@@ -467,9 +484,9 @@ fn publish(
     arena: &Arena,
     t: &Tournament,
     all: &[(u32, i64, MatchState)],
-) -> Result<Standings, String> {
+) -> Result<Standings, Error> {
     let dir = dir_of(&arena.dir);
-    let write_err = |e: std::io::Error| format!("cannot write the final's results: {e}");
+    let write_err = |e: std::io::Error| Error::io("cannot write the final's results", e);
     let mut results = crate::tournament::results::Rewrite::create(&dir.join(output::RESULTS))
         .map_err(write_err)?;
     let mut fold = Fold::new(t);
@@ -480,20 +497,21 @@ fn publish(
         for r in public_rounds(&arena.dir, *table, *id)? {
             fold.add(&RoundSummary::of(t, &r));
             results
-                .line(&serde_json::to_vec(&r).map_err(|e| e.to_string())?)
+                .line(&serde_json::to_vec(&r).map_err(Error::internal)?)
                 .map_err(write_err)?;
         }
     }
     results.finish().map_err(write_err)?;
     let standings = fold.standings(runner::scheduled_tables(t).ok());
     output::write_standings(&dir, &standings)
-        .map_err(|e| format!("cannot write the final's standings: {e}"))?;
+        .map_err(|e| Error::at("cannot write the final's standings", Error::tournament(e)))?;
     // Served at /final/: every page links back to the site.
     let home = crate::report::Home {
         href: "/",
         label: "the arena",
     };
-    crate::report::write_with_home(&dir, &dir.join(crate::report::DIR), Some(home))?;
+    crate::report::write_with_home(&dir, &dir.join(crate::report::DIR), Some(home))
+        .map_err(Error::tournament)?;
     Ok(standings)
 }
 
@@ -504,7 +522,7 @@ pub fn standings(arena_dir: &Path) -> Option<Standings> {
 }
 
 /// The final's progress, if one was started.
-pub fn progress(arena: &Arena, conn: &Connection) -> Result<Option<Progress>, String> {
+pub fn progress(arena: &Arena, conn: &Connection) -> Result<Option<Progress>, Error> {
     let Some(state) = state(conn)? else {
         return Ok(None);
     };
@@ -533,7 +551,7 @@ pub fn progress(arena: &Arena, conn: &Connection) -> Result<Option<Progress>, St
 
 /// Marks the final unpublished (a re-judged table): the next [`advance`] publishes it again
 /// once its tables are over.
-pub fn unpublish(conn: &Connection) -> Result<(), String> {
+pub fn unpublish(conn: &Connection) -> Result<(), Error> {
     if let Some(mut st) = state(conn)? {
         st.published_at = None;
         set_state(conn, KEY, Some(&st))?;

@@ -6,6 +6,7 @@
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
+use crate::Error;
 use crate::store::{VersionId, matches, versions};
 use crate::tournament::sprt::{self, Sprt, SprtReport, Verdict};
 
@@ -37,7 +38,7 @@ pub fn evaluate(test: &Sprt, games: impl IntoIterator<Item = (f64, f64)>) -> Eva
 }
 
 /// Recomputes and stores the evaluation of `version` from its rated matches.
-pub fn update(conn: &Connection, test: &Sprt, version: i64) -> Result<(), String> {
+pub fn update(conn: &Connection, test: &Sprt, version: i64) -> Result<(), Error> {
     let games: Vec<(f64, f64)> = matches::rated_pairs(conn, VersionId(version))?
         .into_iter()
         .map(|(mine, theirs)| match mine.cmp(&theirs) {

@@ -33,9 +33,10 @@ use rand::seq::SliceRandom;
 use rusqlite::Connection;
 
 use super::rest;
+use crate::Error;
 use crate::store::ladder::{self as store_ladder, Lost};
 use crate::store::{MatchKind, VersionId};
-use crate::{Arena, admin, db, sql};
+use crate::{Arena, admin, db};
 
 /// A version that can play.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,7 +193,7 @@ pub fn choose(
 
 /// The pool: the active version of every enabled team (its pinned version, or its latest
 /// ready one), with its matches since the wake at `woken_at` (Unix ms).
-pub fn pool(conn: &Connection, woken_at: Option<i64>) -> Result<Vec<Candidate>, String> {
+pub fn pool(conn: &Connection, woken_at: Option<i64>) -> Result<Vec<Candidate>, Error> {
     // Read afresh for every match made: a team's new pin plays from its next match on, and a
     // match already queued keeps the versions it was made with.
     let rows = store_ladder::pool(conn, woken_at.unwrap_or(i64::MAX))?;
@@ -210,7 +211,7 @@ pub fn pool(conn: &Connection, woken_at: Option<i64>) -> Result<Vec<Candidate>, 
 }
 
 /// How many ladder matches (queued, in play or done) each pair of the pool's versions has.
-pub fn pair_counts(conn: &Connection, pool: &[Candidate]) -> Result<PairCounts, String> {
+pub fn pair_counts(conn: &Connection, pool: &[Candidate]) -> Result<PairCounts, Error> {
     let mut counts = PairCounts::new();
     for c in pool {
         for (other, n) in store_ladder::pair_counts(conn, VersionId(c.version))? {
@@ -221,7 +222,7 @@ pub fn pair_counts(conn: &Connection, pool: &[Candidate]) -> Result<PairCounts, 
 }
 
 /// Ladder matches made in the last minute (at most `limit` are looked at).
-fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, String> {
+fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, Error> {
     Ok(store_ladder::made_since(
         conn,
         limit,
@@ -233,7 +234,7 @@ fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, String> {
 /// contest has closed, nor past `max_matches_per_minute`); returns how many it made. Marks
 /// the ladder at rest when no match would teach anything and none is in play, and clears the
 /// mark when it makes one.
-pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, String> {
+pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, Error> {
     if admin::paused_in(conn)? || crate::finals::freeze::closed(conn)?.is_some() {
         return Ok(0);
     }
@@ -293,18 +294,18 @@ pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<us
 }
 
 /// Queues one match with its seats.
-pub fn insert(conn: &mut Connection, pick: &Pick, rounds: u32, seed: u64) -> Result<i64, String> {
-    let tx = conn.transaction().map_err(sql)?;
+pub fn insert(conn: &mut Connection, pick: &Pick, rounds: u32, seed: u64) -> Result<i64, Error> {
+    let tx = conn.transaction()?;
     let seats: Vec<VersionId> = pick.seats.iter().copied().map(VersionId).collect();
     let id = store_ladder::insert_match(&tx, pick.kind, db::now_ms(), seed as i64, rounds, &seats)?;
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     Ok(id.0)
 }
 
 /// Queues again the matches and builds whose lease ran out (a worker that died or stopped
 /// answering), or marks a match failed once it was tried `max_attempts` times; returns how
 /// many matches it requeued or failed.
-pub fn sweep(conn: &Connection, max_attempts: u32) -> Result<usize, String> {
+pub fn sweep(conn: &Connection, max_attempts: u32) -> Result<usize, Error> {
     let now = db::now_ms();
     expire(conn, Lost::ExpiredBefore(now), max_attempts)
 }
@@ -317,7 +318,7 @@ pub const MAX_CRASHES: i64 = 2;
 /// lease lost is a crash of its worker (`matches.crashes`, and a build's attempt, counted as
 /// it started): a match or a build that took its worker down [`MAX_CRASHES`] times is failed,
 /// as is a match tried `max_attempts` times.
-pub fn expire(conn: &Connection, lost: Lost, max_attempts: u32) -> Result<usize, String> {
+pub fn expire(conn: &Connection, lost: Lost, max_attempts: u32) -> Result<usize, Error> {
     use crate::submissions::builder;
     let verdict = builder::crash_verdict(
         builder::MAX_CRASHES,

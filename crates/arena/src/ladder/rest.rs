@@ -11,41 +11,42 @@
 
 use rusqlite::Connection;
 
+use crate::Error;
 use crate::db;
 use crate::store::settings;
 
 /// When the ladder came to rest, if it is at rest.
-pub fn since(conn: &Connection) -> Result<Option<i64>, String> {
+pub fn since(conn: &Connection) -> Result<Option<i64>, Error> {
     read(conn, "rest")
 }
 
 /// When the organiser last woke the ladder, if ever.
-pub fn woken_at(conn: &Connection) -> Result<Option<i64>, String> {
+pub fn woken_at(conn: &Connection) -> Result<Option<i64>, Error> {
     read(conn, "wake")
 }
 
 /// Marks the ladder at rest from now on (kept as it is when it already was).
-pub fn set(conn: &Connection) -> Result<(), String> {
+pub fn set(conn: &Connection) -> Result<(), Error> {
     settings::set_if_unset(conn, "rest", &db::now_ms().to_string())?;
     Ok(())
 }
 
 /// The ladder plays: not at rest.
-pub fn clear(conn: &Connection) -> Result<(), String> {
+pub fn clear(conn: &Connection) -> Result<(), Error> {
     settings::unset(conn, "rest")?;
     Ok(())
 }
 
 /// Wakes the ladder: every version plays one match more (see the module header). Returns
 /// whether it was at rest.
-pub fn wake(conn: &Connection) -> Result<bool, String> {
+pub fn wake(conn: &Connection) -> Result<bool, Error> {
     let was = since(conn)?.is_some();
     settings::set(conn, "wake", &db::now_ms().to_string())?;
     clear(conn)?;
     Ok(was)
 }
 
-fn read(conn: &Connection, key: &str) -> Result<Option<i64>, String> {
+fn read(conn: &Connection, key: &str) -> Result<Option<i64>, Error> {
     let value = settings::get(conn, key)?;
     Ok(value.and_then(|v| v.trim().parse().ok()))
 }

@@ -14,13 +14,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{evaluation, rating};
+use crate::Error;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
 use crate::record::RecordWriter;
 use crate::sandbox::{Isolation, ResourceLimits};
 use crate::store::{MatchId, MatchState, VersionId, leases, versions};
 use crate::submissions::checking::seat;
-use crate::{Arena, db, sql};
+use crate::{Arena, db};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]
@@ -42,7 +43,7 @@ pub struct Claimed {
 
 /// Takes a queued match for `owner` until `lease` from now: the final tournament's first
 /// (`kind = 'final'`: the contest's last day waits for nothing else), then the oldest.
-pub fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claimed>, String> {
+pub fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<Claimed>, Error> {
     claim_for(conn, owner, lease, None)
 }
 
@@ -55,7 +56,7 @@ pub fn claim_for(
     owner: &str,
     lease: Duration,
     arch: Option<&str>,
-) -> Result<Option<Claimed>, String> {
+) -> Result<Option<Claimed>, Error> {
     let now = db::now_ms();
     let until = now + lease.as_millis() as i64;
     let id = leases::claim(conn, owner, now, until, arch, std::env::consts::ARCH)?;
@@ -66,7 +67,7 @@ pub fn claim_for(
 }
 
 /// Match `id` as a worker holds it: its seed, rounds and seats.
-pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, String> {
+pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, Error> {
     let Some((seed, rounds)) = leases::seed_and_rounds(conn, MatchId(id))? else {
         return Ok(None);
     };
@@ -88,7 +89,7 @@ pub fn claimed(conn: &Connection, id: i64) -> Result<Option<Claimed>, String> {
 
 /// Renews the lease; false when it is no longer the worker's (it ran out and the match was
 /// given to another, or the match is over).
-pub fn heartbeat(conn: &Connection, id: i64, owner: &str, lease: Duration) -> Result<bool, String> {
+pub fn heartbeat(conn: &Connection, id: i64, owner: &str, lease: Duration) -> Result<bool, Error> {
     let until = db::now_ms() + lease.as_millis() as i64;
     Ok(leases::renew(conn, MatchId(id), owner, until)?)
 }
@@ -141,9 +142,9 @@ impl Rules {
         rounds: u32,
         seats: Vec<(String, Vec<String>)>,
         iso: &Isolation,
-    ) -> Result<MatchConfig, String> {
-        let entry = crate::game::registry::find(&self.game)?;
-        let game = (entry.build)(&self.options)?;
+    ) -> Result<MatchConfig, Error> {
+        let entry = crate::game::registry::find(&self.game).map_err(Error::games)?;
+        let game = (entry.build)(&self.options).map_err(Error::games)?;
         let bots = seats
             .into_iter()
             .map(|(name, argv)| BotSpec {
@@ -189,7 +190,7 @@ pub fn play(
     m: &Claimed,
     owner: &str,
     stop: &AtomicBool,
-) -> Result<Played, String> {
+) -> Result<Played, Error> {
     let config = &arena.config;
     let path = arena.dir.join(Arena::record_path(m.id));
     // Each seat runs a copy of its version's build, made for this match in a run directory
@@ -235,20 +236,20 @@ pub fn play_match(
     path: &Path,
     live: Box<dyn crate::arbiter::events::Observer>,
     watch: &mut dyn FnMut() -> bool,
-) -> Result<Played, String> {
+) -> Result<Played, Error> {
     if path.exists() {
-        std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::remove_file(path).map_err(|e| Error::io(path.display(), e))?;
     }
     // An earlier attempt's compressed record, if one got that far, is not this play's.
     let gz = std::path::PathBuf::from(format!("{}.gz", path.display()));
     if gz.exists() {
-        std::fs::remove_file(&gz).map_err(|e| format!("{}: {e}", gz.display()))?;
+        std::fs::remove_file(&gz).map_err(|e| Error::io(gz.display(), e))?;
     }
-    let writer = RecordWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let writer = RecordWriter::append(path).map_err(|e| Error::io(path.display(), e))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(Error::internal)?;
     let mut observers: Vec<Box<dyn crate::arbiter::events::Observer>> =
         vec![Box::new(writer), live];
     let played = runtime.block_on(async {
@@ -267,7 +268,7 @@ pub fn play_match(
     });
     match played {
         Some(Ok(_)) => Ok(Played::Recorded),
-        Some(Err(e)) => Err(format!("the record could not be written: {e}")),
+        Some(Err(e)) => Err(Error::at("the record could not be written", Error::run(e))),
         None => Ok(Played::Stopped),
     }
 }
@@ -287,43 +288,43 @@ pub struct SeatResult {
 
 /// Verifies the record of match `m` with the referee and reads the seats' results from it; an
 /// error is the discrepancy, and the match does not count.
-pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
+pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, Error> {
     // Verified as it is read, a line at a time (as `replay --verify`): the lean reading of
     // moves, and never a whole record's moves in memory.
-    let opened =
-        std::fs::File::open(path).map_err(|e| format!("the record cannot be read: {e}"))?;
+    let opened = std::fs::File::open(path)
+        .map_err(|e| Error::Unverified(format!("the record cannot be read: {e}")))?;
     let mut verifier = crate::verify::Verifier::new();
     let (file, found) = crate::verify::verify_stream(
         std::io::BufReader::with_capacity(1 << 16, opened),
         &mut verifier,
     )
-    .map_err(|e| format!("the record cannot be read: {e}"))?;
+    .map_err(|e| Error::Unverified(format!("the record cannot be read: {e}")))?;
     if file.torn.is_some() {
-        return Err("the record's last line is torn".into());
+        return Err(Error::Unverified("the record's last line is torn".into()));
     }
     let report = match found {
         Some(d) => Err(d),
         None => verifier.finish(),
     }
-    .map_err(|d| format!("the record failed verification: {d}"))?;
+    .map_err(|d| Error::Unverified(format!("the record failed verification: {d}")))?;
     let records = verifier.rounds();
     let [whole] = &report.matches[..] else {
-        return Err(format!(
+        return Err(Error::Unverified(format!(
             "the record holds {} matches, not the one match {}",
             report.matches.len(),
             match_name(m.id)
-        ));
+        )));
     };
     if whole.match_id != match_name(m.id) {
-        return Err(format!(
+        return Err(Error::Unverified(format!(
             "the record is of match {:?}, not {}",
             whole.match_id,
             match_name(m.id)
-        ));
+        )));
     }
     // A record of another match of the same seats (an earlier one, replayed) is not this one.
     if records[0].match_seed != m.seed || whole.rounds != m.rounds {
-        return Err(format!(
+        return Err(Error::Unverified(format!(
             "the record is of a match with seed {} and {} rounds, not match {}'s (seed {}, {} \
              rounds)",
             records[0].match_seed,
@@ -331,19 +332,18 @@ pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
             match_name(m.id),
             m.seed,
             m.rounds
-        ));
+        )));
     }
-    let standings = whole
-        .standings
-        .as_ref()
-        .ok_or("the record does not hold every round of the match")?;
+    let standings = whole.standings.as_ref().ok_or_else(|| {
+        Error::Unverified("the record does not hold every round of the match".into())
+    })?;
     for (seat, s) in m.seats.iter().enumerate() {
         let named = records[0].seats.get(seat).map(|r| r.name.as_str());
         if named != Some(s.name.as_str()) {
-            return Err(format!(
+            return Err(Error::Unverified(format!(
                 "seat {seat} of the record is {named:?}, not {:?}",
                 s.name
-            ));
+            )));
         }
     }
     let mut results = vec![
@@ -355,9 +355,9 @@ pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
         m.seats.len()
     ];
     for st in standings {
-        let r = results
-            .get_mut(st.seat)
-            .ok_or("the record's standings name a seat the match does not have")?;
+        let r = results.get_mut(st.seat).ok_or_else(|| {
+            Error::Unverified("the record's standings name a seat the match does not have".into())
+        })?;
         r.points = st.points as f64;
         r.rank = st.rank;
         r.forfeits = st.forfeits.values().sum();
@@ -376,17 +376,15 @@ pub fn finish(
     m: &Claimed,
     owner: &str,
     results: &[SeatResult],
-) -> Result<bool, String> {
+) -> Result<bool, Error> {
     let test = arena.config.sprt()?;
-    let tx = conn
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(sql)?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     if !holds(&tx, m.id, owner)? {
         return Ok(false);
     }
     if crate::finals::is_final(&tx, m.id)? {
         crate::finals::tournament::count(&tx, m, results)?;
-        tx.commit().map_err(sql)?;
+        tx.commit()?;
         store_record(conn, arena, m.id);
         return Ok(true);
     }
@@ -420,7 +418,7 @@ pub fn finish(
     for s in &m.seats {
         evaluation::update(&tx, &test, s.version)?;
     }
-    tx.commit().map_err(sql)?;
+    tx.commit()?;
     store_record(conn, arena, m.id);
     Ok(true)
 }
@@ -443,7 +441,7 @@ fn store_record(conn: &Connection, arena: &Arena, id: i64) {
 /// Marks a counted match done (`rated`: its ratings were applied), its lease released, and
 /// numbered in the order matches are counted (`counted_seq`: the order a re-judging rebuilds
 /// the ratings in).
-pub fn mark_done(conn: &Connection, id: i64, rated: bool) -> Result<(), String> {
+pub fn mark_done(conn: &Connection, id: i64, rated: bool) -> Result<(), Error> {
     let path = Arena::record_path(id);
     Ok(leases::mark_done(
         conn,
@@ -456,7 +454,7 @@ pub fn mark_done(conn: &Connection, id: i64, rated: bool) -> Result<(), String> 
 
 /// Marks a match failed (a record that did not verify, a seat that cannot start), if `owner`
 /// still holds it. The record stays for the organiser to read.
-pub fn fail(conn: &Connection, m: &Claimed, owner: &str, error: &str) -> Result<(), String> {
+pub fn fail(conn: &Connection, m: &Claimed, owner: &str, error: &str) -> Result<(), Error> {
     let path = Arena::record_path(m.id);
     Ok(leases::fail(
         conn,
@@ -469,11 +467,11 @@ pub fn fail(conn: &Connection, m: &Claimed, owner: &str, error: &str) -> Result<
 }
 
 /// Gives a match back to the queue (the worker is stopping), if `owner` still holds it.
-pub fn release(conn: &Connection, id: i64, owner: &str) -> Result<(), String> {
+pub fn release(conn: &Connection, id: i64, owner: &str) -> Result<(), Error> {
     Ok(leases::release(conn, MatchId(id), owner)?)
 }
 
-pub fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, String> {
+pub fn holds(conn: &Connection, id: i64, owner: &str) -> Result<bool, Error> {
     let row = leases::holder(conn, MatchId(id))?;
     Ok(matches!(row, Some((MatchState::Running, Some(o), false)) if o == owner))
 }
@@ -491,7 +489,7 @@ pub fn work_once(
     conn: &mut Connection,
     owner: &str,
     stop: &AtomicBool,
-) -> Result<bool, String> {
+) -> Result<bool, Error> {
     let Some(m) = claim(conn, owner, arena.config.ladder.lease)? else {
         return Ok(false);
     };
@@ -528,7 +526,7 @@ fn play_and_count(
     m: &Claimed,
     owner: &str,
     stop: &AtomicBool,
-) -> Result<bool, String> {
+) -> Result<bool, Error> {
     let m = m.clone();
     match play(arena, iso, &m, owner, stop) {
         Ok(Played::Recorded) => {}
@@ -537,7 +535,7 @@ fn play_and_count(
             return Ok(true);
         }
         Err(e) => {
-            fail(conn, &m, owner, &e)?;
+            fail(conn, &m, owner, &e.to_string())?;
             return Ok(true);
         }
     }
@@ -546,7 +544,7 @@ fn play_and_count(
         Ok(results) => {
             finish(conn, arena, &m, owner, &results)?;
         }
-        Err(discrepancy) => fail(conn, &m, owner, &discrepancy)?,
+        Err(discrepancy) => fail(conn, &m, owner, &discrepancy.to_string())?,
     }
     Ok(true)
 }

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use super::wire::Artifact;
+use crate::Error;
 use crate::sandbox::tree;
 use crate::store::{VersionId, builds};
 use crate::submissions::unpack;
@@ -36,7 +37,7 @@ pub const UNPACK_LIMITS: unpack::Limits = unpack::Limits {
 /// Packs the directory `dir` (deterministically; see the module header), within the bounds
 /// a worker unpacks ([`UNPACK_LIMITS`], [`tree::MAX_DEPTH`] levels): one walk on descriptors,
 /// without recursion ([`tree::walk`]).
-pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
+pub fn pack(dir: &Path) -> Result<Vec<u8>, Error> {
     let gz = flate2::GzBuilder::new()
         .mtime(0)
         .write(Vec::new(), flate2::Compression::new(6));
@@ -44,7 +45,7 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
     tar.mode(tar::HeaderMode::Deterministic);
     let root = dir
         .canonicalize()
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| Error::io(dir.display(), e))?;
     let bounds = tree::Bounds::new(UNPACK_LIMITS.max_files, UNPACK_LIMITS.max_unpacked);
     let mut refused: Option<String> = None;
     let walked = tree::walk(&root, bounds, (), |_, e| {
@@ -58,14 +59,14 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
         Ok((e.kind == tree::Kind::Dir).then_some(()))
     });
     if let Some(why) = refused {
-        return Err(why);
+        return Err(Error::Invalid(why));
     }
-    walked.map_err(|e| format!("packing {}: {e}", dir.display()))?;
+    walked.map_err(|e| Error::at(format_args!("packing {}", dir.display()), Error::run(e)))?;
     let gz = tar
         .into_inner()
-        .map_err(|e| format!("packing {}: {e}", dir.display()))?;
+        .map_err(|e| Error::io(format_args!("packing {}", dir.display()), e))?;
     gz.finish()
-        .map_err(|e| format!("packing {}: {e}", dir.display()))
+        .map_err(|e| Error::io(format_args!("packing {}", dir.display()), e))
 }
 
 enum Added {
@@ -124,7 +125,7 @@ fn add<W: Write>(tar: &mut tar::Builder<W>, root: &Path, e: &tree::Entry) -> Res
 
 /// The artifact of version `id`, packed now if it was not yet (`None`: a built-in anchor,
 /// which runs `rollarena bot NAME` and has none). `arch` is recorded as this machine's.
-pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifact>, String> {
+pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifact>, Error> {
     let row = builds::artifact(conn, VersionId(id))?;
     let Some(builds::ArtifactRow {
         language,
@@ -133,7 +134,7 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
         arch,
     }) = row
     else {
-        return Err(format!("there is no version {id}"));
+        return Err(Error::NotFound(format!("there is no version {id}")));
     };
     if language == "builtin" {
         return Ok(None);
@@ -152,9 +153,9 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
     let sha256 = sha256_hex(&packed);
     // Written beside, then renamed: two leases packing at once write the same bytes.
     let tmp = file.with_extension(format!("tmp-{}", crate::tokens::random_hex(4)));
-    std::fs::write(&tmp, &packed).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::write(&tmp, &packed).map_err(|e| Error::io(tmp.display(), e))?;
     admin::set_mode(&tmp, 0o600)?;
-    std::fs::rename(&tmp, &file).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::fs::rename(&tmp, &file).map_err(|e| Error::io(file.display(), e))?;
     let arch = std::env::consts::ARCH.to_string();
     builds::set_artifact(conn, VersionId(id), &sha256, packed.len() as i64, &arch)?;
     Ok(Some(Artifact {
@@ -165,23 +166,27 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
 }
 
 /// The file of the artifact with this hash (`None`: no version has it).
-pub fn find(arena: &Arena, conn: &Connection, sha256: &str) -> Result<Option<PathBuf>, String> {
+pub fn find(arena: &Arena, conn: &Connection, sha256: &str) -> Result<Option<PathBuf>, Error> {
     let id = builds::with_artifact(conn, sha256)?;
     Ok(id.map(|id| arena.version_dir(id.0).join(FILE)))
 }
 
 /// Checks `bytes` against the hash they were fetched by, then unpacks them into `dest` (new
 /// and empty) with the uploads' unpacker.
-pub fn verify_and_unpack(bytes: &[u8], sha256: &str, dest: &Path) -> Result<(), String> {
+pub fn verify_and_unpack(bytes: &[u8], sha256: &str, dest: &Path) -> Result<(), Error> {
     let got = sha256_hex(bytes);
     if got != sha256 {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "the artifact fetched as {sha256} has the SHA-256 {got}: its bytes are not the \
              version's build (damaged on the way, or altered); refused and not cached"
-        ));
+        )));
     }
-    unpack::tar_gz(bytes, dest, UNPACK_LIMITS)
-        .map_err(|r| format!("the artifact {sha256} cannot be unpacked: {}", r.message))
+    unpack::tar_gz(bytes, dest, UNPACK_LIMITS).map_err(|r| {
+        Error::Invalid(format!(
+            "the artifact {sha256} cannot be unpacked: {}",
+            r.message
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -224,7 +229,9 @@ mod tests {
         bad[last] ^= 1;
         let other = tmp.path().join("other");
         std::fs::create_dir(&other).unwrap();
-        let err = verify_and_unpack(&bad, &sha256_hex(&a), &other).unwrap_err();
+        let err = verify_and_unpack(&bad, &sha256_hex(&a), &other)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not the version's build"), "{err}");
         assert_eq!(std::fs::read_dir(&other).unwrap().count(), 0);
     }
@@ -236,7 +243,7 @@ mod tests {
         std::fs::create_dir(&build).unwrap();
         std::fs::write(tmp.path().join("secret"), b"x").unwrap();
         std::os::unix::fs::symlink(tmp.path().join("secret"), build.join("s")).unwrap();
-        let err = pack(&build).unwrap_err();
+        let err = pack(&build).unwrap_err().to_string();
         assert!(err.contains("symbolic link"), "{err}");
     }
 }

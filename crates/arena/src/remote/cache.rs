@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use super::artifact;
 use super::client::{CallError, Client};
 use super::wire::Artifact;
+use crate::Error;
 use crate::admin;
 
 /// The default cache: `$XDG_CACHE_HOME/rollarena`, else `~/.cache/rollarena`.
@@ -42,19 +43,19 @@ pub struct Cache {
 
 impl Cache {
     /// Opens (making it if need be) the cache at `dir`.
-    pub fn open(dir: &Path) -> Result<Cache, String> {
+    pub fn open(dir: &Path) -> Result<Cache, Error> {
         let artifacts = dir.join("artifacts");
         std::fs::create_dir_all(&artifacts).map_err(|e| {
-            format!(
+            Error::Invalid(format!(
                 "cannot make the cache {}: {e} (choose another with --cache DIR)",
                 dir.display()
-            )
+            ))
         })?;
         admin::set_mode(dir, 0o700)?;
         // Staging directories a killed worker left (an hour old: another worker sharing the
         // cache may be unpacking into a fresh one).
         for e in std::fs::read_dir(&artifacts)
-            .map_err(|e| format!("{}: {e}", artifacts.display()))?
+            .map_err(|e| Error::io(artifacts.display(), e))?
             .flatten()
         {
             let old = e
@@ -107,7 +108,7 @@ impl Cache {
         let unpacked = artifact::verify_and_unpack(&bytes, &a.sha256, &staging);
         if let Err(e) = unpacked {
             crate::sandbox::tree::remove_loudly(&staging);
-            return Err(Missing::Refused(e));
+            return Err(Missing::Refused(e.to_string()));
         }
         if let Err(e) = std::fs::rename(&staging, &path) {
             crate::sandbox::tree::remove_loudly(&staging);

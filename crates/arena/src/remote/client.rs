@@ -11,25 +11,17 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::wire::{Counted, Hello, Lease, Release, Renewed, Welcome};
+use crate::Error;
 
 /// Why a call did not get its answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CallError {
     /// No answer: the server is down, restarting, or the network is cut.
+    #[error("the server cannot be reached: {0}")]
     Unreachable(String),
     /// The server answered with this status and message.
+    #[error("the server refused ({status}): {message}")]
     Refused { status: u16, message: String },
-}
-
-impl std::fmt::Display for CallError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CallError::Unreachable(e) => write!(f, "the server cannot be reached: {e}"),
-            CallError::Refused { status, message } => {
-                write!(f, "the server refused ({status}): {message}")
-            }
-        }
-    }
 }
 
 /// The worker API of one server, with one worker's token.
@@ -43,7 +35,7 @@ pub struct Client {
 impl Client {
     /// A client of the server at `server` (`http://HOST:PORT` or `https://...`); refuses an
     /// address that is not one.
-    pub fn new(server: &str, token: &str) -> Result<Client, String> {
+    pub fn new(server: &str, token: &str) -> Result<Client, Error> {
         let base = server.trim().trim_end_matches('/').to_string();
         let uri: Option<ureq::http::Uri> = base.parse().ok();
         let ok = uri.as_ref().is_some_and(|u| {
@@ -51,18 +43,18 @@ impl Client {
                 && u.host().is_some_and(|h| !h.is_empty())
         });
         if !ok {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "--server {server:?} is not an address: give it with its scheme and host, like \
                  http://10.0.0.5:8080 or https://arena.example.org"
-            ));
+            )));
         }
         let token = token.trim().to_string();
         if token.is_empty() {
-            return Err(
+            return Err(Error::Invalid(
                 "no worker token: give --token or set ROLLARENA_WORKER_TOKEN (the organiser \
                  makes one with `rollarena arena worker DIR NAME`)"
                     .into(),
-            );
+            ));
         }
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)

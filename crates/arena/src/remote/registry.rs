@@ -6,6 +6,7 @@
 use rusqlite::Connection;
 
 use super::wire::Hello;
+use crate::Error;
 use crate::store::{WorkerId, sessions, workers};
 use crate::{Arena, admin, db, tokens};
 
@@ -17,14 +18,15 @@ pub struct Worker {
 }
 
 /// Registers a worker; returns its token (shown once). Names follow the teams' rules.
-pub fn add(arena: &Arena, name: &str) -> Result<String, String> {
-    admin::check_name(name).map_err(|e| e.replace("team name", "worker name"))?;
+pub fn add(arena: &Arena, name: &str) -> Result<String, Error> {
+    admin::check_name(name)
+        .map_err(|e| Error::Invalid(e.to_string().replace("team name", "worker name")))?;
     let conn = arena.conn()?;
     if workers::find(&conn, name)?.is_some() {
-        return Err(format!(
+        return Err(Error::Conflict(format!(
             "there is already a worker named {name:?}: choose another name (or revoke it with \
              `rollarena arena worker DIR {name:?} --revoke` and register a new one)"
-        ));
+        )));
     }
     let token = tokens::generate(tokens::Kind::Worker);
     workers::insert(&conn, name, &tokens::hash(&token), db::now_ms())?;
@@ -33,10 +35,12 @@ pub fn add(arena: &Arena, name: &str) -> Result<String, String> {
 
 /// Revokes a worker's token: it is refused from now on (its leases run out as any lost
 /// worker's do).
-pub fn revoke(arena: &Arena, name: &str) -> Result<(), String> {
+pub fn revoke(arena: &Arena, name: &str) -> Result<(), Error> {
     let conn = arena.conn()?;
     if !workers::revoke(&conn, name)? {
-        return Err(format!("there is no worker named {name:?}"));
+        return Err(Error::NotFound(format!(
+            "there is no worker named {name:?}"
+        )));
     }
     Ok(())
 }
@@ -85,7 +89,7 @@ pub fn authenticate(conn: &Connection, token: Option<&str>) -> Result<Worker, Re
 }
 
 /// Notes what a worker said of itself, and when.
-pub fn touch(conn: &Connection, worker: &Worker, hello: &Hello) -> Result<(), String> {
+pub fn touch(conn: &Connection, worker: &Worker, hello: &Hello) -> Result<(), Error> {
     let said = workers::Said {
         instance: &hello.name,
         version: &hello.version,
@@ -96,7 +100,7 @@ pub fn touch(conn: &Connection, worker: &Worker, hello: &Hello) -> Result<(), St
 }
 
 /// Notes a worker's contact (heartbeats, uploads).
-pub fn seen(conn: &Connection, worker: &Worker) -> Result<(), String> {
+pub fn seen(conn: &Connection, worker: &Worker) -> Result<(), Error> {
     Ok(workers::seen(conn, worker.id, db::now_ms())?)
 }
 
@@ -104,6 +108,6 @@ pub fn seen(conn: &Connection, worker: &Worker) -> Result<(), String> {
 pub use crate::store::workers::WorkerRow;
 
 /// Every worker, by name.
-pub fn list(conn: &Connection) -> Result<Vec<WorkerRow>, String> {
+pub fn list(conn: &Connection) -> Result<Vec<WorkerRow>, Error> {
     Ok(workers::list(conn, db::now_ms() - 3_600_000)?)
 }

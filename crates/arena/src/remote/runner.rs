@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::cache::{Cache, Missing};
 use super::client::{CallError, Client};
 use super::wire::{Hello, Lease, Welcome};
+use crate::Error;
 use crate::ladder::worker::{Played, play_match};
 use crate::rundir::RunDir;
 use crate::sandbox::Isolation;
@@ -81,7 +82,7 @@ fn fatal(e: &CallError) -> bool {
 
 /// Says hello until the server answers (retrying while it is unreachable); a refusal is the
 /// error.
-pub fn connect(w: &Worker, stop: &AtomicBool) -> Result<Option<Welcome>, String> {
+pub fn connect(w: &Worker, stop: &AtomicBool) -> Result<Option<Welcome>, Error> {
     let mut backoff = Backoff::new();
     loop {
         match w.client.hello(&Hello::this(&w.name, w.jobs, w.jobs)) {
@@ -97,13 +98,13 @@ pub fn connect(w: &Worker, stop: &AtomicBool) -> Result<Option<Welcome>, String>
                     return Ok(None);
                 }
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         }
     }
 }
 
 /// Runs the worker until `stop` is set or the server refuses it for good (the error).
-pub fn run(w: Arc<Worker>, stop: Arc<AtomicBool>) -> Result<(), String> {
+pub fn run(w: Arc<Worker>, stop: Arc<AtomicBool>) -> Result<(), Error> {
     let Some(welcome) = connect(&w, &stop)? else {
         return Ok(());
     };
@@ -118,7 +119,7 @@ pub fn run(w: Arc<Worker>, stop: Arc<AtomicBool>) -> Result<(), String> {
         std::env::consts::ARCH
     );
     let free = Arc::new(AtomicU32::new(w.jobs));
-    let failure: Arc<Mutex<Option<String>>> = Arc::default();
+    let failure: Arc<Mutex<Option<Error>>> = Arc::default();
     let mut threads = Vec::new();
     for n in 0..w.jobs {
         let (w, stop, free, failure) = (w.clone(), stop.clone(), free.clone(), failure.clone());
@@ -134,7 +135,7 @@ pub fn run(w: Arc<Worker>, stop: Arc<AtomicBool>) -> Result<(), String> {
                         stop.store(true, Ordering::SeqCst);
                     }
                 })
-                .map_err(|e| format!("cannot start a thread: {e}"))?,
+                .map_err(|e| Error::io("cannot start a thread", e))?,
         );
     }
     for t in threads {
@@ -147,7 +148,7 @@ pub fn run(w: Arc<Worker>, stop: Arc<AtomicBool>) -> Result<(), String> {
 }
 
 /// One job: lease, play, upload, until stopped.
-fn job(w: &Worker, stop: &AtomicBool, free: &AtomicU32) -> Result<(), String> {
+fn job(w: &Worker, stop: &AtomicBool, free: &AtomicU32) -> Result<(), Error> {
     let mut backoff = Backoff::new();
     let mut unreachable = false;
     while !stop.load(Ordering::SeqCst) {
@@ -165,7 +166,7 @@ fn job(w: &Worker, stop: &AtomicBool, free: &AtomicU32) -> Result<(), String> {
                 play(w, &lease, stop);
                 free.fetch_add(1, Ordering::SeqCst);
             }
-            Err(e) if fatal(&e) => return Err(e.to_string()),
+            Err(e) if fatal(&e) => return Err(e.into()),
             Err(e) => {
                 let wait = backoff.next();
                 if !unreachable {
@@ -190,18 +191,18 @@ fn give_back(w: &Worker, lease: &Lease, error: Option<String>) {
 }
 
 /// Refuses a lease with an artifact built on another architecture than `arch`.
-pub fn runnable(lease: &Lease, arch: &str) -> Result<(), String> {
+pub fn runnable(lease: &Lease, arch: &str) -> Result<(), Error> {
     match lease
         .seats
         .iter()
         .filter_map(|s| s.artifact.as_ref())
         .find(|a| a.arch != arch)
     {
-        Some(other) => Err(format!(
+        Some(other) => Err(Error::Refused(format!(
             "this worker runs on {arch}, and an artifact of the match was built on {}: it \
              cannot run it",
             other.arch
-        )),
+        ))),
         None => Ok(()),
     }
 }
@@ -210,7 +211,7 @@ pub fn runnable(lease: &Lease, arch: &str) -> Result<(), String> {
 fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
     let id = lease.match_id;
     if let Err(e) = runnable(lease, std::env::consts::ARCH) {
-        return give_back(w, lease, Some(e));
+        return give_back(w, lease, Some(e.to_string()));
     }
     // Each seat runs a fresh copy of its artifact, removed when `runs` is dropped.
     let mut runs: Vec<Option<RunDir>> = Vec::new();
@@ -224,7 +225,7 @@ fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
                     tracing::warn!("match {id}: cannot fetch an artifact ({e}); left to expire");
                     return;
                 }
-                Err(Missing::Refused(e)) => return give_back(w, lease, Some(e)),
+                Err(Missing::Refused(e)) => return give_back(w, lease, Some(e.to_string())),
             },
         };
         match seat(&w.work, &dir, &s.run) {
@@ -232,7 +233,7 @@ fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
                 runs.push(run);
                 seats.push((s.name.clone(), argv));
             }
-            Err(e) => return give_back(w, lease, Some(e)),
+            Err(e) => return give_back(w, lease, Some(e.to_string())),
         }
     }
     let config = match lease
@@ -240,14 +241,14 @@ fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
         .match_config(id, lease.seed, lease.rounds, seats, &w.iso)
     {
         Ok(c) => c,
-        Err(e) => return give_back(w, lease, Some(e)),
+        Err(e) => return give_back(w, lease, Some(e.to_string())),
     };
     let records = w.work.join("records");
     let made = std::fs::create_dir_all(&records)
-        .map_err(|e| format!("{}: {e}", records.display()))
+        .map_err(|e| Error::io(records.display(), e))
         .and_then(|_| crate::admin::set_mode(&records, 0o700));
     if let Err(e) = made {
-        return give_back(w, lease, Some(e));
+        return give_back(w, lease, Some(e.to_string()));
     }
     let path = records.join(format!("{id}-{}.jsonl", lease.lease));
     let done = Arc::new(AtomicBool::new(false));
@@ -275,7 +276,7 @@ fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
             );
         }
         Ok(Played::Stopped) => give_back(w, lease, None),
-        Err(e) => give_back(w, lease, Some(e)),
+        Err(e) => give_back(w, lease, Some(e.to_string())),
     }
     let _ = std::fs::remove_file(&path);
 }
@@ -390,7 +391,7 @@ mod tests {
         };
         assert!(runnable(&lease, "x86_64").is_ok());
         lease.seats.push(seat(Some("aarch64")));
-        let err = runnable(&lease, "x86_64").unwrap_err();
+        let err = runnable(&lease, "x86_64").unwrap_err().to_string();
         assert!(err.contains("built on aarch64"), "{err}");
     }
 }

@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::artifact;
 use super::registry::{self, Worker};
 use super::wire::{self, Counted, Hello, Lease, LeaseSeat, Release, Renewed, Welcome};
+use crate::Error;
 use crate::ladder::matchmaker;
 use crate::ladder::worker::{self as ladder, Rules};
 use crate::store::{self, MatchId, MatchState, leases, workers};
@@ -63,10 +64,11 @@ impl From<store::StoreError> for Refused {
     }
 }
 
-impl From<String> for Refused {
-    /// The arena's own failure (its database, its disk).
-    fn from(message: String) -> Refused {
-        Refused::new(Why::Internal, message)
+impl From<Error> for Refused {
+    /// The arena's own failure (its database, its disk): what the worker asked amiss is
+    /// refused before, by its own `Why`.
+    fn from(e: Error) -> Refused {
+        Refused::new(Why::Internal, e.to_string())
     }
 }
 
@@ -274,7 +276,7 @@ fn requeue(
     owner: &str,
     max_attempts: u32,
     error: &str,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Error> {
     let now = db::now_ms();
     Ok(leases::requeue(
         conn,
@@ -311,12 +313,12 @@ pub fn upload(
     let m = ladder::claimed(conn, id)?
         .ok_or_else(|| Refused::new(Why::NotFound, format!("no match {id}")))?;
     let incoming = private_dir(arena, "incoming")?.join(format!("{id}-{lease}.jsonl"));
-    std::fs::write(&incoming, record).map_err(|e| format!("{}: {e}", incoming.display()))?;
+    std::fs::write(&incoming, record).map_err(|e| Error::io(incoming.display(), e))?;
     let results = match ladder::judge(&incoming, &m) {
         Ok(r) => r,
         Err(discrepancy) => {
             let kept = private_dir(arena, "refused")?.join(format!("{id}-{lease}.jsonl"));
-            std::fs::rename(&incoming, &kept).map_err(|e| format!("{}: {e}", kept.display()))?;
+            std::fs::rename(&incoming, &kept).map_err(|e| Error::io(kept.display(), e))?;
             tracing::warn!(
                 "arena: refused the record of match {id} from worker {:?}: {discrepancy} (kept \
                  as {})",
@@ -348,7 +350,7 @@ pub fn upload(
     // place, then the match is counted.
     held(conn, worker, id, lease)?;
     let path = arena.dir.join(Arena::record_path(id));
-    std::fs::rename(&incoming, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::rename(&incoming, &path).map_err(|e| Error::io(path.display(), e))?;
     if !ladder::finish(conn, arena, &m, &owner, &results)? {
         held(conn, worker, id, lease)?;
     }
@@ -362,9 +364,9 @@ pub fn upload(
 }
 
 /// `DIR/NAME/`, root's only.
-fn private_dir(arena: &Arena, name: &str) -> std::result::Result<PathBuf, String> {
+fn private_dir(arena: &Arena, name: &str) -> std::result::Result<PathBuf, Error> {
     let dir = arena.dir.join(name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(dir.display(), e))?;
     admin::set_mode(&dir, 0o700)?;
     Ok(dir)
 }
@@ -383,5 +385,5 @@ pub fn artifact_bytes(arena: &Arena, conn: &Connection, sha256: &str) -> Result<
             format!("no version has the artifact {sha256}"),
         )
     })?;
-    Ok(std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+    Ok(std::fs::read(&path).map_err(|e| Error::io(path.display(), e))?)
 }

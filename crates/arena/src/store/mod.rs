@@ -42,12 +42,6 @@ pub enum StoreError {
     Open(String),
 }
 
-impl From<StoreError> for String {
-    fn from(e: StoreError) -> String {
-        e.to_string()
-    }
-}
-
 /// A store function's result.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 

@@ -37,7 +37,7 @@ impl Pool {
     /// The pool of the arena at `dir`: opens its database and brings its schema up to date
     /// (once: the pool's further connections only set their PRAGMAs).
     pub fn open(dir: &Path) -> Result<Arc<Pool>, StoreError> {
-        let first = db::connect(dir).map_err(StoreError::Open)?;
+        let first = db::connect(dir).map_err(|e| StoreError::Open(e.to_string()))?;
         Ok(Arc::new(Pool {
             dir: dir.to_path_buf(),
             idle: Mutex::new(vec![first]),
@@ -49,7 +49,7 @@ impl Pool {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let conn = match idle {
             Some(conn) => conn,
-            None => db::open(&self.dir).map_err(StoreError::Open)?,
+            None => db::open(&self.dir).map_err(|e| StoreError::Open(e.to_string()))?,
         };
         Ok(Conn {
             conn: Some(conn),

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::Error;
 use crate::arbiter::process::Group;
 use crate::config::{BuildConfig, Recipe, format_size};
 use crate::rundir::{RUN, RunDir, copy_tree};
@@ -48,14 +49,14 @@ pub fn build(
     dir: &Path,
     limits: &BuildConfig,
     stop: &AtomicBool,
-) -> Result<Result<(), String>, String> {
+) -> Result<Result<(), String>, Error> {
     let (source, build, log) = (
         &dir.join("source"),
         &dir.join("build"),
         &dir.join("build.log"),
     );
     let (max_output, time) = (limits.max_output, limits.time);
-    let io = |what: &Path, e: std::io::Error| format!("{}: {e}", what.display());
+    let io = |what: &Path, e: std::io::Error| Error::io(what.display(), e);
     discard(arena_dir, dir);
     let mut work = RunDir::new(arena_dir)?;
     let quota = work.quota(limits.disk, limits.inodes)?;
@@ -111,13 +112,12 @@ pub fn probe(
     command: &str,
     arena_dir: &Path,
     time: Duration,
-) -> Result<Result<(), String>, String> {
+) -> Result<Result<(), String>, Error> {
     let work = RunDir::new(arena_dir)?;
     let log_path = arena_dir
         .join(RUN)
         .join(format!(".probe-{}.log", crate::tokens::random_hex(8)));
-    let log =
-        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let log = std::fs::File::create(&log_path).map_err(|e| Error::io(log_path.display(), e))?;
     let bounds = Bounds::new(1 << 10, 16 << 20);
     let verdict = run(
         iso,
@@ -216,19 +216,19 @@ fn run(
     time: Duration,
     bounds: Bounds,
     stop: &AtomicBool,
-) -> Result<Result<(), String>, String> {
-    let (user, _lease) = iso.take_identity()?;
+) -> Result<Result<(), String>, Error> {
+    let (user, _lease) = iso.take_identity().map_err(Error::run)?;
     if let Some(u) = &user {
         tree::chown_all(dir, u.uid, u.gid, bounds)
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+            .map_err(|e| Error::at(dir.display(), Error::run(e)))?;
     }
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| Error::io(dir.display(), e))?;
     let cgroups = if iso.cgroups {
         let name = format!("build-{}", crate::tokens::random_hex(6));
         Some(
             BotCgroups::create(&name, &iso.limits)
-                .map_err(|e| format!("cannot make the build's cgroups: {e}"))?,
+                .map_err(|e| Error::at("cannot make the build's cgroups", Error::run(e)))?,
         )
     } else {
         None
@@ -244,12 +244,12 @@ fn run(
         dir.to_path_buf(),
         procs,
     );
-    let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
+    let (reader, writer) = std::io::pipe().map_err(|e| Error::io("pipe", e))?;
     let mut cmd = std::process::Command::new(crate::sandbox::self_exe());
     cmd.arg(WRAPPER_ARG)
         .arg(spec.to_arg())
         .stdin(Stdio::null())
-        .stdout(writer.try_clone().map_err(|e| format!("pipe: {e}"))?)
+        .stdout(writer.try_clone().map_err(|e| Error::io("pipe", e))?)
         .stderr(writer);
     if iso.level != Level::None {
         cmd.env_clear();
@@ -258,7 +258,7 @@ fn run(
     cmd.process_group(0);
     let mut child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start the build's sandbox: {e}"))?;
+        .map_err(|e| Error::io("cannot start the build's sandbox", e))?;
     drop(cmd);
     let mut group = Group::adopt(child.id());
     let over = Arc::new(AtomicBool::new(false));
@@ -269,7 +269,7 @@ fn run(
     let deadline = Instant::now() + time;
     let mut why: Option<String> = None;
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(status) = child.try_wait().map_err(Error::internal)? {
             break status;
         }
         if over.load(Ordering::SeqCst) {
@@ -290,16 +290,16 @@ fn run(
             }
             let _ = child.wait();
             // Not the build's fault: it stays `building`, and the next start queues it again.
-            return Err(
+            return Err(Error::Refused(
                 "the server is stopping: the build will run again at its next start".into(),
-            );
+            ));
         }
         if why.is_some() {
             group.kill();
             if let Some(c) = &cgroups {
                 c.kill_all();
             }
-            break child.wait().map_err(|e| e.to_string())?;
+            break child.wait().map_err(Error::internal)?;
         }
         std::thread::sleep(Duration::from_millis(50));
     };

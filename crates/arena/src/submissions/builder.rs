@@ -26,6 +26,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
+use crate::Error;
 use crate::service::Sandboxes;
 use crate::store::{VersionId, builds};
 use crate::{Arena, admin, db};
@@ -73,12 +74,12 @@ impl Report {
 /// (the child builds with those the server runs with, whatever `arena.toml` says by now); the
 /// rest is the server's stop: at its end (the server stops, or dies) a build under way is
 /// killed and the child reports [`Report::Stopped`].
-pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), String> {
+pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), Error> {
     let mut settings = String::new();
     let mut stdin = BufReader::new(std::io::stdin());
     stdin
         .read_line(&mut settings)
-        .map_err(|e| format!("cannot read the server's settings: {e}"))?;
+        .map_err(|e| Error::io("cannot read the server's settings", e))?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -87,16 +88,18 @@ pub fn child(dir: &Path, id: i64, out: &mut impl Write) -> Result<(), String> {
             stop.store(true, Ordering::SeqCst);
         });
     }
-    let mut say = |report: Report| -> Result<(), String> {
-        let line = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+    let mut say = |report: Report| -> Result<(), Error> {
+        let line = serde_json::to_string(&report).map_err(Error::internal)?;
         writeln!(out, "{line}")
             .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot report to the server: {e}"))
+            .map_err(|e| Error::io("cannot report to the server", e))
     };
     let verdict = match build_and_check(dir, &settings, id, &stop, &mut say) {
         Ok(verdict) => verdict,
         Err(_) if stop.load(Ordering::SeqCst) => Report::Stopped,
-        Err(error) => Report::ArenaFailed { error },
+        Err(error) => Report::ArenaFailed {
+            error: error.to_string(),
+        },
     };
     say(verdict)
 }
@@ -107,17 +110,19 @@ fn build_and_check(
     settings: &str,
     id: i64,
     stop: &AtomicBool,
-    say: &mut dyn FnMut(Report) -> Result<(), String>,
-) -> Result<Report, String> {
+    say: &mut dyn FnMut(Report) -> Result<(), Error>,
+) -> Result<Report, Error> {
     let config = serde_json::from_str(settings)
-        .map_err(|e| format!("the server's settings cannot be read: {e}"))?;
-    let dir = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        .map_err(|e| Error::Internal(format!("the server's settings cannot be read: {e}")))?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| Error::io(dir.display(), e))?;
     let arena = Arena::with_config(&dir, config)?;
     let (language, team) = builds::language_and_team(&*arena.conn()?, VersionId(id))?;
     let config = &arena.config;
-    let recipe = config
-        .recipe(&language)
-        .ok_or_else(|| format!("the arena no longer offers the language {language:?}"))?;
+    let recipe = config.recipe(&language).ok_or_else(|| {
+        Error::NotFound(format!(
+            "the arena no longer offers the language {language:?}"
+        ))
+    })?;
     let iso = Sandboxes::new(&arena)?;
     let vdir = arena.version_dir(id);
     let verdict = build::build(&iso.builds, recipe, &arena.dir, &vdir, &config.build, stop)?;
@@ -139,9 +144,9 @@ fn build_and_check(
     let json = vdir.join("check.json");
     std::fs::write(
         &json,
-        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?,
+        serde_json::to_string_pretty(&report).map_err(Error::internal)?,
     )
-    .map_err(|e| format!("{}: {e}", json.display()))?;
+    .map_err(|e| Error::io(json.display(), e))?;
     admin::set_mode(&json, 0o600)?;
     Ok(if report.passed {
         Report::Passed
@@ -155,7 +160,7 @@ fn build_and_check(
 }
 
 /// Claims the next version to build for `owner` (see the module header for the order).
-fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<builds::Claim>, String> {
+fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<builds::Claim>, Error> {
     let now = db::now_ms();
     Ok(builds::claim(
         conn,
@@ -167,7 +172,7 @@ fn claim(conn: &Connection, owner: &str, lease: Duration) -> Result<Option<build
 
 /// Builds and checks the next queued version in a child process; false when there was none.
 /// `stop` ends the child's work (the version is queued again, its attempt not counted).
-pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool, String> {
+pub fn build_once(arena: &Arena, owner: &str, stop: &AtomicBool) -> Result<bool, Error> {
     let conn = arena.conn()?;
     let config = &arena.config;
     // The lease covers the build and the check; nothing renews it.
@@ -237,7 +242,7 @@ fn run_child(
     conn: &Connection,
     run: &str,
     stop: &AtomicBool,
-) -> Result<(Option<Report>, Option<ExitStatus>), String> {
+) -> Result<(Option<Report>, Option<ExitStatus>), Error> {
     let mut cmd = Command::new(crate::sandbox::self_exe());
     cmd.arg(CHILD_ARG)
         .arg(&arena.dir)
@@ -260,20 +265,20 @@ fn run_child(
     }
     let mut child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start the build's process: {e}"))?;
+        .map_err(|e| Error::io("cannot start the build's process", e))?;
     let mut stdin = child.stdin.take();
-    let settings = serde_json::to_string(&arena.config).map_err(|e| e.to_string())?;
+    let settings = serde_json::to_string(&arena.config).map_err(Error::internal)?;
     if let Some(pipe) = stdin.as_mut() {
         // A child that cannot read them reports so (or crashed, and is counted as such).
         let _ = writeln!(pipe, "{settings}").and_then(|()| pipe.flush());
     }
     let stdout = child.stdout.take().expect("piped");
-    let (tx, rx) = std::sync::mpsc::channel::<Result<Report, String>>();
+    let (tx, rx) = std::sync::mpsc::channel::<Result<Report, Error>>();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
             let report = serde_json::from_str::<Report>(&line)
-                .map_err(|e| format!("the build's process said {line:?}: {e}"));
+                .map_err(|e| Error::Internal(format!("the build's process said {line:?}: {e}")));
             if tx.send(report).is_err() {
                 break;
             }
@@ -281,7 +286,7 @@ fn run_child(
     });
     let mut verdict = None;
     let mut stopping: Option<Instant> = None;
-    let handle = |report: Result<Report, String>, verdict: &mut Option<Report>| match report {
+    let handle = |report: Result<Report, Error>, verdict: &mut Option<Report>| match report {
         Ok(Report::Built) => {
             let _ = builds::built(conn, VersionId(id), db::now_ms(), run);
         }
@@ -292,7 +297,7 @@ fn run_child(
         while let Ok(report) = rx.try_recv() {
             handle(report, &mut verdict);
         }
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(status) = child.try_wait().map_err(Error::internal)? {
             break Some(status);
         }
         if stop.load(Ordering::SeqCst) {
@@ -353,7 +358,7 @@ fn signal_name(sig: i32) -> &'static str {
 
 /// The build of version `id` (its `attempts`-th) crashed the builder: queued again, or failed
 /// once it did so [`MAX_CRASHES`] times.
-fn crashed(conn: &Connection, id: i64, attempts: i64, how: &str) -> Result<(), String> {
+fn crashed(conn: &Connection, id: i64, attempts: i64, how: &str) -> Result<(), Error> {
     tracing::warn!("arena builder: version {id}: the build crashed the builder: {how}");
     if attempts >= MAX_CRASHES {
         failed(conn, id, &crash_verdict(attempts, how))
@@ -377,7 +382,7 @@ pub fn crash_verdict(times: i64, how: &str) -> String {
     )
 }
 
-fn failed(conn: &Connection, id: i64, why: &str) -> Result<(), String> {
+fn failed(conn: &Connection, id: i64, why: &str) -> Result<(), Error> {
     Ok(builds::failed(conn, VersionId(id), why)?)
 }
 

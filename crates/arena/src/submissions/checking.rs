@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::Error;
 use crate::arbiter::{BotSpec, Limits};
 use crate::check::{CheckConfig, Report, Status, run_check};
 use crate::config::Config;
@@ -18,7 +19,7 @@ pub fn seat(
     arena_dir: &Path,
     build: &Path,
     run: &str,
-) -> Result<(Vec<String>, Option<RunDir>), String> {
+) -> Result<(Vec<String>, Option<RunDir>), Error> {
     if builtin(run) {
         return Ok((seat_argv(run, build)?, None));
     }
@@ -32,8 +33,9 @@ fn builtin(run: &str) -> bool {
 
 /// The command that runs a version built in `build`: the recipe's words, those that name a
 /// file of the build made absolute (the bot runs in a scratch directory of its own).
-pub fn seat_argv(run: &str, build: &Path) -> Result<Vec<String>, String> {
-    let words = shell_words::split(run).map_err(|e| format!("the run command {run:?}: {e}"))?;
+pub fn seat_argv(run: &str, build: &Path) -> Result<Vec<String>, Error> {
+    let words = shell_words::split(run)
+        .map_err(|e| Error::Invalid(format!("the run command {run:?}: {e}")))?;
     if words.first().is_some_and(|w| w == "rollarena") {
         return Ok(words);
     }
@@ -57,8 +59,8 @@ pub fn check(
     name: &str,
     argv: Vec<String>,
     seed: u64,
-) -> Result<Report, String> {
-    let entry = registry::find(&config.game)?;
+) -> Result<Report, Error> {
+    let entry = registry::find(&config.game).map_err(Error::games)?;
     let mut check = CheckConfig {
         bot: BotSpec {
             name: name.to_string(),
@@ -79,11 +81,11 @@ pub fn check(
         isolation: iso.clone(),
         freeze: true,
     };
-    entry.check.prepare(&mut check)?;
+    entry.check.prepare(&mut check).map_err(Error::games)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Error::io("the check's runtime", e))?;
     Ok(runtime.block_on(run_check(&check, entry.check, &mut |_| {})))
 }
 

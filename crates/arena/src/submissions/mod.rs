@@ -21,7 +21,8 @@ use std::path::Path;
 
 use super::config::Recipe;
 use super::store::{TeamId, VersionId, teams, versions};
-use super::{Arena, admin, db, sql};
+use super::{Arena, admin, db};
+use crate::Error;
 
 /// An upload as a team sent it.
 #[derive(Clone, Debug, Default)]
@@ -94,7 +95,7 @@ impl Refusal {
     }
 
     /// The arena's own failure while storing an upload (HTTP 500); `what` is the error.
-    pub fn internal(what: String) -> Refusal {
+    pub fn internal(what: impl std::fmt::Display) -> Refusal {
         Refusal {
             internal: true,
             ..Refusal::bad(format!(
@@ -116,10 +117,9 @@ pub const MAX_LABEL: usize = 100;
 
 /// Checks an upload and stores it as a queued version of `team`; returns the version's id.
 pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusal> {
-    let internal = Refusal::internal;
     // Who may submit first: a disabled team is refused whatever it sent.
-    let mut conn = arena.conn().map_err(internal)?;
-    let marks = teams::marks(&conn, team).map_err(|e| internal(e.to_string()))?;
+    let mut conn = arena.conn().map_err(Refusal::internal)?;
+    let marks = teams::marks(&conn, team).map_err(|e| Refusal::internal(e.to_string()))?;
     match marks {
         None => return Err(Refusal::bad(format!("there is no team {team}"))),
         Some(m) if m.disabled => {
@@ -146,7 +146,7 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
             "the upload is empty: send your bot's source file or an archive of its folder".into(),
         ));
     }
-    if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
+    if let Some(at) = super::finals::freeze::closed(&conn).map_err(Refusal::internal)? {
         return Err(Refusal::bad(super::finals::freeze::refusal(at)));
     }
     rate_limit(&conn, team, limits.per_hour)?;
@@ -175,11 +175,12 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
     disk_room(arena, upload.bytes.len() as u64)?; // (task A) a full disk refuses uploads
     let staging = versions.join(format!(".staging-{}", super::tokens::random_hex(8)));
     let source = staging.join("source");
-    std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
+    std::fs::create_dir_all(&source)
+        .map_err(|e| Refusal::internal(format!("{}: {e}", source.display())))?;
     let stored = (|| {
         let recipe = unpack_into(arena, &upload, given, &source)?;
-        admin::set_mode(&staging, 0o700).map_err(internal)?;
-        admin::set_mode(&source, 0o700).map_err(internal)?;
+        admin::set_mode(&staging, 0o700).map_err(Refusal::internal)?;
+        admin::set_mode(&source, 0o700).map_err(Refusal::internal)?;
         insert(
             arena,
             &mut conn,
@@ -391,7 +392,7 @@ fn insert(
     let (mu, sigma) = super::ladder::rating::initial();
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(|e| internal(sql(e)))?;
+        .map_err(|e| internal(crate::Error::from(e)))?;
     let now = db::now_ms();
     // The team's queued version, if any, is superseded by this one, which inherits its place
     // in the queue (the team has waited since then).
@@ -405,17 +406,18 @@ fn insert(
         sigma,
     };
     let id = versions::insert_queued(&tx, &new, now, |id| superseded_by(id.0))
-        .map_err(|e| internal(e.to_string()))?
+        .map_err(|e| Refusal::internal(e.to_string()))?
         .0;
     let dir = arena.version_dir(id);
     if dir.exists() {
         // Left by a crash before its row was committed: not anyone's version.
         crate::sandbox::tree::remove_loudly(&dir); // (task A) no recursion
     }
-    std::fs::rename(staging, &dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
+    std::fs::rename(staging, &dir)
+        .map_err(|e| Refusal::internal(format!("{}: {e}", dir.display())))?;
     if let Err(e) = tx.commit() {
         crate::sandbox::tree::remove_loudly(&dir); // (task A) no recursion
-        return Err(internal(sql(e)));
+        return Err(Refusal::internal(crate::Error::from(e)));
     }
     Ok(id)
 }
@@ -427,7 +429,7 @@ pub fn superseded_by(id: i64) -> String {
 
 /// Removes what a crash left of uploads: staging directories and version directories whose
 /// row was never committed.
-pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
+pub fn remove_leftovers(arena: &Arena) -> Result<(), Error> {
     let conn = arena.conn()?;
     let versions = arena.dir.join("versions");
     let Ok(entries) = std::fs::read_dir(&versions) else {

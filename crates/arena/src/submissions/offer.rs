@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::Arena;
+use crate::Error;
 use crate::config::Recipe;
 
 /// The longest a probe may take.
@@ -65,11 +66,11 @@ pub fn install_hint(language: &str) -> &'static str {
 
 /// Runs every recipe's probe (at once, each as a build uid); the recipes that failed, in
 /// `arena.toml`'s order. The caller holds the arena's lock.
-pub fn check(arena: &Arena) -> Result<Vec<Unavailable>, String> {
+pub fn check(arena: &Arena) -> Result<Vec<Unavailable>, Error> {
     let sandboxes = crate::service::Sandboxes::new(arena)?;
     let iso = &sandboxes.builds;
     let time = PROBE_TIME.min(arena.config.build.time);
-    let results: Vec<Result<Option<Unavailable>, String>> = std::thread::scope(|s| {
+    let results: Vec<Result<Option<Unavailable>, Error>> = std::thread::scope(|s| {
         let probes: Vec<_> = arena
             .config
             .recipes
@@ -87,7 +88,10 @@ pub fn check(arena: &Arena) -> Result<Vec<Unavailable>, String> {
             .collect();
         probes
             .into_iter()
-            .map(|p| p.join().unwrap_or_else(|_| Err("a probe panicked".into())))
+            .map(|p| {
+                p.join()
+                    .unwrap_or_else(|_| Err(Error::Internal("a probe panicked".into())))
+            })
             .collect()
     });
     let mut out = Vec::new();

@@ -98,8 +98,8 @@ pub struct OrganiserFinals {
 /// Reads the organiser's section.
 pub fn load(arena: &Arena, conn: &rusqlite::Connection) -> Result<OrganiserFinals, WebError> {
     Ok(OrganiserFinals {
-        closing: freeze::closing(conn).map_err(WebError::Internal)?,
-        progress: tournament::progress(arena, conn).map_err(WebError::Internal)?,
+        closing: freeze::closing(conn).map_err(WebError::from)?,
+        progress: tournament::progress(arena, conn).map_err(WebError::from)?,
     })
 }
 
@@ -281,7 +281,7 @@ async fn serve_final(site: Site, path: String) -> Result<Response, WebError> {
     let published = Db(site)
         .run(|conn, _| {
             Ok(tournament::state(conn)
-                .map_err(WebError::Internal)?
+                .map_err(WebError::from)?
                 .is_some_and(|s| s.published_at.is_some()))
         })
         .await?;

@@ -14,19 +14,20 @@ use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
+use crate::Error;
 use crate::finals::{freeze, rejudge, tournament};
 use crate::record::notes::plural;
 use crate::{Arena, store};
 
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
-fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {
+fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), Error> {
     match action {
         "now" => freeze::set(conn, crate::db::now_ms(), true).map(|_| ()),
         "undo" => freeze::undo(conn),
         "at" => freeze::parse_time(at).and_then(|at| freeze::set(conn, at, false).map(|_| ())),
-        other => Err(format!(
+        other => Err(Error::Invalid(format!(
             "unknown closing-time action {other:?}: at (with a time), now or undo"
-        )),
+        ))),
     }
 }
 
@@ -37,20 +38,26 @@ fn rejudge_action(
     action: &str,
     id: Option<i64>,
     reason: &str,
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     let reason = reason.to_string();
     let (what, id) = match (action, id) {
         ("recompute", None) => return rejudge::recompute(arena),
         ("recompute", Some(_)) => {
-            return Err("recompute rebuilds every rating: give no match".into());
+            return Err(Error::Invalid(
+                "recompute rebuilds every rating: give no match".into(),
+            ));
         }
-        (_, None) => return Err("name the match to re-judge by its number".into()),
+        (_, None) => {
+            return Err(Error::Invalid(
+                "name the match to re-judge by its number".into(),
+            ));
+        }
         ("void", Some(id)) => (rejudge::Action::Void { reason }, id),
         ("rerun", Some(id)) => (rejudge::Action::Rerun { reason }, id),
         (other, Some(_)) => {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "unknown re-judging {other:?}: void, rerun or recompute"
-            ));
+            )));
         }
     };
     rejudge::rejudge(arena, id, &what).map(|r| r.counted)
@@ -68,8 +75,8 @@ async fn form_action(
     auth: Auth,
     csrf: Option<String>,
     confirmed: bool,
-    ask: impl FnOnce(&Site) -> Result<Option<Question>, String> + Send + 'static,
-    action: impl FnOnce(&Site) -> Result<(), String> + Send + 'static,
+    ask: impl FnOnce(&Site) -> Result<Option<Question>, Error> + Send + 'static,
+    action: impl FnOnce(&Site) -> Result<(), Error> + Send + 'static,
 ) -> Result<Response, WebError> {
     organiser_only(&auth)?;
     check_csrf(&auth, csrf.as_deref())?;
@@ -84,7 +91,7 @@ async fn form_action(
             Ok(Some(q)) => {
                 return Ok(confirm::page(&auth, &csrf.unwrap_or_default(), &q));
             }
-            Err(e) => return organiser_page(site, auth, None, Some(e)).await,
+            Err(e) => return organiser_page(site, auth, None, Some(e.to_string())).await,
         }
     }
     let done = blocking({
@@ -94,7 +101,7 @@ async fn form_action(
     .await?;
     match done {
         Ok(()) => Ok(Redirect::to("/organiser#last-day").into_response()),
-        Err(e) => organiser_page(site, auth, None, Some(e)).await,
+        Err(e) => organiser_page(site, auth, None, Some(e.to_string())).await,
     }
 }
 
@@ -173,14 +180,14 @@ pub struct FinalForm {
 }
 
 /// An optional number of a form ("" is none).
-fn number(name: &str, text: &str) -> Result<Option<u32>, String> {
+fn number(name: &str, text: &str) -> Result<Option<u32>, Error> {
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
     }
     t.parse()
         .map(Some)
-        .map_err(|_| format!("{name}: {t:?} is not a whole number"))
+        .map_err(|_| Error::Invalid(format!("{name}: {t:?} is not a whole number")))
 }
 
 pub async fn final_form(
@@ -261,18 +268,20 @@ pub struct RejudgeForm {
 }
 
 /// The re-judge form's match number ("" is none).
-fn match_number(text: &str) -> Result<Option<i64>, String> {
+fn match_number(text: &str) -> Result<Option<i64>, Error> {
     match text.trim() {
         "" => Ok(None),
         t => t.parse().map(Some).map_err(|_| {
-            format!("{t:?} is not a match's number: give the id the matches page shows")
+            Error::Invalid(format!(
+                "{t:?} is not a match's number: give the id the matches page shows"
+            ))
         }),
     }
 }
 
 /// What re-judging will do, as its question asks it; a refusal for a match that is not
 /// there (or a form the action would refuse anyway), without a question first.
-fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>, String> {
+fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>, Error> {
     let id = match_number(&form.match_id)?;
     let conn = site.arena.conn()?;
     let mut fields = vec![
@@ -286,7 +295,9 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
     };
     if form.action == "recompute" {
         if id.is_some() {
-            return Err("recompute rebuilds every rating: give no match".into());
+            return Err(Error::Invalid(
+                "recompute rebuilds every rating: give no match".into(),
+            ));
         }
         fields.retain(|(name, _)| *name != "match");
         let counted = store::matches::count_done(&conn, store::MatchKind::Ladder)?;
@@ -304,15 +315,17 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
         ));
     }
     let Some(id) = id else {
-        return Err("name the match to re-judge by its number".into());
+        return Err(Error::Invalid(
+            "name the match to re-judge by its number".into(),
+        ));
     };
     let Some(m) = crate::views::match_rows(&conn, &[id])
-        .map_err(|e| format!("{e:?}"))?
+        .map_err(|e| Error::Internal(format!("{e:?}")))?
         .pop()
     else {
-        return Err(format!(
+        return Err(Error::NotFound(format!(
             "there is no match {id}: the matches page (/matches) lists them with their ids"
-        ));
+        )));
     };
     let seats: Vec<String> = m.seats.iter().map(|s| s.team.clone()).collect();
     let described = maud::html! {
@@ -340,9 +353,9 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
             format!("Play match #{id} again"),
         ),
         other => {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "unknown re-judging {other:?}: void, rerun or recompute"
-            ));
+            )));
         }
     };
     Ok(question(title, what, "/organiser/rejudge", fields, &yes))
@@ -372,7 +385,7 @@ pub async fn rejudge_form(
 async fn api_action<T: Send + 'static>(
     site: Site,
     auth: &Auth,
-    action: impl FnOnce(&Site) -> Result<T, String> + Send + 'static,
+    action: impl FnOnce(&Site) -> Result<T, Error> + Send + 'static,
 ) -> Result<T, ApiError> {
     if !(auth.viewer.is_organiser() && auth.bearer) {
         return Err(ApiError(WebError::Forbidden(
@@ -383,7 +396,7 @@ async fn api_action<T: Send + 'static>(
     }
     blocking(move || Ok(action(&site)))
         .await?
-        .map_err(|e| ApiError(WebError::BadRequest(e)))
+        .map_err(|e| ApiError(WebError::BadRequest(e.to_string())))
 }
 
 #[derive(Deserialize)]

@@ -309,7 +309,7 @@ pub async fn add_team(
     let added = blocking(move || Ok(admin::add_team(&s.arena, &name))).await?;
     match added {
         Ok(token) => pages::organiser_page(site, auth, Some((form.name, token)), None).await,
-        Err(e) => pages::organiser_page(site, auth, None, Some(e)).await,
+        Err(e) => pages::organiser_page(site, auth, None, Some(e.to_string())).await,
     }
 }
 
@@ -385,16 +385,16 @@ pub async fn team_action(
                 "disable" => admin::set_team_disabled(arena, id, true).map(|_| None),
                 "enable" => admin::set_team_disabled(arena, id, false).map(|_| None),
                 "token" => admin::new_token(conn, id).map(Some),
-                other => Err(format!(
+                other => Err(crate::Error::Invalid(format!(
                     "unknown action {other:?}: disable, enable or token"
-                )),
+                ))),
             })
         })
         .await?;
     match done {
         Ok(Some(token)) => pages::organiser_page(site, auth, Some((form.team, token)), None).await,
         Ok(None) => Ok(Redirect::to("/organiser").into_response()),
-        Err(e) => pages::organiser_page(site, auth, None, Some(e)).await,
+        Err(e) => pages::organiser_page(site, auth, None, Some(e.to_string())).await,
     }
 }
 
@@ -411,7 +411,6 @@ pub async fn matchmaker(
 ) -> Result<Response, WebError> {
     organiser_only(&auth)?;
     check_csrf(&auth, form.csrf.as_deref())?;
-    blocking(move || admin::set_paused(&site.arena, form.paused).map_err(WebError::Internal))
-        .await?;
+    blocking(move || Ok(admin::set_paused(&site.arena, form.paused)?)).await?;
     Ok(Redirect::to("/organiser").into_response())
 }

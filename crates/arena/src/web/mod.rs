@@ -79,7 +79,7 @@ impl Site {
     }
 
     pub fn conn(&self) -> Result<crate::store::Conn, WebError> {
-        self.arena.conn().map_err(WebError::Internal)
+        self.arena.conn().map_err(WebError::from)
     }
 
     /// Runs `read` in one read transaction: every query of a page or an answer (all its
@@ -188,6 +188,37 @@ impl From<ViewError> for WebError {
             ViewError::Forbidden(m) => WebError::Forbidden(m),
             ViewError::Internal(m) => WebError::Internal(m),
         }
+    }
+}
+
+/// The arena's error, by its kind: the caller's mistake 400, no such thing 404, refused by the
+/// arena's state or already there 409, anything else (the database, the disk, a lower layer,
+/// the arena's own machinery) 500.
+impl From<crate::Error> for WebError {
+    fn from(e: crate::Error) -> Self {
+        use crate::Error as E;
+        let message = e.to_string();
+        match e.kind() {
+            E::Invalid(_) => WebError::BadRequest(message),
+            E::NotFound(_) => WebError::NotFound(message),
+            E::Refused(_) | E::Conflict(_) => WebError::Conflict(message),
+            E::Unverified(_) => WebError::Unprocessable(message),
+            E::At { .. }
+            | E::Store(_)
+            | E::Io { .. }
+            | E::Rules(_)
+            | E::Run(_)
+            | E::Games(_)
+            | E::Tournament(_)
+            | E::Remote(_)
+            | E::Internal(_) => WebError::Internal(message),
+        }
+    }
+}
+
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> Self {
+        ApiError(e.into())
     }
 }
 
@@ -432,6 +463,53 @@ pub async fn serve(
                 STOP_GRACE.as_secs()
             );
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    /// Each kind of the arena's error answers with its status, and keeps its message; one
+    /// wrapped in a context answers as what it wraps.
+    #[test]
+    fn each_kind_of_the_arenas_error_has_its_status() {
+        let io = || std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let cases: Vec<(Error, StatusCode)> = vec![
+            (Error::Invalid("bad".into()), StatusCode::BAD_REQUEST),
+            (Error::NotFound("none".into()), StatusCode::NOT_FOUND),
+            (Error::Refused("closed".into()), StatusCode::CONFLICT),
+            (Error::Conflict("taken".into()), StatusCode::CONFLICT),
+            (
+                Error::Unverified("torn".into()),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            (
+                Error::at("a file", Error::NotFound("none".into())),
+                StatusCode::NOT_FOUND,
+            ),
+            (Error::io("a path", io()), StatusCode::INTERNAL_SERVER_ERROR),
+            (
+                rusqlite::Error::InvalidQuery.into(),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+            (Error::rules("x"), StatusCode::INTERNAL_SERVER_ERROR),
+            (Error::run("x"), StatusCode::INTERNAL_SERVER_ERROR),
+            (Error::games("x"), StatusCode::INTERNAL_SERVER_ERROR),
+            (Error::tournament("x"), StatusCode::INTERNAL_SERVER_ERROR),
+            (
+                crate::remote::client::CallError::Unreachable("x".into()).into(),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+            (Error::internal("x"), StatusCode::INTERNAL_SERVER_ERROR),
+        ];
+        for (e, status) in cases {
+            let message = e.to_string();
+            let web = WebError::from(e);
+            assert_eq!(web.status(), status, "{message}");
+            assert_eq!(web.message(), message);
         }
     }
 }

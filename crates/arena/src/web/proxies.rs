@@ -6,6 +6,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use crate::Error;
 use axum::http::HeaderMap;
 
 /// An address block: `10.0.0.0/8`, `::1/128`, or one address (`127.0.0.1`).
@@ -16,13 +17,13 @@ pub struct Cidr {
 }
 
 impl Cidr {
-    pub fn parse(text: &str) -> Result<Cidr, String> {
+    pub fn parse(text: &str) -> Result<Cidr, Error> {
         let text = text.trim();
         let bad = |why: &str| {
-            format!(
+            Error::Invalid(format!(
                 "{text:?} is not an address or an address block ({why}): write it like \
                  127.0.0.1, 10.0.0.0/8 or ::1"
-            )
+            ))
         };
         let (addr, bits) = match text.split_once('/') {
             Some((a, b)) => (a, Some(b)),
@@ -61,9 +62,11 @@ fn prefix(a: u128, b: u128, width: u32, bits: u8) -> bool {
 }
 
 /// `[server] trusted_proxies`, parsed; the error names the entry.
-pub fn parse_list(list: &[String]) -> Result<Vec<Cidr>, String> {
+pub fn parse_list(list: &[String]) -> Result<Vec<Cidr>, Error> {
     list.iter()
-        .map(|e| Cidr::parse(e).map_err(|m| format!("[server] trusted_proxies: {m}")))
+        .map(|e| {
+            Cidr::parse(e).map_err(|m| Error::Invalid(format!("[server] trusted_proxies: {m}")))
+        })
         .collect()
 }
 
@@ -135,10 +138,12 @@ mod tests {
                 .contains("fd12::5".parse().unwrap())
         );
         for bad in ["10.0.0.0/33", "localhost", "1.2.3.4/", "::/129", ""] {
-            let e = Cidr::parse(bad).unwrap_err();
+            let e = Cidr::parse(bad).unwrap_err().to_string();
             assert!(e.contains("write it like"), "{bad}: {e}");
         }
-        let e = parse_list(&["10.0.0.1".into(), "proxy".into()]).unwrap_err();
+        let e = parse_list(&["10.0.0.1".into(), "proxy".into()])
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("[server] trusted_proxies: \"proxy\""), "{e}");
     }
 
