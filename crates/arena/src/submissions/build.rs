@@ -37,6 +37,15 @@ use crate::sandbox::launch::{LaunchSpec, SETUP_FAILED, WRAPPER_ARG};
 use crate::sandbox::tree::{self, Bounds};
 use crate::sandbox::{Isolation, Level};
 
+/// Why a build failed (it did not fit, ran too long, exited with an error...), in one line:
+/// the build's verdict its team reads, recorded as a value, not a failure of the arena.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Failed(pub String);
+
+/// A build's verdict: built, or why not.
+pub type Verdict = Result<(), Failed>;
+
 /// Builds the version in `dir` (a version's directory, in the arena `arena_dir`): `source/`
 /// copied into a run directory, built there, then moved to `build/` (replacing any earlier
 /// one), logging to `build.log`, within `limits` ([build] time and max_output; `iso` holds the
@@ -49,7 +58,7 @@ pub fn build(
     dir: &Path,
     limits: &BuildConfig,
     stop: &AtomicBool,
-) -> Result<Result<(), String>, Error> {
+) -> Result<Verdict, Error> {
     let (source, build, log) = (
         &dir.join("source"),
         &dir.join("build"),
@@ -71,7 +80,9 @@ pub fn build(
         .map_err(|e| io(log, e))?;
     let started = Instant::now();
     let verdict = if let Err(e) = copy_tree(source, work.path(), bounds) {
-        Err(format!("its source does not fit in the build's disk: {e}"))
+        Err(Failed(format!(
+            "its source does not fit in the build's disk: {e}"
+        )))
     } else if recipe.build.trim().is_empty() {
         let _ = writeln!(log_file, "(the {} recipe has no build step)", recipe.name);
         Ok(())
@@ -91,7 +102,7 @@ pub fn build(
     let verdict = match verdict {
         Ok(()) => keep(&work, build, bounds, quota),
         Err(why) => Err(match over_quota(&work, limits) {
-            Some(quota) => format!("{quota}: {why}"),
+            Some(quota) => Failed(format!("{quota}: {why}")),
             None => why,
         }),
     };
@@ -112,7 +123,7 @@ pub fn probe(
     command: &str,
     arena_dir: &Path,
     time: Duration,
-) -> Result<Result<(), String>, Error> {
+) -> Result<Verdict, Error> {
     let work = RunDir::new(arena_dir)?;
     let log_path = arena_dir
         .join(RUN)
@@ -139,26 +150,26 @@ pub fn probe(
         .filter(|l| !l.is_empty())
         .collect();
     let tail = tail[tail.len().saturating_sub(2)..].join(" / ");
-    Ok(verdict?.map_err(|why| {
+    Ok(verdict?.map_err(|Failed(why)| {
         let why = why
             .replace("the build command ", "it ")
             .replace(" (see the log)", "");
-        if tail.is_empty() {
+        Failed(if tail.is_empty() {
             why
         } else {
             format!("{why}: {tail}")
-        }
+        })
     }))
 }
 
 /// Keeps a successful build's tree as `build` (see the module header); the reason when it
 /// cannot be kept (a bound passed).
-fn keep(work: &RunDir, build: &Path, bounds: Bounds, quota: bool) -> Result<(), String> {
-    let why = |e: tree::Error| format!("its build directory cannot be kept: {e}");
+fn keep(work: &RunDir, build: &Path, bounds: Bounds, quota: bool) -> Verdict {
+    let why = |e: tree::Error| Failed(format!("its build directory cannot be kept: {e}"));
     if !quota {
         tree::seal(work.path(), bounds).map_err(why)?;
         return std::fs::rename(work.path(), build)
-            .map_err(|e| format!("{}: {e}", build.display()));
+            .map_err(|e| Failed(format!("{}: {e}", build.display())));
     }
     let staging = build.with_file_name(".build-new");
     tree::remove_loudly(&staging);
@@ -167,7 +178,7 @@ fn keep(work: &RunDir, build: &Path, bounds: Bounds, quota: bool) -> Result<(), 
     let kept = copied.and_then(|_| {
         std::fs::set_permissions(&staging, std::fs::Permissions::from_mode(0o755))
             .and_then(|()| std::fs::rename(&staging, build))
-            .map_err(|e| format!("{}: {e}", build.display()))
+            .map_err(|e| Failed(format!("{}: {e}", build.display())))
     });
     if kept.is_err() {
         tree::remove_loudly(&staging);
@@ -216,7 +227,7 @@ fn run(
     time: Duration,
     bounds: Bounds,
     stop: &AtomicBool,
-) -> Result<Result<(), String>, Error> {
+) -> Result<Verdict, Error> {
     let (user, _lease) = iso.take_identity().map_err(Error::run)?;
     if let Some(u) = &user {
         tree::chown_all(dir, u.uid, u.gid, bounds)
@@ -311,13 +322,13 @@ fn run(
     let _ = copier.join();
     let memory_hit = cgroups.as_ref().is_some_and(|c| c.memory_report().0);
     if let Some(why) = why {
-        return Ok(Err(why));
+        return Ok(Err(Failed(why)));
     }
     if status.success() {
         return Ok(Ok(()));
     }
     use std::os::unix::process::ExitStatusExt;
-    Ok(Err(if memory_hit {
+    Ok(Err(Failed(if memory_hit {
         format!(
             "it used more memory than the limit of {} ([build] memory)",
             format_size(iso.limits.memory)
@@ -336,7 +347,7 @@ fn run(
             "the build command was killed by signal {} (see the log)",
             status.signal().unwrap_or(0)
         )
-    }))
+    })))
 }
 
 /// Copies what the build prints into the log, up to `max` bytes; past it, sets `over` and

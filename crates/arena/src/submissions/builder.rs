@@ -127,7 +127,7 @@ fn build_and_check(
     let vdir = arena.version_dir(id);
     let verdict = build::build(&iso.builds, recipe, &arena.dir, &vdir, &config.build, stop)?;
     if let Err(why) = verdict {
-        return Ok(Report::BuildFailed { why });
+        return Ok(Report::BuildFailed { why: why.0 });
     }
     say(Report::Built)?;
     // The check runs a copy, as a match's seat does (see `rundir`), removed once it is done.

@@ -81,7 +81,7 @@ pub fn check(arena: &Arena) -> Result<Vec<Unavailable>, Error> {
                     let verdict = super::build::probe(iso, &r.probe, &arena.dir, time)?;
                     Ok(verdict.err().map(|why| Unavailable {
                         recipe: r.clone(),
-                        why,
+                        why: why.0,
                     }))
                 })
             })
