@@ -88,8 +88,8 @@ fn team_id(
     dir: &std::path::Path,
     name: &str,
 ) -> anyhow::Result<crate::arena::store::TeamId> {
-    let conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
-    match admin::find_team(&conn, name).map_err(|e| anyhow::anyhow!(e))? {
+    let conn = arena.conn()?;
+    match admin::find_team(&conn, name)? {
         Some(id) => Ok(id),
         None => Err(UsageError(format!(
             "there is no team named {name:?}: `rollarena arena teams {}` lists them (names are \
@@ -102,9 +102,9 @@ fn team_id(
 
 fn teams(a: ListArgs) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
-    let mut conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
+    let mut conn = arena.conn()?;
     let placement = arena.config.ladder.placement_matches;
-    let teams = status::teams(&mut conn, placement).map_err(|e| anyhow::anyhow!(e))?;
+    let teams = status::teams(&mut conn, placement)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&teams)?);
     } else if teams.is_empty() {
@@ -165,8 +165,8 @@ fn teams_table(teams: &[TeamListing], placement: u32) -> comfy_table::Table {
 
 fn status_cmd(a: ListArgs) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
-    let mut conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
-    let s = status::status(&arena, &mut conn).map_err(|e| anyhow::anyhow!(e))?;
+    let mut conn = arena.conn()?;
+    let s = status::status(&arena, &mut conn)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {
@@ -297,7 +297,7 @@ fn plural(n: i64) -> &'static str {
 fn set_disabled(a: TeamArgs, disabled: bool) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
     let id = team_id(&arena, &a.dir, &a.team)?;
-    admin::set_team_disabled(&arena, id, disabled).map_err(|e| anyhow::anyhow!(e))?;
+    admin::set_team_disabled(&arena, id, disabled)?;
     if disabled {
         println!(
             "Disabled the team {:?}: its versions leave the ladder (matches already made are \
@@ -318,7 +318,7 @@ fn set_disabled(a: TeamArgs, disabled: bool) -> anyhow::Result<ExitCode> {
 fn token(a: TeamArgs) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
     let id = team_id(&arena, &a.dir, &a.team)?;
-    let conn = arena.conn().map_err(|e| anyhow::anyhow!(e))?;
+    let conn = arena.conn()?;
     let token = admin::new_token(&conn, id).map_err(|e| UsageError(e.to_string()))?;
     eprintln!(
         "The team {:?} has a new token, which follows (shown this once): its old token and \
@@ -332,7 +332,7 @@ fn token(a: TeamArgs) -> anyhow::Result<ExitCode> {
 
 fn set_paused(a: DirArgs, paused: bool) -> anyhow::Result<ExitCode> {
     let arena = open(&a.dir)?;
-    let resting = admin::set_paused(&arena, paused).map_err(|e| anyhow::anyhow!(e))?;
+    let resting = admin::set_paused(&arena, paused)?;
     println!(
         "{}",
         match (paused, resting) {

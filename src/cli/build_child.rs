@@ -33,6 +33,6 @@ pub fn run(args: BuildChildArgs) -> anyhow::Result<ExitCode> {
             REAP_LIMIT.as_secs()
         );
     }
-    done.map_err(|e| anyhow::anyhow!(e))?;
+    done?;
     Ok(ExitCode::from(EXIT_OK))
 }

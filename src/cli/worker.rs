@@ -132,7 +132,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
             stop.store(true, Ordering::SeqCst);
         });
     }
-    runner::run(worker, stop).map_err(|e| anyhow::anyhow!(e))?;
+    runner::run(worker, stop)?;
     drop(work);
     Ok(ExitCode::from(EXIT_OK))
 }
@@ -149,7 +149,7 @@ impl WorkDir {
             crate::arena::tokens::random_hex(8)
         ));
         std::fs::create_dir(&dir).with_context(|| format!("cannot make {}", dir.display()))?;
-        crate::arena::admin::set_mode(&dir, 0o711).map_err(|e| anyhow::anyhow!(e))?;
+        crate::arena::admin::set_mode(&dir, 0o711)?;
         Ok(WorkDir(dir))
     }
 }

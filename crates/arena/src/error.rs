@@ -18,6 +18,9 @@
 //! - [`Error::Internal`]: the arena's own machinery failed (a thread or a child process died,
 //!   a file the arena wrote is not as it left it): no user can fix it, the log says what.
 //!
+//! The message holds the whole story (an I/O error's context and the error itself), so no
+//! variant gives a `source()` as well: `anyhow`'s `{:#}` prints it once, as it always read.
+//!
 //! Why: the web layer answers each kind with its HTTP status in one place
 //! ([`crate::web::WebError`]'s `From<Error>`), and the command line prints the message as it
 //! always read (`Display` is the text alone).
@@ -34,20 +37,12 @@ pub enum Error {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The file system failed: `context` names the path (and what was being done to it).
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        #[source]
-        source: std::io::Error,
-    },
-    /// Another error, on what `context` names (a file, a step): reads `"{context}: {source}"`
-    /// and is of its source's kind.
-    #[error("{context}: {source}")]
-    At {
-        context: String,
-        #[source]
-        source: Box<Error>,
-    },
+    #[error("{context}: {io}")]
+    Io { context: String, io: std::io::Error },
+    /// Another error, on what `context` names (a file, a step): reads `"{context}: {inner}"`
+    /// and is of its inner error's kind.
+    #[error("{context}: {inner}")]
+    At { context: String, inner: Box<Error> },
     /// The caller's input is wrong; the message says what and how to fix it.
     #[error("{0}")]
     Invalid(String),
@@ -87,26 +82,26 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// A file-system failure on what `context` names: reads `"{context}: {source}"`.
-    pub fn io(context: impl Display, source: std::io::Error) -> Error {
+    /// A file-system failure on what `context` names: reads `"{context}: {io}"`.
+    pub fn io(context: impl Display, io: std::io::Error) -> Error {
         Error::Io {
             context: context.to_string(),
-            source,
+            io,
         }
     }
 
-    /// `source`, on what `context` names: reads `"{context}: {source}"`.
-    pub fn at(context: impl Display, source: impl Into<Error>) -> Error {
+    /// `inner`, on what `context` names: reads `"{context}: {inner}"`.
+    pub fn at(context: impl Display, inner: impl Into<Error>) -> Error {
         Error::At {
             context: context.to_string(),
-            source: Box::new(source.into()),
+            inner: Box::new(inner.into()),
         }
     }
 
     /// The error itself, past the contexts [`Error::at`] added: what its kind is.
     pub fn kind(&self) -> &Error {
         match self {
-            Error::At { source, .. } => source.kind(),
+            Error::At { inner, .. } => inner.kind(),
             e => e,
         }
     }
@@ -167,5 +162,10 @@ mod tests {
         let e = Error::from(rusqlite::Error::InvalidQuery);
         assert!(e.to_string().starts_with("database: "), "{e}");
         assert_eq!(Error::games("no game x").to_string(), "no game x");
+        // The message holds it all: nothing printed twice by a `{:#}` of the chain.
+        let e = Error::at("a step", Error::from(rusqlite::Error::InvalidQuery));
+        assert!(std::error::Error::source(&e).is_none());
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert!(std::error::Error::source(&Error::io("x", io)).is_none());
     }
 }

@@ -36,10 +36,18 @@ pub use states::{MatchKind, MatchState, VersionState};
 pub enum StoreError {
     /// A query failed (the database is locked past the busy timeout, full, corrupt...).
     #[error("database: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     /// The database could not be opened (the message names the file and what to do).
     #[error("{0}")]
     Open(String),
+}
+
+/// Not a `#[from]`: the message holds the SQLite error, which is then not its `source()` as
+/// well (`anyhow`'s `{:#}` would print it twice).
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sql(e)
+    }
 }
 
 /// A store function's result.

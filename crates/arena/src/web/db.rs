@@ -16,7 +16,7 @@ use crate::store::StoreError;
 
 impl From<StoreError> for WebError {
     fn from(e: StoreError) -> Self {
-        WebError::Internal(e.to_string())
+        crate::Error::from(e).into()
     }
 }
 

@@ -270,7 +270,7 @@ impl From<Refused> for WebError {
 
 impl From<rusqlite::Error> for WebError {
     fn from(e: rusqlite::Error) -> Self {
-        WebError::Internal(format!("database: {e}"))
+        crate::Error::from(e).into()
     }
 }
 
