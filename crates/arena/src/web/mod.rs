@@ -109,7 +109,8 @@ impl Site {
 
 /// Why a request failed, with the message the user reads (as a page or as the API's
 /// `{"error": ...}`). Its HTTP status is [`WebError::status`]; the lower layers' errors
-/// (the views', a pin's, an upload's, the worker API's) become one here, by their kind.
+/// (the arena's [`crate::Error`], the views', a pin's, an upload's, the worker API's) become
+/// one here, by their kind.
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {
     #[error("{0}")]
