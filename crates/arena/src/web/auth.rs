@@ -132,7 +132,8 @@ pub fn address_of(parts: &Parts, site: &Site) -> String {
 pub fn client_address(headers: &HeaderMap, peer: Option<SocketAddr>, site: &Site) -> String {
     // Checked when the arena was opened: an entry that does not parse trusts nobody.
     let trusted =
-        proxies::parse_list(&site.arena.config.server.trusted_proxies).unwrap_or_default();
+        crate::config::proxies::parse_list(&site.arena.config.server.trusted_proxies)
+            .unwrap_or_default();
     proxies::client_address(headers, peer, &trusted)
 }
 
