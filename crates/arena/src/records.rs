@@ -8,6 +8,9 @@
 //! The steps keep `matches.record_path` naming a file that exists at every moment: the
 //! compressed copy is written beside the plain one and renamed into place, the row then names
 //! it, and only then is the plain one removed.
+//!
+//! What others may see of a record is here too ([`strip`]): a seat's own output (stderr,
+//! logs) is its team's only, on the match's page, the live view and the final's export alike.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,7 @@ use rusqlite::Connection;
 
 use super::Arena;
 use super::store::{MatchId, matches};
+use crate::record::RoundRecord;
 
 /// A finished match's compressed record, relative to the arena's directory.
 pub fn compressed_path(match_id: i64) -> String {
@@ -92,6 +96,21 @@ pub fn remove_compressed(dir: &Path, id: i64) -> Result<(), String> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("{}: {e}", gz.display())),
+    }
+}
+
+/// Empties what a seat's bot wrote for itself (stderr, logs) in the seats `visible` refuses.
+pub fn strip(record: &mut RoundRecord, visible: &dyn Fn(usize) -> bool) {
+    for (seat, text) in record.stderr.iter_mut().enumerate() {
+        if !visible(seat) {
+            text.clear();
+        }
+    }
+    record.logs.retain(|l| visible(l.seat));
+    for f in &mut record.forfeits {
+        if !visible(f.seat) {
+            f.stderr_tail.clear();
+        }
     }
 }
 

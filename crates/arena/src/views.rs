@@ -608,24 +608,9 @@ pub fn match_records(
     let seat_teams = reads::seat_teams(conn, id)?;
     let visible = |seat: usize| seat_teams.get(seat).is_some_and(|t| viewer.owns(*t));
     for record in &mut records {
-        strip(record, &visible);
+        crate::records::strip(record, &visible);
     }
     Ok(Some(records))
-}
-
-/// Empties what a seat's bot wrote for itself (stderr, logs) in the seats `visible` refuses.
-pub fn strip(record: &mut RoundRecord, visible: &dyn Fn(usize) -> bool) {
-    for (seat, text) in record.stderr.iter_mut().enumerate() {
-        if !visible(seat) {
-            text.clear();
-        }
-    }
-    record.logs.retain(|l| visible(l.seat));
-    for f in &mut record.forfeits {
-        if !visible(f.seat) {
-            f.stderr_tail.clear();
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -399,7 +399,7 @@ fn public_rounds(
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;
     for r in &mut records {
         r.table = Some(table);
-        crate::views::strip(r, &|_| false);
+        crate::records::strip(r, &|_| false);
     }
     Ok(records)
 }
