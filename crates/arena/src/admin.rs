@@ -112,7 +112,7 @@ pub fn add_team(arena: &Arena, name: &str) -> Result<String, String> {
     let conn = arena.conn()?;
     let token = insert_team(&conn, name, false).map(|(_, token)| token)?;
     // A new team wakes a ladder at rest (its first version then places).
-    crate::ladder::rest::wake(&conn)?;
+    crate::store::rest::wake(&conn)?;
     Ok(token)
 }
 
@@ -163,7 +163,7 @@ pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, St
 }
 
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
-/// made are played. Resuming also wakes a ladder at rest (`ladder::rest`): every version
+/// made are played. Resuming also wakes a ladder at rest (`store::rest`): every version
 /// plays one match more. Returns whether the ladder was at rest.
 pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
     let conn = arena.conn()?;
@@ -173,9 +173,9 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
         &serde_json::to_string(&paused).expect("a bool serialises"),
     )?;
     if paused {
-        return Ok(crate::ladder::rest::since(&conn)?.is_some());
+        return Ok(crate::store::rest::since(&conn)?.is_some());
     }
-    crate::ladder::rest::wake(&conn)
+    crate::store::rest::wake(&conn)
 }
 
 /// Whether the matchmaker is paused.
@@ -200,7 +200,7 @@ pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
             continue;
         }
         let (team, _) = insert_team(&conn, &name, true)?;
-        let (mu, sigma) = super::ladder::rating::initial();
+        let (mu, sigma) = crate::rating::initial();
         versions::insert_builtin(
             &conn,
             team,

@@ -39,6 +39,7 @@ pub mod grading;
 pub mod ladder;
 pub mod live;
 pub mod pinning;
+pub mod rating;
 pub mod records;
 pub mod remote;
 pub mod rundir;

@@ -79,7 +79,7 @@ pub struct Leaderboard {
     /// The matchmaker is paused by the organiser.
     pub paused: bool,
     /// Since when (Unix ms) the ladder is at rest: no match would teach anything (see
-    /// `ladder::rest`); `None` while it plays.
+    /// `store::rest`); `None` while it plays.
     pub at_rest_since: Option<i64>,
     /// Finished matches in the whole arena.
     pub matches: i64,
@@ -170,7 +170,7 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
     let unranked = reads::unranked(conn)?;
     Ok(Leaderboard {
         paused: paused(conn)?,
-        at_rest_since: crate::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        at_rest_since: crate::store::rest::since(conn).map_err(ViewError::Internal)?,
         placement_matches: placement,
         placing,
         matches: reads::matches_done(conn)?,

@@ -12,7 +12,8 @@
 
 use rusqlite::Connection;
 
-use crate::ladder::{evaluation, rating};
+use crate::ladder::evaluation;
+use crate::rating;
 use crate::store::{MatchId, MatchKind, MatchState, ratings, versions};
 use crate::{Arena, sql};
 

@@ -13,7 +13,8 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{evaluation, rating};
+use super::evaluation;
+use crate::rating;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
 use crate::record::RecordWriter;

@@ -388,7 +388,7 @@ fn insert(
 ) -> Result<i64, Refusal> {
     let internal = Refusal::internal;
     let sha = crate::tournament::config::sha256_hex(bytes);
-    let (mu, sigma) = super::ladder::rating::initial();
+    let (mu, sigma) = crate::rating::initial();
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(|e| internal(sql(e)))?;
