@@ -10,7 +10,8 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use super::UsageError;
 use crate::arena::Arena;
-use crate::arena::finals::{export, freeze, rejudge, tournament};
+use crate::arena::finals::{export, rejudge, tournament};
+use crate::arena::freeze;
 
 #[derive(Subcommand, Debug)]
 pub enum LastDay {

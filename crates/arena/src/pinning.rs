@@ -15,7 +15,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
-use super::finals::freeze;
+use super::freeze;
 use super::sql;
 use super::store::{self, TeamId, VersionId, VersionState, teams};
 

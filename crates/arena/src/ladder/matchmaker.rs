@@ -234,7 +234,7 @@ fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, String> {
 /// the ladder at rest when no match would teach anything and none is in play, and clears the
 /// mark when it makes one.
 pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, String> {
-    if admin::paused_in(conn)? || crate::finals::freeze::closed(conn)?.is_some() {
+    if admin::paused_in(conn)? || crate::freeze::closed(conn)?.is_some() {
         return Ok(0);
     }
     let config = &arena.config;

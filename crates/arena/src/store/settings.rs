@@ -37,3 +37,32 @@ pub fn set_if_unset(conn: &Connection, key: &str, value: &str) -> Result<bool> {
 pub fn unset(conn: &Connection, key: &str) -> Result<bool> {
     Ok(conn.execute("DELETE FROM state WHERE key = ?1", [key])? > 0)
 }
+
+/// A value of the `state` table, as JSON.
+pub fn get_json<T: serde::de::DeserializeOwned>(
+    conn: &Connection,
+    key: &str,
+) -> Result<Option<T>, String> {
+    let text = get(conn, key)?;
+    text.map(|t| serde_json::from_str(&t).map_err(|e| format!("the arena's {key} state: {e}")))
+        .transpose()
+}
+
+/// Sets (or with `None` removes) a value of the `state` table.
+pub fn set_json<T: serde::Serialize>(
+    conn: &Connection,
+    key: &str,
+    value: Option<&T>,
+) -> Result<(), String> {
+    match value {
+        Some(v) => set(
+            conn,
+            key,
+            &serde_json::to_string(v).map_err(|e| e.to_string())?,
+        )?,
+        None => {
+            unset(conn, key)?;
+        }
+    }
+    Ok(())
+}

@@ -146,8 +146,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
             "the upload is empty: send your bot's source file or an archive of its folder".into(),
         ));
     }
-    if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
-        return Err(Refusal::bad(super::finals::freeze::refusal(at)));
+    if let Some(at) = crate::freeze::closed(&conn).map_err(internal)? {
+        return Err(Refusal::bad(crate::freeze::refusal(at)));
     }
     rate_limit(&conn, team, limits.per_hour)?;
     let label = match &upload.label {
@@ -472,7 +472,7 @@ mod tests {
             "{r:?}"
         );
         admin::set_team_disabled(&arena, team, false).unwrap();
-        super::super::finals::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
+        crate::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
         let r = accept(&arena, team, upload).unwrap_err();
         assert!(
             !r.forbidden && r.message.contains("the contest closed at"),

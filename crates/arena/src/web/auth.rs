@@ -76,7 +76,7 @@ impl FromRequestParts<Site> for Auth {
         let found = super::blocking(move || {
             let conn = s.conn()?;
             let closing =
-                crate::finals::freeze::closing(&conn).map_err(super::WebError::Internal)?;
+                crate::freeze::closing(&conn).map_err(super::WebError::Internal)?;
             if let Some(token) = bearer {
                 let Some(viewer) = viewer_of_token(&conn, &token)? else {
                     return Ok(Err(unknown_token(&token)));

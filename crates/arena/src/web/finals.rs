@@ -23,7 +23,8 @@ use super::finals_actions as actions;
 use super::refusals::Path;
 use super::{ApiError, Site, WebError, blocking};
 use crate::Arena;
-use crate::finals::{freeze, tournament};
+use crate::finals::tournament;
+use crate::freeze;
 use crate::record::notes::plural;
 use crate::tournament::aggregate::Standings;
 

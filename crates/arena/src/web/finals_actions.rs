@@ -14,7 +14,8 @@ use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
-use crate::finals::{freeze, rejudge, tournament};
+use crate::finals::{rejudge, tournament};
+use crate::freeze;
 use crate::record::notes::plural;
 use crate::{Arena, store};
 
