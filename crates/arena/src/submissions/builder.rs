@@ -26,7 +26,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
-use crate::service::Sandboxes;
+use crate::rundir::Sandboxes;
 use crate::store::{VersionId, builds};
 use crate::{Arena, admin, db};
 
