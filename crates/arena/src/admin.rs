@@ -11,8 +11,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::config::{self, Config};
+use super::store::db;
 use super::store::{TeamId, sessions, settings, teams, versions};
-use super::{Arena, db, tokens};
+use super::{Arena, tokens};
 
 /// Longest team name, in characters.
 pub const MAX_NAME: usize = 64;

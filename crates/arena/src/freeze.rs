@@ -9,7 +9,7 @@
 
 use rusqlite::Connection;
 
-use crate::db;
+use crate::store::db;
 use crate::store::settings::{get_json, set_json};
 
 const KEY: &str = "closing";

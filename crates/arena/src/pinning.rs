@@ -181,8 +181,9 @@ pub fn pinned(conn: &Connection, team: TeamId) -> store::Result<Pinned> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin;
+    use crate::store::db;
     use crate::store::fixtures;
-    use crate::{admin, db};
 
     fn version(conn: &Connection, id: i64, team: TeamId, state: VersionState) {
         let failure = (state == VersionState::Failed).then_some("check: hello: no answer");

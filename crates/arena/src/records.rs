@@ -138,7 +138,7 @@ mod tests {
         let plain = dir.path().join(Arena::record_path(7));
         std::fs::copy(sample(), &plain).unwrap();
         let before = crate::record::reader::read_record_file(&plain).unwrap();
-        let conn = super::super::db::create(dir.path()).unwrap();
+        let conn = crate::store::db::create(dir.path()).unwrap();
         let path = Some("records/7.jsonl");
         fixtures::match_row(&conn, MatchId(7), MatchKind::Ladder, MatchState::Done, path);
         assert_eq!(find(dir.path(), 7).as_deref(), Some("records/7.jsonl"));

@@ -10,8 +10,9 @@ use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
 use super::remote::registry::{self, WorkerRow};
+use super::store::db;
 use super::store::reads;
-use super::{admin, db, finals, sql};
+use super::{admin, finals, sql};
 
 /// One team as `arena teams` lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

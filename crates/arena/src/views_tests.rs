@@ -4,7 +4,7 @@
 use rusqlite::{Connection, params};
 
 use super::*;
-use crate::db;
+use crate::store::db;
 
 /// teams: a (id 1), b (id 2), c (id 3, disabled), d (id 4, nothing ready).
 fn arena() -> (tempfile::TempDir, Connection) {

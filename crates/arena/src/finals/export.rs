@@ -19,7 +19,8 @@ use std::time::Duration;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::{Arena, db};
+use crate::Arena;
+use crate::store::db;
 
 /// What was exported.
 #[derive(Debug)]

@@ -24,13 +24,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::sandbox::Level;
 use crate::store::MatchState;
+use crate::store::db;
 use crate::store::settings::{get_json, set_json};
 use crate::tournament::aggregate::{Fold, RoundSummary, Standings};
 use crate::tournament::config::{BotConfig, SandboxConfig, ScheduleSpec};
 use crate::tournament::output::{self, Meta};
 use crate::tournament::schedule::{self, Table};
 use crate::tournament::{Tournament, runner};
-use crate::{Arena, db, sql, store};
+use crate::{Arena, sql, store};
 
 /// The final's directory inside the arena's.
 pub const DIR: &str = "final";

@@ -32,10 +32,11 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use rusqlite::Connection;
 
-use crate::store::rest;
+use crate::store::db;
 use crate::store::ladder::{self as store_ladder, Lost};
+use crate::store::rest;
 use crate::store::{MatchKind, VersionId};
-use crate::{Arena, admin, db, sql};
+use crate::{Arena, admin, sql};
 
 /// A version that can play.
 #[derive(Clone, Debug, PartialEq)]

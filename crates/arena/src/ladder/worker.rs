@@ -14,14 +14,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::evaluation;
-use crate::rating;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
+use crate::rating;
 use crate::record::RecordWriter;
 use crate::sandbox::{Isolation, ResourceLimits};
+use crate::store::db;
 use crate::store::{MatchId, MatchState, VersionId, leases, matches, versions};
 use crate::submissions::checking::seat;
-use crate::{Arena, db, sql};
+use crate::{Arena, sql};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]

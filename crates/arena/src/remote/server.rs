@@ -19,8 +19,9 @@ use super::registry::{self, Worker};
 use super::wire::{self, Counted, Hello, Lease, LeaseSeat, Release, Renewed, Welcome};
 use crate::ladder::matchmaker;
 use crate::ladder::worker::{self as ladder, Rules};
+use crate::store::db;
 use crate::store::{self, MatchId, MatchState, leases, workers};
-use crate::{Arena, admin, db};
+use crate::{Arena, admin};
 
 /// A refusal: why (which the web layer answers with its HTTP status, `web::WebError`) and
 /// the message.

@@ -12,8 +12,7 @@
 
 use rusqlite::Connection;
 
-use super::settings;
-use crate::db;
+use super::{db, settings};
 
 /// When the ladder came to rest, if it is at rest.
 pub fn since(conn: &Connection) -> Result<Option<i64>, String> {

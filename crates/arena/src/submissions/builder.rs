@@ -27,8 +27,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
 use crate::rundir::Sandboxes;
+use crate::store::db;
 use crate::store::{VersionId, builds};
-use crate::{Arena, admin, db};
+use crate::{Arena, admin};
 
 /// The hidden subcommand a build's child process runs: `rollarena __build DIR ID`.
 pub const CHILD_ARG: &str = "__build";

@@ -20,8 +20,9 @@ pub mod unpack;
 use std::path::Path;
 
 use super::config::Recipe;
+use super::store::db;
 use super::store::{TeamId, VersionId, teams, versions};
-use super::{Arena, admin, db, sql};
+use super::{Arena, admin, sql};
 
 /// An upload as a team sent it.
 #[derive(Clone, Debug, Default)]

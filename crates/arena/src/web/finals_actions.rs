@@ -22,7 +22,7 @@ use crate::{Arena, store};
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
 fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {
     match action {
-        "now" => freeze::set(conn, crate::db::now_ms(), true).map(|_| ()),
+        "now" => freeze::set(conn, crate::store::db::now_ms(), true).map(|_| ()),
         "undo" => freeze::undo(conn),
         "at" => freeze::parse_time(at).and_then(|at| freeze::set(conn, at, false).map(|_| ())),
         other => Err(format!(
