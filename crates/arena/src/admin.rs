@@ -5,7 +5,6 @@
 //! allowed but control characters, which no page or terminal shows faithfully; names of
 //! built-in anchors start with `(built-in)`, which no team may take.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -54,25 +53,20 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
     // DIR is traversable (bots and builds run in `run/` under it) but not listable by them;
     // `versions/` and `records/` are root's only.
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    set_mode(dir, 0o711)?;
+    super::rundir::set_mode(dir, 0o711)?;
     for sub in ["versions", "records"] {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        set_mode(&d, 0o700)?;
+        super::rundir::set_mode(&d, 0o700)?;
     }
     super::rundir::prepare(dir)?;
     std::fs::write(dir.join(config::FILE), config.to_toml())
         .map_err(|e| format!("cannot write {}: {e}", dir.join(config::FILE).display()))?;
     let conn = db::create(dir)?;
-    set_mode(&dir.join(db::FILE), 0o600)?;
+    super::rundir::set_mode(&dir.join(db::FILE), 0o600)?;
     let token = tokens::generate(tokens::Kind::Organiser);
     sessions::add_organiser(&conn, &tokens::hash(&token), db::now_ms())?;
     Ok(token)
-}
-
-pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Checks a team name: what is wrong with it and what to do.

@@ -19,7 +19,8 @@
 //! of their own, and commands are recorded only in records, which bots cannot read.
 //!
 //! The arena's two sandboxes that run there ([`Sandboxes`]: seats and builds, each under its
-//! own uids and limits) are made here too, checked against the kernel and against this tree.
+//! own uids and limits) are made here too, checked against the kernel and against this tree,
+//! and [`set_mode`], which every part uses to keep its files from the bots' uids.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,12 @@ use crate::sandbox::{Isolation, Level};
 
 /// The name of the arena's directory of run directories.
 pub const RUN: &str = "run";
+
+/// Sets a file's or a directory's mode; the error names the path.
+pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
 
 /// Makes `DIR/run/` (root's, 0711) and removes whatever is in it: run directories are per
 /// match and per build, and none outlives the server that made it.

@@ -146,7 +146,7 @@ pub fn lock(arena: &Arena) -> Result<std::fs::File, String> {
 /// upload leftovers and run directories, makes `versions/` root's only (an arena made before
 /// run directories had it 0711), and brings the anchors in line with `arena.toml`.
 pub fn recover(arena: &Arena) -> Result<(), String> {
-    admin::set_mode(&arena.dir.join("versions"), 0o700)?;
+    rundir::set_mode(&arena.dir.join("versions"), 0o700)?;
     rundir::prepare(&arena.dir)?;
     let conn = arena.conn()?;
     let like = format!("{EMBEDDED}%");

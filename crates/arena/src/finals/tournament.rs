@@ -300,7 +300,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // Root's only, as `records/`: the server serves what is public of it.
-    crate::admin::set_mode(&dir, 0o700)?;
+    crate::rundir::set_mode(&dir, 0o700)?;
     let meta = Meta {
         layout: output::LAYOUT_VERSION,
         id: t.id(),

@@ -22,7 +22,7 @@ use std::path::Path;
 use super::config::Recipe;
 use super::store::db;
 use super::store::{TeamId, VersionId, teams, versions};
-use super::{Arena, admin, sql};
+use super::{Arena, rundir, sql};
 
 /// An upload as a team sent it.
 #[derive(Clone, Debug, Default)]
@@ -179,8 +179,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
     std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
     let stored = (|| {
         let recipe = unpack_into(arena, &upload, given, &source)?;
-        admin::set_mode(&staging, 0o700).map_err(internal)?;
-        admin::set_mode(&source, 0o700).map_err(internal)?;
+        rundir::set_mode(&staging, 0o700).map_err(internal)?;
+        rundir::set_mode(&source, 0o700).map_err(internal)?;
         insert(
             arena,
             &mut conn,
@@ -339,7 +339,7 @@ fn unpack_into<'a>(
         };
         std::fs::write(source.join(&recipe.main), &upload.bytes)
             .map_err(|e| Refusal::internal(e.to_string()))?;
-        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
+        rundir::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
         return Ok(recipe);
     }
     match kind {
@@ -453,6 +453,7 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin;
 
     /// The rules of who may submit are `accept`'s, whoever calls it (the web form, the JSON
     /// API, the CLI): a disabled team is refused (HTTP 403), and so is anyone once the contest
