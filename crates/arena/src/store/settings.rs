@@ -1,6 +1,6 @@
 //! The arena's settings kept in the database (the `state` table, key -> JSON text): whether
 //! the matchmaker is paused, the ladder's rest and wake, the finals' closing time and phase.
-//! What each key means is its owner's (`admin`, [`super::rest`], `finals`).
+//! What each key means is its owner's (`admin`, [`super::rest`], `freeze`, `finals`).
 
 use rusqlite::{Connection, OptionalExtension};
 
