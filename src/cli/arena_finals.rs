@@ -10,7 +10,8 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use super::UsageError;
 use crate::arena::Arena;
-use crate::arena::finals::{export, freeze, rejudge, tournament};
+use crate::arena::finals::{export, rejudge, tournament};
+use crate::arena::freeze;
 
 #[derive(Subcommand, Debug)]
 pub enum LastDay {
@@ -135,7 +136,7 @@ fn freeze_cmd(a: FreezeArgs) -> anyhow::Result<ExitCode> {
             freeze::parse_time(t).map_err(|e| UsageError(e.to_string()))?,
             false,
         ),
-        None => (crate::arena::db::now_ms(), true),
+        None => (crate::arena::store::db::now_ms(), true),
     };
     freeze::set(&conn, at, now).map_err(|e| UsageError(e.to_string()))?;
     if now {

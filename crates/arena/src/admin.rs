@@ -5,14 +5,14 @@
 //! allowed but control characters, which no page or terminal shows faithfully; names of
 //! built-in anchors start with `(built-in)`, which no team may take.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use super::config::{self, Config};
+use super::store::db;
 use super::store::{TeamId, sessions, settings, teams, versions};
-use super::{Arena, db, tokens};
+use super::{Arena, tokens};
 use crate::Error;
 
 /// Longest team name, in characters.
@@ -55,11 +55,11 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, Error> {
     // DIR is traversable (bots and builds run in `run/` under it) but not listable by them;
     // `versions/` and `records/` are root's only.
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), e))?;
-    set_mode(dir, 0o711)?;
+    super::rundir::set_mode(dir, 0o711)?;
     for sub in ["versions", "records"] {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).map_err(|e| Error::io(d.display(), e))?;
-        set_mode(&d, 0o700)?;
+        super::rundir::set_mode(&d, 0o700)?;
     }
     super::rundir::prepare(dir)?;
     std::fs::write(dir.join(config::FILE), config.to_toml()).map_err(|e| {
@@ -69,15 +69,10 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, Error> {
         )
     })?;
     let conn = db::create(dir)?;
-    set_mode(&dir.join(db::FILE), 0o600)?;
+    super::rundir::set_mode(&dir.join(db::FILE), 0o600)?;
     let token = tokens::generate(tokens::Kind::Organiser);
     sessions::add_organiser(&conn, &tokens::hash(&token), db::now_ms())?;
     Ok(token)
-}
-
-pub fn set_mode(path: &Path, mode: u32) -> Result<(), Error> {
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| Error::io(path.display(), e))
 }
 
 /// Checks a team name: what is wrong with it and what to do.
@@ -118,7 +113,7 @@ pub fn add_team(arena: &Arena, name: &str) -> Result<String, Error> {
     let conn = arena.conn()?;
     let token = insert_team(&conn, name, false).map(|(_, token)| token)?;
     // A new team wakes a ladder at rest (its first version then places).
-    crate::ladder::rest::wake(&conn)?;
+    crate::store::rest::wake(&conn)?;
     Ok(token)
 }
 
@@ -172,7 +167,7 @@ pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, Er
 }
 
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
-/// made are played. Resuming also wakes a ladder at rest (`ladder::rest`): every version
+/// made are played. Resuming also wakes a ladder at rest (`store::rest`): every version
 /// plays one match more. Returns whether the ladder was at rest.
 pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, Error> {
     let conn = arena.conn()?;
@@ -182,9 +177,9 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, Error> {
         &serde_json::to_string(&paused).expect("a bool serialises"),
     )?;
     if paused {
-        return Ok(crate::ladder::rest::since(&conn)?.is_some());
+        return Ok(crate::store::rest::since(&conn)?.is_some());
     }
-    crate::ladder::rest::wake(&conn)
+    crate::store::rest::wake(&conn)
 }
 
 /// Whether the matchmaker is paused.
@@ -209,7 +204,7 @@ pub fn sync_anchors(arena: &Arena) -> Result<(), Error> {
             continue;
         }
         let (team, _) = insert_team(&conn, &name, true)?;
-        let (mu, sigma) = super::ladder::rating::initial();
+        let (mu, sigma) = crate::rating::initial();
         versions::insert_builtin(
             &conn,
             team,

@@ -6,6 +6,8 @@
 //! typo that silently kept a default would be worse than an error). Durations are written as
 //! `"10s"`, `"500ms"`, sizes as `"512M"`, the forms the command line takes.
 
+pub mod proxies;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -485,7 +487,7 @@ impl Config {
             ));
         }
         self.sprt()?;
-        crate::web::proxies::parse_list(&self.server.trusted_proxies)?;
+        proxies::parse_list(&self.server.trusted_proxies)?;
         if self.ladder.max_attempts == 0 {
             return Err(Error::Invalid(
                 "[ladder] max_attempts must be at least 1".into(),

@@ -9,7 +9,7 @@
 //! - [`Error::Conflict`]: it exists already (a team of that name, an arena in that directory);
 //! - [`Error::Io`]: the file system failed, on the path its context names;
 //! - [`Error::At`]: another error, on what its context names (a file, a step), of its kind;
-//! - [`Error::Store`]: the database failed (see [`crate::store::StoreError`]);
+//! - [`Error::Store`]: the database failed ([`StoreError`], defined here and used by the store);
 //! - [`Error::Unverified`]: a match's record does not verify, or is not that match's;
 //! - [`Error::Rules`], [`Error::Run`], [`Error::Games`], [`Error::Tournament`]: a lower
 //!   layer's failure, kept as its text (so that it reads the same whatever type the layer
@@ -27,8 +27,24 @@
 
 use std::fmt::Display;
 
-use crate::remote::client::CallError;
-use crate::store::StoreError;
+/// What went wrong in the store ([`crate::store`]).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A query failed (the database is locked past the busy timeout, full, corrupt...).
+    #[error("database: {0}")]
+    Sql(rusqlite::Error),
+    /// The database could not be opened (the message names the file and what to do).
+    #[error("{0}")]
+    Open(String),
+}
+
+/// Not a `#[from]`: the message holds the SQLite error, which is then not its `source()` as
+/// well (`anyhow`'s `{:#}` would print it twice).
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sql(e)
+    }
+}
 
 /// What went wrong in the arena.
 #[derive(Debug, thiserror::Error)]
@@ -70,9 +86,10 @@ pub enum Error {
     /// The tournament layer failed (a tournament's set-up or run, a report).
     #[error("{0}")]
     Tournament(String),
-    /// A remote worker's call to the server failed.
-    #[error(transparent)]
-    Remote(#[from] CallError),
+    /// A remote worker's call to the server failed (a `remote::client::CallError`, as its
+    /// text: this module sits below `remote`).
+    #[error("{0}")]
+    Remote(String),
     /// The arena's own machinery failed (a thread, a child process, its own files).
     #[error("{0}")]
     Internal(String),

@@ -19,8 +19,9 @@ use std::time::Duration;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use crate::Arena;
 use crate::Error;
-use crate::{Arena, db};
+use crate::store::db;
 
 /// What was exported.
 #[derive(Debug)]
@@ -145,5 +146,5 @@ pub fn backup(arena: &Arena, to: &Path) -> Result<(), Error> {
     // One file, not in WAL mode: the copy stands alone until a server opens it.
     crate::store::standalone(&dest).map_err(|e| Error::at("the database copy", e))?;
     // The live database's mode, which the archive's entry takes from the copy.
-    crate::admin::set_mode(to, 0o600)
+    crate::rundir::set_mode(to, 0o600)
 }

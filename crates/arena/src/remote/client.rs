@@ -24,6 +24,13 @@ pub enum CallError {
     Refused { status: u16, message: String },
 }
 
+/// A call that failed, as the arena's error.
+impl From<CallError> for crate::Error {
+    fn from(e: CallError) -> Self {
+        crate::Error::Remote(e.to_string())
+    }
+}
+
 /// The worker API of one server, with one worker's token.
 #[derive(Clone)]
 pub struct Client {

@@ -27,9 +27,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
 use crate::Error;
-use crate::service::Sandboxes;
+use crate::rundir::Sandboxes;
+use crate::store::db;
 use crate::store::{VersionId, builds};
-use crate::{Arena, admin, db};
+use crate::{Arena, rundir};
 
 /// The hidden subcommand a build's child process runs: `rollarena __build DIR ID`.
 pub const CHILD_ARG: &str = "__build";
@@ -147,7 +148,7 @@ fn build_and_check(
         serde_json::to_string_pretty(&report).map_err(Error::internal)?,
     )
     .map_err(|e| Error::io(json.display(), e))?;
-    admin::set_mode(&json, 0o600)?;
+    rundir::set_mode(&json, 0o600)?;
     Ok(if report.passed {
         Report::Passed
     } else {

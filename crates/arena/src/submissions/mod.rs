@@ -20,8 +20,9 @@ pub mod unpack;
 use std::path::Path;
 
 use super::config::Recipe;
+use super::store::db;
 use super::store::{TeamId, VersionId, teams, versions};
-use super::{Arena, admin, db};
+use super::{Arena, rundir};
 use crate::Error;
 
 /// An upload as a team sent it.
@@ -146,8 +147,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
             "the upload is empty: send your bot's source file or an archive of its folder".into(),
         ));
     }
-    if let Some(at) = super::finals::freeze::closed(&conn).map_err(Refusal::internal)? {
-        return Err(Refusal::bad(super::finals::freeze::refusal(at)));
+    if let Some(at) = crate::freeze::closed(&conn).map_err(Refusal::internal)? {
+        return Err(Refusal::bad(crate::freeze::refusal(at)));
     }
     rate_limit(&conn, team, limits.per_hour)?;
     let label = match &upload.label {
@@ -179,8 +180,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
         .map_err(|e| Refusal::internal(format!("{}: {e}", source.display())))?;
     let stored = (|| {
         let recipe = unpack_into(arena, &upload, given, &source)?;
-        admin::set_mode(&staging, 0o700).map_err(Refusal::internal)?;
-        admin::set_mode(&source, 0o700).map_err(Refusal::internal)?;
+        rundir::set_mode(&staging, 0o700).map_err(Refusal::internal)?;
+        rundir::set_mode(&source, 0o700).map_err(Refusal::internal)?;
         insert(
             arena,
             &mut conn,
@@ -339,7 +340,7 @@ fn unpack_into<'a>(
         };
         std::fs::write(source.join(&recipe.main), &upload.bytes)
             .map_err(|e| Refusal::internal(e.to_string()))?;
-        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
+        rundir::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
         return Ok(recipe);
     }
     match kind {
@@ -389,7 +390,7 @@ fn insert(
 ) -> Result<i64, Refusal> {
     let internal = Refusal::internal;
     let sha = crate::tournament::config::sha256_hex(bytes);
-    let (mu, sigma) = super::ladder::rating::initial();
+    let (mu, sigma) = crate::rating::initial();
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(|e| internal(crate::Error::from(e)))?;
@@ -454,6 +455,7 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin;
 
     /// The rules of who may submit are `accept`'s, whoever calls it (the web form, the JSON
     /// API, the CLI): a disabled team is refused (HTTP 403), and so is anyone once the contest
@@ -474,7 +476,7 @@ mod tests {
             "{r:?}"
         );
         admin::set_team_disabled(&arena, team, false).unwrap();
-        super::super::finals::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
+        crate::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
         let r = accept(&arena, team, upload).unwrap_err();
         assert!(
             !r.forbidden && r.message.contains("the contest closed at"),
