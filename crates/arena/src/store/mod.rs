@@ -20,6 +20,7 @@ pub mod matches;
 pub mod pool;
 pub mod ratings;
 pub mod reads;
+pub mod rows;
 pub mod sessions;
 pub mod settings;
 pub mod states;
