@@ -30,7 +30,8 @@ pub struct GoofspielCheck;
 const CONTEST: Contest = Contest {
     name: "goofspiel",
     default_players: &[2, 4],
-    build,
+    // The run layer's check still takes its refusals as text.
+    build: |config, players| build(config, players).map_err(String::from),
 };
 
 pub static CHECK: GoofspielCheck = GoofspielCheck;
@@ -117,7 +118,7 @@ impl GameCheck for GoofspielCheck {
 }
 
 /// The game of the contest's options with `players` seats.
-fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> {
+fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, crate::Error> {
     (super::entry::ENTRY.build)(&config.options_with(players))
 }
 

@@ -126,7 +126,9 @@ impl GameCheck for RobotsCheck {
             );
         }
         config.players = vec![2];
-        (super::entry::ENTRY.build)(&config.options_with(2)).map(|_| ())
+        (super::entry::ENTRY.build)(&config.options_with(2))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {

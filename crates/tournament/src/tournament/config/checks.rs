@@ -144,7 +144,7 @@ pub(super) fn game(
             (entry.build)(&own).ok().map(|_| ())
         };
         if !flags.is_empty() && file_alone().is_some() {
-            at.flag_err(&flags.join(" "), e)
+            at.flag_err(&flags.join(" "), e.to_string())
         } else {
             at.err(span, format!("options: {e}"))
         }
