@@ -37,11 +37,13 @@ pub enum Error {
     /// A report cannot be finished for a reason of its own (its writer thread died).
     #[error("{0}")]
     Report(String),
-    /// A file-system failure: what was being done, with its path, and why.
-    #[error("{context}: {source}")]
+    /// A file-system failure: what was being done, with its path, and why. The OS error is
+    /// part of the text and deliberately not the `source()`: the command line prints an
+    /// error's chain (`{:#}`), which would say it twice.
+    #[error("{context}: {error}")]
     Io {
         context: String,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A lower layer (rules, run) failed; its text as it is.
     #[error("{0}")]
@@ -50,10 +52,10 @@ pub enum Error {
 
 impl Error {
     /// A file-system failure while doing `context` (which names the path).
-    pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
+    pub fn io(context: impl Into<String>, error: std::io::Error) -> Error {
         Error::Io {
             context: context.into(),
-            source,
+            error,
         }
     }
 
@@ -85,6 +87,12 @@ mod tests {
         assert_eq!(
             Error::io("cannot read /x/results.jsonl", missing).to_string(),
             "cannot read /x/results.jsonl: No such file"
+        );
+        let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let io = Error::io("cannot read /x/results.jsonl", missing);
+        assert!(
+            std::error::Error::source(&io).is_none(),
+            "printed as a chain, the OS error would be said twice"
         );
         let config = ConfigError {
             file: "t.toml".into(),
