@@ -234,6 +234,6 @@ fn parse_hours(s: &str) -> Result<Duration, String> {
             .parse::<u64>()
             .map(|h| Duration::from_secs(h * 3600))
             .map_err(|_| format!("{s:?} is not a duration")),
-        None => parse_duration(s),
+        None => parse_duration(s).map_err(String::from),
     }
 }

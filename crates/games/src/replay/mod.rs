@@ -14,7 +14,7 @@ pub use crate::verify::{Discrepancy, MatchReport, Report, verify, verify_game};
 /// The game a record was played at, with its options, checked against the rules this build
 /// knows.
 pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String> {
-    crate::game::registry::of_record(record)
+    crate::game::registry::of_record(record).map_err(String::from)
 }
 
 /// A fresh round set up as the record says it was (round index, match seed, round seed, and
@@ -54,7 +54,7 @@ pub fn replay_states(
     let mut round: Box<dyn Round> = match &record.carry {
         Some(c) => game
             .next_round(setup(record), c)
-            .map_err(|e| fail(None, e))?,
+            .map_err(|e| fail(None, e.to_string()))?,
         None => game.new_round(setup(record)),
     };
     each(round.as_ref(), &[]);

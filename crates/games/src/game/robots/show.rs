@@ -136,10 +136,12 @@ pub fn robots_of(record: &RoundRecord) -> Result<Robots, String> {
             record.rules
         ));
     }
-    Robots::from_options(&record.options).map(|g| Robots {
-        rules: record.rules,
-        ..g
-    })
+    Robots::from_options(&record.options)
+        .map(|g| Robots {
+            rules: record.rules,
+            ..g
+        })
+        .map_err(String::from)
 }
 
 /// Plays one token's recorded actions through the engine. `game` is the token's index in its
@@ -266,11 +268,11 @@ fn demonstration(
             return Ok(Demonstration {
                 declared,
                 sent: true,
-                unreadable: Some(e.clone()),
+                unreadable: Some(e.0.clone()),
                 steps: Vec::new(),
                 count: 0,
                 ok: false,
-                reason: Some(e),
+                reason: Some(e.0),
             });
         }
     };
@@ -289,7 +291,7 @@ fn demonstration(
         count: parsed.len(),
         steps,
         ok: verdict.is_ok(),
-        reason: verdict.err(),
+        reason: verdict.err().map(|e| e.0),
     })
 }
 

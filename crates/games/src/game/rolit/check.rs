@@ -158,7 +158,9 @@ impl GameCheck for RolitCheck {
 fn size(config: &CheckConfig) -> Result<u8, String> {
     match config.options.get("size") {
         None => Ok(8),
-        Some(v) => crate::game::registry::whole("size", v).map(|n| n.min(255) as u8),
+        Some(v) => crate::game::registry::whole("size", v)
+            .map(|n| n.min(255) as u8)
+            .map_err(String::from),
     }
 }
 

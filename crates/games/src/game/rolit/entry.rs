@@ -12,7 +12,7 @@ pub static ENTRY: Entry = Entry {
     title: "Rolit, a four-colour cousin of Othello (protocol/games/rolit.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(String::from),
     demo,
     summary: points_line,
     players: 2..=4,

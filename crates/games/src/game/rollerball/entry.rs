@@ -13,7 +13,7 @@ pub static ENTRY: Entry = Entry {
     title: "Rollerball, rolling balls, workmen and diversion cards (protocol/games/rollerball.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(String::from),
     demo,
     summary: points_line,
     players: 2..=6,
