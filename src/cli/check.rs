@@ -157,8 +157,9 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<(CheckConfig, &'static dyn G
     let entry = registry::find(&args.game).map_err(UsageError)?;
     let options = args.game_flags.options_for(entry).map_err(UsageError)?;
     let isolation = args.isolation.isolation()?;
-    let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError)?;
+    let mut bot = BotSpec::parse("", &args.bot).map_err(|e| UsageError(e.to_string()))?;
     resolve_program(&bot.argv[0])
+        .map_err(String::from)
         .and_then(|_| super::isolation::check_reachable(&isolation, &bot.argv))
         .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
     bot.name = crate::arbiter::names::default_name(&bot.argv);

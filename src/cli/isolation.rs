@@ -68,15 +68,16 @@ impl IsolationArgs {
             disk: self.disk,
             inodes: self.inodes,
         };
-        crate::sandbox::output::make_private(self.output_group.as_deref()).map_err(UsageError)?;
+        crate::sandbox::output::make_private(self.output_group.as_deref())
+            .map_err(|e| UsageError(e.to_string()))?;
         let iso = Isolation::new(
             self.sandbox,
             self.bot_user.as_deref(),
             &self.bot_uids,
             limits,
         )
-        .map_err(UsageError)?;
-        iso.probe().map_err(UsageError)?;
+        .map_err(|e| UsageError(e.to_string()))?;
+        iso.probe().map_err(|e| UsageError(e.to_string()))?;
         Ok(iso)
     }
 }

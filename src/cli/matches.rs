@@ -471,7 +471,7 @@ fn bot_specs(
 ) -> anyhow::Result<Vec<BotSpec>> {
     let mut bots = Vec::new();
     for (seat, command) in commands.iter().enumerate() {
-        let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
+        let mut spec = BotSpec::parse("", command).map_err(|e| UsageError(e.to_string()))?;
         if spec.argv[0] != "rollarena"
             && let Ok(here) = std::env::current_dir()
             && let Err(missing) = crate::arbiter::process::paths_from(&spec.argv, &here)
@@ -483,6 +483,7 @@ fn bot_specs(
             ));
         }
         resolve_program(&spec.argv[0])
+            .map_err(String::from)
             .and_then(|_| super::isolation::check_reachable(isolation, &spec.argv))
             .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
         match args.names.get(seat) {

@@ -340,15 +340,16 @@ fn isolation(args: &TournamentArgs, t: &mut config::Tournament) -> anyhow::Resul
     if let Some(inodes) = args.inodes {
         t.sandbox.limits.inodes = inodes;
     }
-    crate::sandbox::output::make_private(args.output_group.as_deref()).map_err(UsageError)?;
+    crate::sandbox::output::make_private(args.output_group.as_deref())
+        .map_err(|e| UsageError(e.to_string()))?;
     let isolation = Isolation::new(
         t.sandbox.level,
         t.sandbox.user.as_deref(),
         &t.sandbox.uids,
         t.sandbox.limits,
     )
-    .map_err(UsageError)?;
-    isolation.probe().map_err(UsageError)?;
+    .map_err(|e| UsageError(e.to_string()))?;
+    isolation.probe().map_err(|e| UsageError(e.to_string()))?;
     Ok(isolation)
 }
 
@@ -407,6 +408,7 @@ fn check_bots(
             argv[0] = cwd.join(&argv[0]).display().to_string();
         }
         resolve_program(&argv[0])
+            .map_err(String::from)
             .and_then(|_| super::isolation::check_reachable(isolation, &argv))
             .map_err(|e| {
                 let from = b.cwd.clone().or_else(|| {

@@ -601,7 +601,8 @@ fn keep_tables(
                     out.line(&bytes).map_err(failed)?;
                 }
             } else {
-                resume = resume.and_then(|r| Resume::add(r, &record).map(Some));
+                resume =
+                    resume.and_then(|r| Resume::add(r, &record).map(Some).map_err(String::from));
                 kept.push(bytes);
             }
         }

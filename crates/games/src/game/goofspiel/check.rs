@@ -81,7 +81,7 @@ impl GameCheck for GoofspielCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 
@@ -117,8 +117,9 @@ impl GameCheck for GoofspielCheck {
 }
 
 /// The game of the contest's options with `players` seats.
-fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> {
+fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, rollarena_run::Error> {
     (super::entry::ENTRY.build)(&config.options_with(players))
+        .map_err(rollarena_run::Error::settings)
 }
 
 /// The bids the bot made in a round, from its requests' legal lists and its hand.

@@ -85,7 +85,7 @@ impl GameCheck for RollerballCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 
@@ -121,15 +121,17 @@ impl GameCheck for RollerballCheck {
 
 /// The game of the contest's options with `players` seats, its turn limit cut to
 /// [`TURNS_A_PLAYER`] turns a player.
-fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> {
+fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, rollarena_run::Error> {
     let mut options = config.options_with(players);
     let given = match options.get("turn_limit") {
-        Some(v) => crate::game::registry::whole("turn_limit", v)?,
+        Some(v) => {
+            crate::game::registry::whole("turn_limit", v).map_err(rollarena_run::Error::settings)?
+        }
         None => u64::from(super::RollerballGame::default_turn_limit()),
     };
     let short = given.min(TURNS_A_PLAYER * players as u64).max(1);
     options.insert("turn_limit".into(), short.into());
-    (super::entry::ENTRY.build)(&options)
+    (super::entry::ENTRY.build)(&options).map_err(rollarena_run::Error::settings)
 }
 
 /// The phases of the bot's requests, counted, in the order first seen.
