@@ -54,7 +54,7 @@ pub fn replay_states(
     let mut round: Box<dyn Round> = match &record.carry {
         Some(c) => game
             .next_round(setup(record), c)
-            .map_err(|e| fail(None, e))?,
+            .map_err(|e| fail(None, e.to_string()))?,
         None => game.new_round(setup(record)),
     };
     each(round.as_ref(), &[]);

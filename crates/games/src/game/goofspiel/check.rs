@@ -30,8 +30,8 @@ pub struct GoofspielCheck;
 const CONTEST: Contest = Contest {
     name: "goofspiel",
     default_players: &[2, 4],
-    // The run layer's check still takes its refusals as text.
-    build: |config, players| build(config, players).map_err(String::from),
+    // A game refused by its options is a check's settings refused.
+    build: |config, players| build(config, players).map_err(rollarena_run::Error::settings),
 };
 
 pub static CHECK: GoofspielCheck = GoofspielCheck;
@@ -82,7 +82,7 @@ impl GameCheck for GoofspielCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 

@@ -271,11 +271,11 @@ fn demonstration(
             return Ok(Demonstration {
                 declared,
                 sent: true,
-                unreadable: Some(e.clone()),
+                unreadable: Some(e.0.clone()),
                 steps: Vec::new(),
                 count: 0,
                 ok: false,
-                reason: Some(e),
+                reason: Some(e.0),
             });
         }
     };
@@ -294,7 +294,7 @@ fn demonstration(
         count: parsed.len(),
         steps,
         ok: verdict.is_ok(),
-        reason: verdict.err(),
+        reason: verdict.err().map(|e| e.0),
     })
 }
 

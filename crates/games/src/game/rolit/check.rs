@@ -109,17 +109,17 @@ impl GameCheck for RolitCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
-        let size = size(config).map_err(|e| e.to_string())?;
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
+        let size = size(config).map_err(rollarena_run::Error::settings)?;
         if config.players.is_empty() {
             config.players = (2..=4).filter(|&p| Rolit::new(size, p).is_ok()).collect();
         }
         if config.players.is_empty() {
             // No count fits this board: the rules say why.
-            Rolit::new(size, 2).map_err(|e| e.to_string())?;
+            Rolit::new(size, 2).map_err(rollarena_run::Error::settings)?;
         }
         for &p in &config.players {
-            Rolit::new(size, p).map_err(|e| e.to_string())?;
+            Rolit::new(size, p).map_err(rollarena_run::Error::settings)?;
         }
         Ok(())
     }

@@ -31,8 +31,8 @@ pub struct RollerballCheck;
 const CONTEST: Contest = Contest {
     name: "rollerball",
     default_players: &[2, 5],
-    // The run layer's check still takes its refusals as text.
-    build: |config, players| build(config, players).map_err(String::from),
+    // A game refused by its options is a check's settings refused.
+    build: |config, players| build(config, players).map_err(rollarena_run::Error::settings),
 };
 
 pub static CHECK: RollerballCheck = RollerballCheck;
@@ -86,7 +86,7 @@ impl GameCheck for RollerballCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 
