@@ -96,8 +96,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
-    let options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
+    let options = args.game_flags.options_for(entry)?;
     let mut config = Config::new(entry.name, options).map_err(UsageError)?;
     if let Some(p) = args.players {
         config.players = p;

@@ -374,7 +374,7 @@ impl Config {
     /// The game with its options and `players`, as the registry builds it.
     pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
         let entry = registry::find(&self.game)?;
-        (entry.build)(&self.options_with_players())
+        Ok((entry.build)(&self.options_with_players())?)
     }
 
     /// The game's options with `players` set.
@@ -427,7 +427,12 @@ impl Config {
             &self.ladder.sprt,
             crate::tournament::sprt::EloModel::Normalized,
         )
-        .map_err(|e| format!("ladder.sprt: {}", e.trim_start_matches("--sprt")))
+        .map_err(|e| {
+            format!(
+                "ladder.sprt: {}",
+                e.to_string().trim_start_matches("--sprt")
+            )
+        })
     }
 
     /// Checks everything a match, a build or the ladder would otherwise trip over later.
