@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::UsageError;
-use crate::arena::finals::freeze::utc;
+use crate::arena::freeze::utc;
 use crate::arena::status::{self, Status, TeamListing};
 use crate::arena::{Arena, admin};
 

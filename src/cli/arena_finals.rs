@@ -10,7 +10,8 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use super::UsageError;
 use crate::arena::Arena;
-use crate::arena::finals::{export, freeze, rejudge, tournament};
+use crate::arena::finals::{export, rejudge, tournament};
+use crate::arena::freeze;
 
 #[derive(Subcommand, Debug)]
 pub enum LastDay {
@@ -132,7 +133,7 @@ fn freeze_cmd(a: FreezeArgs) -> anyhow::Result<ExitCode> {
     }
     let (at, now) = match &a.at {
         Some(t) => (freeze::parse_time(t).map_err(UsageError)?, false),
-        None => (crate::arena::db::now_ms(), true),
+        None => (crate::arena::store::db::now_ms(), true),
     };
     freeze::set(&conn, at, now).map_err(UsageError)?;
     if now {

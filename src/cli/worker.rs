@@ -149,7 +149,7 @@ impl WorkDir {
             crate::arena::tokens::random_hex(8)
         ));
         std::fs::create_dir(&dir).with_context(|| format!("cannot make {}", dir.display()))?;
-        crate::arena::admin::set_mode(&dir, 0o711).map_err(|e| anyhow::anyhow!(e))?;
+        crate::arena::rundir::set_mode(&dir, 0o711).map_err(|e| anyhow::anyhow!(e))?;
         Ok(WorkDir(dir))
     }
 }

@@ -8,7 +8,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rollarena::arena::config::Recipe;
-use rollarena::arena::service::{Sandboxes, build_once};
+use rollarena::arena::rundir::Sandboxes;
+use rollarena::arena::service::build_once;
 use rollarena::arena::submissions::{Upload, accept};
 
 use super::{arena, state, team};

@@ -162,7 +162,7 @@ fn the_python_and_c_kits_are_built_checked_and_rated_once_per_match() {
             per_version.entry(v).or_default().push((mu0, s0, mu1, s1));
         }
     }
-    let (mu_start, sigma_start) = rollarena::arena::ladder::rating::initial();
+    let (mu_start, sigma_start) = rollarena::arena::rating::initial();
     for (v, chain) in &per_version {
         // Applied once each: matches finish in any order, but each starts from the rating the
         // one counted before it left, so the matches form one chain from the initial rating

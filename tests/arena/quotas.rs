@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rollarena::arena::service::Sandboxes;
+use rollarena::arena::rundir::Sandboxes;
 
 use super::builds::{build_next, recipe, submit};
 use super::{arena, state, team};

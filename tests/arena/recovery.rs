@@ -7,10 +7,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use rollarena::arena::admin;
 use rollarena::arena::ladder::{matchmaker, worker};
 use rollarena::arena::service::Service;
+use rollarena::arena::store::db;
 use rollarena::arena::submissions::{Upload, accept};
-use rollarena::arena::{admin, db};
 
 use super::{arena, kit_file, state, team, wait_for};
 

@@ -3,8 +3,9 @@
 //! source), the other a spy (`tests/bots/arena_spy.py` appended to the kit, so that it plays
 //! legally) that tries to read every version's source and build, the database, the records,
 //! and, through /proc, the other seat's run directory, and prints to its stderr every byte it
-//! read. The token must appear nowhere in what the spy printed (the records' stderr tails and
-//! its check report), the spy must have read nothing of the arena's, and its output must show
+//! read, and every file descriptor it was started with beyond 0, 1 and 2. The token must appear
+//! nowhere in what the spy printed (the records' stderr tails and its check report), the spy
+//! must have read nothing of the arena's and hold no other descriptor, and its output must show
 //! that it tried, at the arena's real directory. It runs twice: with the arena under /tmp
 //! (where the sandbox's private /tmp hides all but the spy's own run directory) and outside it
 //! (where only the directories' modes keep it out). After the server stops, no run directory is
@@ -118,6 +119,10 @@ fn spy_on(tmp: tempfile::TempDir) {
     victim_source.extend_from_slice(format!("\n# {token}\n").as_bytes());
     let victim = accept(&arena, team(&arena, "victims"), upload(victim_source)).unwrap();
     let spy = accept(&arena, team(&arena, "spies"), upload(spy_source(&[]))).unwrap();
+    // A descriptor of the victim's source that this process holds open without close-on-exec,
+    // as a library or a service manager might leave one: a bot that inherited it would read
+    // the token through it.
+    let _planted = inheritable(&arena.version_dir(victim).join("source/bot.py"));
     let arena = Arc::new(arena);
     let service = Service::start(arena.clone(), 1).unwrap();
     let conn = arena.conn().unwrap();
@@ -194,6 +199,17 @@ fn spy_on(tmp: tempfile::TempDir) {
     });
 }
 
+/// `path` opened for reading without close-on-exec, so that every process this one starts
+/// would inherit it unless the sandbox closes it.
+pub fn inheritable(path: &Path) -> std::fs::File {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::open(path).unwrap();
+    // SAFETY: fcntl on a descriptor this File owns.
+    let cleared = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETFD, 0) };
+    assert_eq!(cleared, 0, "clearing close-on-exec on {}", path.display());
+    file
+}
+
 /// The spy's reports (between "SPY BEGIN" and "SPY END") in stderr tails: at least `at_least`
 /// whole ones. The first is shown (with --nocapture: what a spy sees).
 pub fn spy_reports(printed: &[String], at_least: usize) -> Vec<String> {
@@ -257,6 +273,16 @@ pub fn read_nothing(report: &str, dir: &Path) {
     assert!(
         report.contains("not mine []"),
         "the spy saw no other run directory: {report}"
+    );
+    // No descriptor crossed the exec: not the database, not a socket, not a directory.
+    assert!(
+        report.contains("FDS listed "),
+        "the spy listed its descriptors: {report}"
+    );
+    let inherited: Vec<&str> = report.lines().filter(|l| l.starts_with("FD ")).collect();
+    assert!(
+        inherited.is_empty(),
+        "the spy holds descriptors beyond stdin, stdout and stderr: {inherited:#?}"
     );
     // Beside its scratch directory: nothing it may list, or its own alone.
     let scratch = report

@@ -13,7 +13,8 @@
 #     arena's run directories its command line, environment and mappings name; every such
 #     run directory that is not its own: listed, and its bot.py read;
 #   the directory its scratch directory is in (listed), and every other one there;
-#   any path the test names in `_SPY_TARGETS` (a remote worker's cache, an artifact in it).
+#   any path the test names in `_SPY_TARGETS` (a remote worker's cache, an artifact in it);
+#   every file descriptor it holds beyond 0, 1 and 2 (named through /proc/self/fd, and read).
 #
 # Its own run directory is not a target (it is its own), but one read of its own bot.py,
 # whose size only is printed, shows that reading works for its uid.
@@ -121,6 +122,22 @@ def _spy():
                 grab(_os.path.join(d, f))
         except OSError:
             pass
+    # Descriptors it was started with beyond 0, 1 and 2 (an arena.db, a listening socket or
+    # a run directory left open across the exec would be a way in): each named, and read.
+    listed = sorted(int(fd) for fd in _os.listdir("/proc/self/fd"))
+    for fd in listed:
+        if fd <= 2:
+            continue
+        try:
+            target = _os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # the descriptor the listing itself used, closed by now
+        try:
+            data = repr(_os.pread(fd, 64, 0))
+        except OSError as e:
+            data = f"unreadable: {e.strerror}"
+        say(f"FD {fd} -> {target}: {data}")
+    say(f"FDS listed {listed}")
     say(f"SUMMARY tried={tried[0]} read={read[0]} denied={denied}")
     _os.write(2, ("SPY BEGIN\n" + "\n".join(out) + "\nSPY END\n").encode())
 

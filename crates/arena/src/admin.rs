@@ -5,14 +5,14 @@
 //! allowed but control characters, which no page or terminal shows faithfully; names of
 //! built-in anchors start with `(built-in)`, which no team may take.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use super::config::{self, Config};
+use super::store::db;
 use super::store::{TeamId, sessions, settings, teams, versions};
-use super::{Arena, db, tokens};
+use super::{Arena, tokens};
 
 /// Longest team name, in characters.
 pub const MAX_NAME: usize = 64;
@@ -53,25 +53,20 @@ pub fn init_with(dir: &Path, config: &Config) -> Result<String, String> {
     // DIR is traversable (bots and builds run in `run/` under it) but not listable by them;
     // `versions/` and `records/` are root's only.
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    set_mode(dir, 0o711)?;
+    super::rundir::set_mode(dir, 0o711)?;
     for sub in ["versions", "records"] {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        set_mode(&d, 0o700)?;
+        super::rundir::set_mode(&d, 0o700)?;
     }
     super::rundir::prepare(dir)?;
     std::fs::write(dir.join(config::FILE), config.to_toml())
         .map_err(|e| format!("cannot write {}: {e}", dir.join(config::FILE).display()))?;
     let conn = db::create(dir)?;
-    set_mode(&dir.join(db::FILE), 0o600)?;
+    super::rundir::set_mode(&dir.join(db::FILE), 0o600)?;
     let token = tokens::generate(tokens::Kind::Organiser);
     sessions::add_organiser(&conn, &tokens::hash(&token), db::now_ms())?;
     Ok(token)
-}
-
-pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Checks a team name: what is wrong with it and what to do.
@@ -112,7 +107,7 @@ pub fn add_team(arena: &Arena, name: &str) -> Result<String, String> {
     let conn = arena.conn()?;
     let token = insert_team(&conn, name, false).map(|(_, token)| token)?;
     // A new team wakes a ladder at rest (its first version then places).
-    crate::ladder::rest::wake(&conn)?;
+    crate::store::rest::wake(&conn)?;
     Ok(token)
 }
 
@@ -163,7 +158,7 @@ pub fn new_token(conn: &rusqlite::Connection, team: TeamId) -> Result<String, St
 }
 
 /// Pauses (or resumes) the matchmaker: no new match is made while paused; matches already
-/// made are played. Resuming also wakes a ladder at rest (`ladder::rest`): every version
+/// made are played. Resuming also wakes a ladder at rest (`store::rest`): every version
 /// plays one match more. Returns whether the ladder was at rest.
 pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
     let conn = arena.conn()?;
@@ -173,9 +168,9 @@ pub fn set_paused(arena: &Arena, paused: bool) -> Result<bool, String> {
         &serde_json::to_string(&paused).expect("a bool serialises"),
     )?;
     if paused {
-        return Ok(crate::ladder::rest::since(&conn)?.is_some());
+        return Ok(crate::store::rest::since(&conn)?.is_some());
     }
-    crate::ladder::rest::wake(&conn)
+    crate::store::rest::wake(&conn)
 }
 
 /// Whether the matchmaker is paused.
@@ -200,7 +195,7 @@ pub fn sync_anchors(arena: &Arena) -> Result<(), String> {
             continue;
         }
         let (team, _) = insert_team(&conn, &name, true)?;
-        let (mu, sigma) = super::ladder::rating::initial();
+        let (mu, sigma) = crate::rating::initial();
         versions::insert_builtin(
             &conn,
             team,

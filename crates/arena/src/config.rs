@@ -6,6 +6,8 @@
 //! typo that silently kept a default would be worse than an error). Durations are written as
 //! `"10s"`, `"500ms"`, sizes as `"512M"`, the forms the command line takes.
 
+pub mod proxies;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -473,7 +475,7 @@ impl Config {
             return Err("[uploads]: the limits must be above 0".into());
         }
         self.sprt()?;
-        crate::web::proxies::parse_list(&self.server.trusted_proxies)?;
+        proxies::parse_list(&self.server.trusted_proxies)?;
         if self.ladder.max_attempts == 0 {
             return Err("[ladder] max_attempts must be at least 1".into());
         }

@@ -108,7 +108,7 @@ pub fn grade_next(arena: &Arena, stop: &AtomicBool) -> Result<bool, String> {
     crate::tournament::output::write_atomic(&file, &json)
         .map_err(|e| format!("{}: {e}", file.display()))?;
     // Root's only, as the records are.
-    super::admin::set_mode(&file, 0o600)?;
+    super::rundir::set_mode(&file, 0o600)?;
     Ok(true)
 }
 

@@ -3,22 +3,29 @@
 //! that builds, checks and rates them in a continuous ladder.
 //!
 //! It sits above `tournament` and `report` (it uses their ratings, SPRT, runner and viewer)
-//! and below `cli`. The parts:
+//! and below `cli`. The parts, each using only the parts listed before it (`tests/layout.rs`
+//! holds them to this order):
 //! - [`config`]: `arena.toml`, every setting with its default;
-//! - [`db`]: the database, its migrations, and the time the database stores;
-//! - [`store`]: every query of the database, typed ids and states, pooled connections;
 //! - [`tokens`]: the organiser's, teams' and workers' tokens, stored only as hashes;
+//! - [`store`]: the database (its migrations, the time it stores) and every query of it,
+//!   typed ids and states, pooled connections;
+//! - [`rating`]: the Weng-Lin ratings, a new version's and their update after a match;
+//! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`), and
+//!   the sandboxes of seats and builds;
+//! - [`records`]: where a match's record is, its compressed storage once counted, and what
+//!   others may see of it;
+//! - [`live`]: the matches in play, as spectators may watch them;
+//! - [`freeze`]: the contest's closing time, which submissions, pins and the ladder obey;
 //! - [`admin`]: creating an arena, teams, pausing;
 //! - [`pinning`]: which version of a team plays (the one it pinned, or its latest ready one);
+//! - [`grading`]: "where the game was lost", every counted match's moves graded;
 //! - [`submissions`]: uploads checked and stored, then built and checked in the sandbox;
-//! - [`finals`]: the last day: the closing time, the final tournament, re-judging, export;
-//! - [`ladder`]: the matchmaker, the match workers (with leases) and the ratings;
-//! - [`live`]: the matches in play, as spectators may watch them;
+//! - [`ladder`]: the matchmaker, the match workers (with leases), each version's evaluation;
 //! - [`remote`]: remote workers: their API, tokens, artifacts, and the `worker` process;
-//! - [`records`]: where a match's record is, and its compressed storage once counted;
-//! - [`rundir`]: the per-match and per-build directories bots run in (never `versions/`);
-//! - [`service`]: all of the above running in the background, with recovery at start;
+//! - [`finals`]: the last day: the final tournament, re-judging, export;
 //! - [`views`]: what the pages and the JSON API show, read from the database;
+//! - [`status`]: what the organiser reads from the shell (`arena teams`, `arena status`);
+//! - [`service`]: all of the above running in the background, with recovery at start;
 //! - [`web`]: the server's routes, templates, logins and JSON API (`rollarena serve`).
 //!
 //! The web layer (routes and templates) stays thin over plain functions of this module that
@@ -33,12 +40,13 @@ use rollarena_tournament::{report, tournament};
 
 pub mod admin;
 pub mod config;
-pub mod db;
 pub mod finals;
+pub mod freeze;
 pub mod grading;
 pub mod ladder;
 pub mod live;
 pub mod pinning;
+pub mod rating;
 pub mod records;
 pub mod remote;
 pub mod rundir;

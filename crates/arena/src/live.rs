@@ -200,7 +200,7 @@ pub fn project(event: &Event<'_>) -> Option<Value> {
         }),
         Event::RoundEnded { record } => {
             let mut record = (*record).clone();
-            crate::views::strip(&mut record, &|_| false);
+            crate::records::strip(&mut record, &|_| false);
             json!({"type": "round_end", "round": record.round, "record": record})
         }
         Event::MatchEnded { standings } => json!({"type": "end", "standings": standings}),

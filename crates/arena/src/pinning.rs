@@ -15,7 +15,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
-use super::finals::freeze;
+use super::freeze;
 use super::sql;
 use super::store::{self, TeamId, VersionId, VersionState, teams};
 
@@ -181,8 +181,9 @@ pub fn pinned(conn: &Connection, team: TeamId) -> store::Result<Pinned> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin;
+    use crate::store::db;
     use crate::store::fixtures;
-    use crate::{admin, db};
 
     fn version(conn: &Connection, id: i64, team: TeamId, state: VersionState) {
         let failure = (state == VersionState::Failed).then_some("check: hello: no answer");

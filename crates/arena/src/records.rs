@@ -8,6 +8,9 @@
 //! The steps keep `matches.record_path` naming a file that exists at every moment: the
 //! compressed copy is written beside the plain one and renamed into place, the row then names
 //! it, and only then is the plain one removed.
+//!
+//! What others may see of a record is here too ([`strip`]): a seat's own output (stderr,
+//! logs) is its team's only, on the match's page, the live view and the final's export alike.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,6 +19,7 @@ use rusqlite::Connection;
 
 use super::Arena;
 use super::store::{MatchId, matches};
+use crate::record::RoundRecord;
 
 /// A finished match's compressed record, relative to the arena's directory.
 pub fn compressed_path(match_id: i64) -> String {
@@ -95,6 +99,21 @@ pub fn remove_compressed(dir: &Path, id: i64) -> Result<(), String> {
     }
 }
 
+/// Empties what a seat's bot wrote for itself (stderr, logs) in the seats `visible` refuses.
+pub fn strip(record: &mut RoundRecord, visible: &dyn Fn(usize) -> bool) {
+    for (seat, text) in record.stderr.iter_mut().enumerate() {
+        if !visible(seat) {
+            text.clear();
+        }
+    }
+    record.logs.retain(|l| visible(l.seat));
+    for f in &mut record.forfeits {
+        if !visible(f.seat) {
+            f.stderr_tail.clear();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,7 +138,7 @@ mod tests {
         let plain = dir.path().join(Arena::record_path(7));
         std::fs::copy(sample(), &plain).unwrap();
         let before = crate::record::reader::read_record_file(&plain).unwrap();
-        let conn = super::super::db::create(dir.path()).unwrap();
+        let conn = crate::store::db::create(dir.path()).unwrap();
         let path = Some("records/7.jsonl");
         fixtures::match_row(&conn, MatchId(7), MatchKind::Ladder, MatchState::Done, path);
         assert_eq!(find(dir.path(), 7).as_deref(), Some("records/7.jsonl"));

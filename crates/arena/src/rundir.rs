@@ -17,15 +17,27 @@
 //! A seat learns its own directory (its command names it), which is gone after its match; it
 //! cannot learn another's: the other seats run in PID namespaces of their own with a `/proc`
 //! of their own, and commands are recorded only in records, which bots cannot read.
+//!
+//! The arena's two sandboxes that run there ([`Sandboxes`]: seats and builds, each under its
+//! own uids and limits) are made here too, checked against the kernel and against this tree,
+//! and [`set_mode`], which every part uses to keep its files from the bots' uids.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use super::Arena;
 use super::tokens::random_hex;
 use crate::sandbox::tree::{self, Bounds};
+use crate::sandbox::{Isolation, Level};
 
 /// The name of the arena's directory of run directories.
 pub const RUN: &str = "run";
+
+/// Sets a file's or a directory's mode; the error names the path.
+pub fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
 
 /// Makes `DIR/run/` (root's, 0711) and removes whatever is in it: run directories are per
 /// match and per build, and none outlives the server that made it.
@@ -170,6 +182,46 @@ pub fn copy_tree(from: &Path, to: &Path, bounds: Bounds) -> Result<(), String> {
     tree::copy(from, to, bounds, false).map(|_| ())?;
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))
         .map_err(|e| format!("{}: {e}", to.display()))
+}
+
+/// The sandboxes of an arena: seats and builds, each with its own uid range and limits.
+#[derive(Clone, Debug)]
+pub struct Sandboxes {
+    pub seats: Isolation,
+    pub builds: Isolation,
+}
+
+impl Sandboxes {
+    /// The strict sandbox for seats and for builds, checked against the kernel.
+    pub fn new(arena: &Arena) -> Result<Sandboxes, String> {
+        let c = &arena.config;
+        let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())?;
+        let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())?;
+        {
+            // Probes share one directory per process: one at a time (several arenas may start
+            // in one process, as the tests do).
+            static PROBING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let _one = PROBING.lock().unwrap_or_else(|p| p.into_inner());
+            seats.probe()?;
+            builds.probe()?;
+        }
+        if seats.reach_user().is_some() {
+            let run = arena.dir.join(RUN);
+            let traversable = |d: &std::path::Path| {
+                use std::os::unix::fs::PermissionsExt;
+                d.metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
+            };
+            if !run.ancestors().all(traversable) {
+                return Err(format!(
+                    "the bots' uids cannot reach {}: it and every directory above it must be \
+                     traversable by others (chmod o+x), since bots and builds run from there",
+                    run.display()
+                ));
+            }
+        }
+        Ok(Sandboxes { seats, builds })
+    }
 }
 
 #[cfg(test)]

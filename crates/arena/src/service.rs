@@ -29,12 +29,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::ladder::{matchmaker, worker};
-use super::rundir;
+use super::rundir::{self, Sandboxes};
 use super::store::builds;
 use super::store::ladder::Lost;
 use super::submissions::builder;
 use super::{Arena, admin};
-use crate::sandbox::{Isolation, Level};
+use crate::sandbox::Isolation;
 
 /// Who embedded workers are, in `lease_owner`.
 pub const EMBEDDED: &str = "embedded:";
@@ -48,46 +48,6 @@ pub struct Service {
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
     _lock: std::fs::File,
-}
-
-/// The sandboxes of an arena: seats and builds, each with its own uid range and limits.
-#[derive(Clone, Debug)]
-pub struct Sandboxes {
-    pub seats: Isolation,
-    pub builds: Isolation,
-}
-
-impl Sandboxes {
-    /// The strict sandbox for seats and for builds, checked against the kernel.
-    pub fn new(arena: &Arena) -> Result<Sandboxes, String> {
-        let c = &arena.config;
-        let seats = Isolation::new(Level::Strict, None, &c.sandbox.bot_uids, c.bot_limits())?;
-        let builds = Isolation::new(Level::Strict, None, &c.build.uids, c.build_limits())?;
-        {
-            // Probes share one directory per process: one at a time (several arenas may start
-            // in one process, as the tests do).
-            static PROBING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-            let _one = PROBING.lock().unwrap_or_else(|p| p.into_inner());
-            seats.probe()?;
-            builds.probe()?;
-        }
-        if seats.reach_user().is_some() {
-            let run = arena.dir.join(rundir::RUN);
-            let traversable = |d: &std::path::Path| {
-                use std::os::unix::fs::PermissionsExt;
-                d.metadata()
-                    .is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
-            };
-            if !run.ancestors().all(traversable) {
-                return Err(format!(
-                    "the bots' uids cannot reach {}: it and every directory above it must be \
-                     traversable by others (chmod o+x), since bots and builds run from there",
-                    run.display()
-                ));
-            }
-        }
-        Ok(Sandboxes { seats, builds })
-    }
 }
 
 impl Service {
@@ -186,7 +146,7 @@ pub fn lock(arena: &Arena) -> Result<std::fs::File, String> {
 /// upload leftovers and run directories, makes `versions/` root's only (an arena made before
 /// run directories had it 0711), and brings the anchors in line with `arena.toml`.
 pub fn recover(arena: &Arena) -> Result<(), String> {
-    admin::set_mode(&arena.dir.join("versions"), 0o700)?;
+    rundir::set_mode(&arena.dir.join("versions"), 0o700)?;
     rundir::prepare(&arena.dir)?;
     let conn = arena.conn()?;
     let like = format!("{EMBEDDED}%");

@@ -10,8 +10,9 @@ use rusqlite::{Connection, TransactionBehavior};
 use serde::Serialize;
 
 use super::remote::registry::{self, WorkerRow};
+use super::store::db;
 use super::store::reads;
-use super::{admin, db, finals, sql};
+use super::{admin, finals, sql};
 
 /// One team as `arena teams` lists it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -98,7 +99,7 @@ pub struct Status {
     /// The matchmaker is paused (`arena pause`): no new match is made.
     pub paused: bool,
     /// Since when (Unix ms) the ladder is at rest (no match would teach anything, see
-    /// `ladder::rest`); `None` while it plays.
+    /// `store::rest`); `None` while it plays.
     pub at_rest_since: Option<i64>,
     /// The closing time (Unix ms), if one is set, and whether it has passed.
     pub closing_at: Option<i64>,
@@ -144,9 +145,9 @@ pub fn status(arena: &super::Arena, conn: &mut Connection) -> Result<Status, Str
         at: now,
         game: arena.config.game.clone(),
         paused: admin::paused_in(&tx)?,
-        at_rest_since: crate::ladder::rest::since(&tx)?,
-        closing_at: finals::freeze::closing(&tx)?,
-        closed: finals::freeze::closed(&tx)?.is_some(),
+        at_rest_since: crate::store::rest::since(&tx)?,
+        closing_at: crate::freeze::closing(&tx)?,
+        closed: crate::freeze::closed(&tx)?.is_some(),
         teams,
         teams_disabled,
         versions,

@@ -79,7 +79,7 @@ pub struct Leaderboard {
     /// The matchmaker is paused by the organiser.
     pub paused: bool,
     /// Since when (Unix ms) the ladder is at rest: no match would teach anything (see
-    /// `ladder::rest`); `None` while it plays.
+    /// `store::rest`); `None` while it plays.
     pub at_rest_since: Option<i64>,
     /// Finished matches in the whole arena.
     pub matches: i64,
@@ -170,7 +170,7 @@ pub fn leaderboard(conn: &Connection, placement: u32) -> Result<Leaderboard, Vie
     let unranked = reads::unranked(conn)?;
     Ok(Leaderboard {
         paused: paused(conn)?,
-        at_rest_since: crate::ladder::rest::since(conn).map_err(ViewError::Internal)?,
+        at_rest_since: crate::store::rest::since(conn).map_err(ViewError::Internal)?,
         placement_matches: placement,
         placing,
         matches: reads::matches_done(conn)?,
@@ -608,24 +608,9 @@ pub fn match_records(
     let seat_teams = reads::seat_teams(conn, id)?;
     let visible = |seat: usize| seat_teams.get(seat).is_some_and(|t| viewer.owns(*t));
     for record in &mut records {
-        strip(record, &visible);
+        crate::records::strip(record, &visible);
     }
     Ok(Some(records))
-}
-
-/// Empties what a seat's bot wrote for itself (stderr, logs) in the seats `visible` refuses.
-pub fn strip(record: &mut RoundRecord, visible: &dyn Fn(usize) -> bool) {
-    for (seat, text) in record.stderr.iter_mut().enumerate() {
-        if !visible(seat) {
-            text.clear();
-        }
-    }
-    record.logs.retain(|l| visible(l.seat));
-    for f in &mut record.forfeits {
-        if !visible(f.seat) {
-            f.stderr_tail.clear();
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, params};
 
 use super::*;
-use crate::db;
+use crate::store::db;
 
 /// teams: a (id 1), b (id 2), c (id 3, disabled), d (id 4, nothing ready).
 fn arena() -> (tempfile::TempDir, Connection) {
@@ -143,7 +143,7 @@ fn a_version_is_ranked_after_its_placement_and_equal_ratings_share_a_rank() {
     let json = serde_json::to_value(&lb).unwrap();
     assert_eq!(json["placing"][2]["team"], "f");
     assert!(json["at_rest_since"].is_null());
-    crate::ladder::rest::set(&conn).unwrap();
+    crate::store::rest::set(&conn).unwrap();
     assert!(leaderboard(&conn, 4).unwrap().at_rest_since.is_some());
 }
 

@@ -14,7 +14,7 @@ use crate::arena::{arena, team};
 fn version(arena: &rollarena::arena::Arena, name: &str) -> i64 {
     let team = team(arena, name);
     let conn = arena.conn().unwrap();
-    let (mu, sigma) = rollarena::arena::ladder::rating::initial();
+    let (mu, sigma) = rollarena::arena::rating::initial();
     conn.execute(
         "INSERT INTO versions (team_id, label, language, source_sha256, source_bytes,
              submitted_at, state, run_command, mu, sigma)

@@ -13,7 +13,7 @@ use crate::arena::web::{
 /// order they were counted: Weng-Lin from each match's ranks, as the ladder applies it.
 fn expected(arena: &Arena) -> BTreeMap<i64, (f64, f64, i64)> {
     let conn = arena.db();
-    let (mu0, sigma0) = rollarena::arena::ladder::rating::initial();
+    let (mu0, sigma0) = rollarena::arena::rating::initial();
     let mut out: BTreeMap<i64, (f64, f64, i64)> = conn
         .prepare("SELECT id FROM versions")
         .unwrap()
@@ -43,7 +43,7 @@ fn expected(arena: &Arena) -> BTreeMap<i64, (f64, f64, i64)> {
             .iter()
             .map(|&(v, rank)| (out[&v].0, out[&v].1, rank))
             .collect();
-        let after = rollarena::arena::ladder::rating::update(&input);
+        let after = rollarena::arena::rating::update(&input);
         for (&(v, _), &(mu, sigma)) in seats.iter().zip(&after) {
             let e = out.get_mut(&v).unwrap();
             *e = (mu, sigma, e.2 + 1);

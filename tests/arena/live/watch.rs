@@ -172,7 +172,7 @@ fn check_round(record: &RoundRecord, messages: &[&Value], end: &Value) {
     assert!(sealed_bids > 0, "round {r}: no sealed bid was checked");
     // Once over, the round's record as the finished match's page shows it.
     let mut public = record.clone();
-    rollarena::arena::views::strip(&mut public, &|_| false);
+    rollarena::arena::records::strip(&mut public, &|_| false);
     assert_eq!(end["record"], json!(public), "round {r}'s record");
 }
 

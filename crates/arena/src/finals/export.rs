@@ -19,7 +19,8 @@ use std::time::Duration;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::{Arena, db};
+use crate::Arena;
+use crate::store::db;
 
 /// What was exported.
 #[derive(Debug)]
@@ -133,5 +134,5 @@ pub fn backup(arena: &Arena, to: &Path) -> Result<(), String> {
     // One file, not in WAL mode: the copy stands alone until a server opens it.
     crate::store::standalone(&dest).map_err(|e| format!("the database copy: {e}"))?;
     // The live database's mode, which the archive's entry takes from the copy.
-    crate::admin::set_mode(to, 0o600)
+    crate::rundir::set_mode(to, 0o600)
 }

@@ -12,7 +12,8 @@
 
 use rusqlite::Connection;
 
-use crate::ladder::{evaluation, rating};
+use crate::ladder::evaluation;
+use crate::rating;
 use crate::store::{MatchId, MatchKind, MatchState, ratings, versions};
 use crate::{Arena, sql};
 
@@ -59,7 +60,7 @@ pub fn rejudge(arena: &Arena, id: i64, action: &Action) -> Result<Rejudged, Stri
             } else {
                 format!("voided by the organiser: {}", reason.trim())
             };
-            ratings::void(&tx, MatchId(id), &why, crate::db::now_ms())?;
+            ratings::void(&tx, MatchId(id), &why, crate::store::db::now_ms())?;
         }
         Action::Rerun { reason } => {
             if matches!(was, MatchState::Queued | MatchState::Running) {

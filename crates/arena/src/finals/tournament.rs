@@ -6,7 +6,7 @@
 //! tables as matches of kind `final` (with their table numbers in `final_tables`): the whole
 //! schedule for a round robin or a gauntlet (`schedule::fixed`), the first Swiss round for a
 //! Swiss one. The arena's workers play them, before any ladder match (`worker::claim`), and
-//! [`count`] records their points and ranks without rating them.
+//! count their points and ranks without rating them (`worker::finish`).
 //!
 //! [`advance`] (called by the server's matchmaker, and by `rollarena arena final --status`)
 //! queues the next Swiss round once a round is over, decided from the results as
@@ -22,16 +22,16 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
-use super::{get_state, set_state};
-use crate::ladder::worker::{Claimed, SeatResult};
 use crate::sandbox::Level;
 use crate::store::MatchState;
+use crate::store::db;
+use crate::store::settings::{get_json, set_json};
 use crate::tournament::aggregate::{Fold, RoundSummary, Standings};
 use crate::tournament::config::{BotConfig, SandboxConfig, ScheduleSpec};
 use crate::tournament::output::{self, Meta};
 use crate::tournament::schedule::{self, Table};
 use crate::tournament::{Tournament, runner};
-use crate::{Arena, db, sql, store};
+use crate::{Arena, sql, store};
 
 /// The final's directory inside the arena's.
 pub const DIR: &str = "final";
@@ -94,7 +94,7 @@ pub fn dir_of(dir: &Path) -> PathBuf {
 
 /// The final's state, if one was started.
 pub fn state(conn: &Connection) -> Result<Option<FinalState>, String> {
-    get_state(conn, KEY)
+    get_json(conn, KEY)
 }
 
 /// One version of the field.
@@ -121,7 +121,7 @@ fn field(conn: &Connection, anchors: bool) -> Result<Vec<Entrant>, String> {
 
 /// Whether a final may start now: refused while the contest is open, and once one was started.
 pub fn may_start(conn: &Connection) -> Result<(), String> {
-    if super::freeze::closed(conn)?.is_none() {
+    if crate::freeze::closed(conn)?.is_none() {
         return Err(
             "the contest is still open: close it first (`rollarena arena freeze DIR \
                     --now`, or the organiser's page), so that the final plays the versions \
@@ -133,7 +133,7 @@ pub fn may_start(conn: &Connection) -> Result<(), String> {
         return Err(format!(
             "a final tournament was started already (at {}, {}): there is one final; re-judge \
              its matches with `rollarena arena rejudge` if one must be played again",
-            super::freeze::utc(s.started_at),
+            crate::freeze::utc(s.started_at),
             s.schedule
         ));
     }
@@ -300,7 +300,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     // Root's only, as `records/`: the server serves what is public of it.
-    crate::admin::set_mode(&dir, 0o700)?;
+    crate::rundir::set_mode(&dir, 0o700)?;
     let meta = Meta {
         layout: output::LAYOUT_VERSION,
         id: t.id(),
@@ -320,7 +320,7 @@ pub fn start(arena: &Arena, opts: &Options) -> Result<(FinalState, usize), Strin
     };
     let tx = conn.transaction().map_err(sql)?;
     queue(&tx, &t, &field, &tables, 1)?;
-    set_state(&tx, KEY, Some(&st))?;
+    set_json(&tx, KEY, Some(&st))?;
     tx.commit().map_err(sql)?;
     Ok((st, tables.len()))
 }
@@ -357,21 +357,6 @@ fn queue(
     Ok(())
 }
 
-/// Counts a final match (inside the worker's transaction, its lease checked): the seats'
-/// points, ranks and forfeits; no rating.
-pub fn count(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(), String> {
-    for (seat, r) in results.iter().enumerate() {
-        let score = store::leases::SeatScore {
-            points: r.points,
-            rank: r.rank,
-            forfeits: r.forfeits,
-            ratings: None,
-        };
-        store::leases::score_seat(conn, store::MatchId(m.id), seat, &score)?;
-    }
-    crate::ladder::worker::mark_done(conn, m.id, false)
-}
-
 /// The final's tables: (table, match id, match state), in schedule order.
 fn tables(conn: &Connection) -> Result<Vec<(u32, i64, MatchState)>, String> {
     Ok(store::finals::tables(conn)?
@@ -399,7 +384,7 @@ fn public_rounds(
         .map_err(|e| format!("the record of match {match_id}: {e}"))?;
     for r in &mut records {
         r.table = Some(table);
-        crate::views::strip(r, &|_| false);
+        crate::records::strip(r, &|_| false);
     }
     Ok(records)
 }
@@ -452,13 +437,13 @@ pub fn advance(arena: &Arena, conn: &mut Connection) -> Result<bool, String> {
         st.phase += 1;
         let tx = conn.transaction().map_err(sql)?;
         queue(&tx, &t, &field, &next, st.phase)?;
-        set_state(&tx, KEY, Some(&st))?;
+        set_json(&tx, KEY, Some(&st))?;
         tx.commit().map_err(sql)?;
         return Ok(true);
     }
     publish(arena, &t, &all)?;
     st.published_at = Some(db::now_ms());
-    set_state(conn, KEY, Some(&st))?;
+    set_json(conn, KEY, Some(&st))?;
     Ok(true)
 }
 
@@ -536,7 +521,7 @@ pub fn progress(arena: &Arena, conn: &Connection) -> Result<Option<Progress>, St
 pub fn unpublish(conn: &Connection) -> Result<(), String> {
     if let Some(mut st) = state(conn)? {
         st.published_at = None;
-        set_state(conn, KEY, Some(&st))?;
+        set_json(conn, KEY, Some(&st))?;
     }
     Ok(())
 }

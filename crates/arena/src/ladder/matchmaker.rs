@@ -32,10 +32,11 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use rusqlite::Connection;
 
-use super::rest;
+use crate::store::db;
 use crate::store::ladder::{self as store_ladder, Lost};
+use crate::store::rest;
 use crate::store::{MatchKind, VersionId};
-use crate::{Arena, admin, db, sql};
+use crate::{Arena, admin, sql};
 
 /// A version that can play.
 #[derive(Clone, Debug, PartialEq)]
@@ -234,7 +235,7 @@ fn made_last_minute(conn: &Connection, limit: u32) -> Result<u32, String> {
 /// the ladder at rest when no match would teach anything and none is in play, and clears the
 /// mark when it makes one.
 pub fn top_up(arena: &Arena, conn: &mut Connection, backlog: usize) -> Result<usize, String> {
-    if admin::paused_in(conn)? || crate::finals::freeze::closed(conn)?.is_some() {
+    if admin::paused_in(conn)? || crate::freeze::closed(conn)?.is_some() {
         return Ok(0);
     }
     let config = &arena.config;
@@ -557,7 +558,7 @@ mod tests {
     fn two_bots_that_always_draw_rest_with_the_defaults() {
         let defaults = crate::config::LadderConfig::default();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
-        let (mu, sigma) = super::super::rating::initial();
+        let (mu, sigma) = crate::rating::initial();
         let mut pool = [c(1, mu, sigma, 0), c(2, mu, sigma, 0)];
         let p = Policy {
             players: 2,
@@ -569,7 +570,7 @@ mod tests {
         let mut pairs = PairCounts::new();
         let mut played = 0;
         while let Ok(m) = choose(&pool, &p, &pairs, &mut rng) {
-            let after = super::super::rating::update(&[
+            let after = crate::rating::update(&[
                 (pool[0].mu, pool[0].sigma, 1),
                 (pool[1].mu, pool[1].sigma, 1),
             ]);

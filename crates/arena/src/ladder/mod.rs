@@ -1,7 +1,7 @@
-//! The continuous ladder: the [`matchmaker`] makes matches among the active versions, the
-//! [`worker`]s lease and play them and count each verified record once, [`rating`] holds the
-//! Weng-Lin update, [`evaluation`] each version's SPRT against the pool, and [`rest`] the
-//! ladder's rest once no match would teach anything.
+//! The continuous ladder: the [`matchmaker`] makes matches among the active versions (and
+//! marks the ladder at rest, `store::rest`, once no match would teach anything), the
+//! [`worker`]s lease and play them and count each verified record once (its ratings moved by
+//! `crate::rating`), and [`evaluation`] holds each version's SPRT against the pool.
 //!
 //! Leases are the one mechanism for every worker, embedded or remote: a worker takes a queued
 //! match by writing its name and a deadline into the row (`lease_owner`, `lease_until`),
@@ -12,6 +12,4 @@
 
 pub mod evaluation;
 pub mod matchmaker;
-pub mod rating;
-pub mod rest;
 pub mod worker;

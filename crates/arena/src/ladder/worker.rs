@@ -13,14 +13,16 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{evaluation, rating};
+use super::evaluation;
 use crate::arbiter::{BotSpec, Limits, MatchConfig, run_match};
 use crate::config::Config;
+use crate::rating;
 use crate::record::RecordWriter;
 use crate::sandbox::{Isolation, ResourceLimits};
-use crate::store::{MatchId, MatchState, VersionId, leases, versions};
+use crate::store::db;
+use crate::store::{MatchId, MatchState, VersionId, leases, matches, versions};
 use crate::submissions::checking::seat;
-use crate::{Arena, db, sql};
+use crate::{Arena, sql};
 
 /// One seat of a claimed match.
 #[derive(Clone, Debug)]
@@ -367,9 +369,9 @@ pub fn judge(path: &Path, m: &Claimed) -> Result<Vec<SeatResult>, String> {
 
 /// Counts a judged match: the seats' results and ratings, the versions' ratings and
 /// evaluations, and the match done and rated, in one transaction, only if `owner` still holds
-/// its lease. Returns false (and changes nothing) when it does not. A match of the final
-/// tournament (`kind = 'final'`) records its seats' points and ranks only: it is not rated
-/// (the final has standings of its own, `arena::finals`).
+/// its lease. Returns false (and changes nothing) when it does not. A match of a kind that is
+/// not rated (the final tournament's, `kind = 'final'`) records its seats' points and ranks
+/// only (the final has standings of its own, folded from them).
 pub fn finish(
     conn: &mut Connection,
     arena: &Arena,
@@ -384,8 +386,8 @@ pub fn finish(
     if !holds(&tx, m.id, owner)? {
         return Ok(false);
     }
-    if crate::finals::is_final(&tx, m.id)? {
-        crate::finals::tournament::count(&tx, m, results)?;
+    if matches::kind(&tx, MatchId(m.id))?.is_some_and(|k| !k.is_rated()) {
+        count_unrated(&tx, m, results)?;
         tx.commit().map_err(sql)?;
         store_record(conn, arena, m.id);
         return Ok(true);
@@ -423,6 +425,21 @@ pub fn finish(
     tx.commit().map_err(sql)?;
     store_record(conn, arena, m.id);
     Ok(true)
+}
+
+/// Counts a match that is not rated (a final's; inside [`finish`]'s transaction, its lease
+/// checked): the seats' points, ranks and forfeits; no rating.
+fn count_unrated(conn: &Connection, m: &Claimed, results: &[SeatResult]) -> Result<(), String> {
+    for (seat, r) in results.iter().enumerate() {
+        let score = leases::SeatScore {
+            points: r.points,
+            rank: r.rank,
+            forfeits: r.forfeits,
+            ratings: None,
+        };
+        leases::score_seat(conn, MatchId(m.id), seat, &score)?;
+    }
+    mark_done(conn, m.id, false)
 }
 
 /// Keeps a counted match's record compressed (`records::store_compressed`). The match counts

@@ -21,7 +21,7 @@ use crate::sandbox::tree;
 use crate::store::{VersionId, builds};
 use crate::submissions::unpack;
 use crate::tournament::config::sha256_hex;
-use crate::{Arena, admin};
+use crate::{Arena, rundir};
 
 /// The artifact's file in a version's directory.
 pub const FILE: &str = "artifact.tar.gz";
@@ -153,7 +153,7 @@ pub fn ensure(arena: &Arena, conn: &Connection, id: i64) -> Result<Option<Artifa
     // Written beside, then renamed: two leases packing at once write the same bytes.
     let tmp = file.with_extension(format!("tmp-{}", crate::tokens::random_hex(4)));
     std::fs::write(&tmp, &packed).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    admin::set_mode(&tmp, 0o600)?;
+    rundir::set_mode(&tmp, 0o600)?;
     std::fs::rename(&tmp, &file).map_err(|e| format!("{}: {e}", file.display()))?;
     let arch = std::env::consts::ARCH.to_string();
     builds::set_artifact(conn, VersionId(id), &sha256, packed.len() as i64, &arch)?;

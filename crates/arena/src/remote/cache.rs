@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use super::artifact;
 use super::client::{CallError, Client};
 use super::wire::Artifact;
-use crate::admin;
+use crate::rundir;
 
 /// The default cache: `$XDG_CACHE_HOME/rollarena`, else `~/.cache/rollarena`.
 pub fn default_dir() -> Option<PathBuf> {
@@ -50,7 +50,7 @@ impl Cache {
                 dir.display()
             )
         })?;
-        admin::set_mode(dir, 0o700)?;
+        rundir::set_mode(dir, 0o700)?;
         // Staging directories a killed worker left (an hour old: another worker sharing the
         // cache may be unpacking into a fresh one).
         for e in std::fs::read_dir(&artifacts)

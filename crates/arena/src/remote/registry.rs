@@ -6,8 +6,9 @@
 use rusqlite::Connection;
 
 use super::wire::Hello;
+use crate::store::db;
 use crate::store::{WorkerId, sessions, workers};
-use crate::{Arena, admin, db, tokens};
+use crate::{Arena, admin, tokens};
 
 /// A worker the token opened.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -245,7 +245,7 @@ fn play(w: &Worker, lease: &Lease, stop: &AtomicBool) {
     let records = w.work.join("records");
     let made = std::fs::create_dir_all(&records)
         .map_err(|e| format!("{}: {e}", records.display()))
-        .and_then(|_| crate::admin::set_mode(&records, 0o700));
+        .and_then(|_| crate::rundir::set_mode(&records, 0o700));
     if let Err(e) = made {
         return give_back(w, lease, Some(e));
     }

@@ -19,8 +19,9 @@ use super::registry::{self, Worker};
 use super::wire::{self, Counted, Hello, Lease, LeaseSeat, Release, Renewed, Welcome};
 use crate::ladder::matchmaker;
 use crate::ladder::worker::{self as ladder, Rules};
+use crate::store::db;
 use crate::store::{self, MatchId, MatchState, leases, workers};
-use crate::{Arena, admin, db};
+use crate::{Arena, rundir};
 
 /// A refusal: why (which the web layer answers with its HTTP status, `web::WebError`) and
 /// the message.
@@ -365,7 +366,7 @@ pub fn upload(
 fn private_dir(arena: &Arena, name: &str) -> std::result::Result<PathBuf, String> {
     let dir = arena.dir.join(name);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    admin::set_mode(&dir, 0o700)?;
+    rundir::set_mode(&dir, 0o700)?;
     Ok(dir)
 }
 

@@ -1,5 +1,5 @@
-//! The arena's store: every SQL statement the arena runs (but the schema's migrations, which
-//! stay in [`crate::db`]) lives here, one submodule per table or concern, behind typed
+//! The arena's store: every SQL statement the arena runs lives here, the schema's migrations
+//! included ([`db`], with `migrations/`), one submodule per table or concern, behind typed
 //! functions the rest of the arena calls. The ids are types ([`ids`]), the states enums
 //! mapped to their text in one place ([`states`]), the connections pooled ([`pool`]), and
 //! the failures a [`StoreError`].
@@ -10,6 +10,7 @@
 
 pub mod builds;
 pub mod changes;
+pub mod db;
 pub mod finals;
 #[cfg(test)]
 pub mod fixtures;
@@ -20,6 +21,7 @@ pub mod matches;
 pub mod pool;
 pub mod ratings;
 pub mod reads;
+pub mod rest;
 pub mod sessions;
 pub mod settings;
 pub mod states;
@@ -55,37 +57,4 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// until a server opens it.
 pub fn standalone(copy: &rusqlite::Connection) -> rusqlite::Result<()> {
     copy.execute_batch("PRAGMA journal_mode = DELETE;")
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::{admin, views};
-
-    /// Not a check but a figure (run with `--nocapture`): how long the leaderboard's read
-    /// takes, connection included, as the web layer does it: with a connection of the pool,
-    /// and (as before the pool) with a connection opened for it.
-    #[test]
-    fn measure_a_leaderboard_read() {
-        let (_tmp, arena) = admin::fresh_arena(&["a", "b", "c"]);
-        const N: u32 = 300;
-        let read = |conn: &mut rusqlite::Connection| {
-            let tx = conn.transaction().unwrap();
-            views::leaderboard(&tx, 10).unwrap();
-            tx.rollback().unwrap();
-        };
-        let start = std::time::Instant::now();
-        for _ in 0..N {
-            read(&mut arena.conn().unwrap());
-        }
-        let pooled = start.elapsed() / N;
-        let start = std::time::Instant::now();
-        for _ in 0..N {
-            read(&mut crate::db::connect(&arena.dir).unwrap());
-        }
-        let opened = start.elapsed() / N;
-        println!(
-            "a leaderboard read, connection included (mean of {N}): {pooled:?} pooled, \
-             {opened:?} with a connection opened for it"
-        );
-    }
 }

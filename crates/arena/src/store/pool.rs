@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 
 use super::StoreError;
-use crate::db;
+use super::db;
 
 /// At most this many idle connections are kept (more are closed when returned).
 const KEEP: usize = 16;

@@ -1,6 +1,6 @@
 //! The ratings as a whole: reset and rebuilt from the counted matches in the order they were
 //! counted (`finals::rejudge`), and matches voided or put back in the queue by the organiser.
-//! How a rating moves is `ladder::rating`'s.
+//! How a rating moves is `crate::rating`'s.
 
 use rusqlite::{Connection, OptionalExtension, params};
 

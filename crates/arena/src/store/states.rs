@@ -136,6 +136,14 @@ text_enum!(
     }
 );
 
+impl MatchKind {
+    /// Whether the match's results move its versions' ratings (a final's count its points and
+    /// ranks only).
+    pub fn is_rated(self) -> bool {
+        self != MatchKind::Final
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,9 +26,10 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use super::{build, checking};
-use crate::service::Sandboxes;
+use crate::rundir::Sandboxes;
+use crate::store::db;
 use crate::store::{VersionId, builds};
-use crate::{Arena, admin, db};
+use crate::{Arena, rundir};
 
 /// The hidden subcommand a build's child process runs: `rollarena __build DIR ID`.
 pub const CHILD_ARG: &str = "__build";
@@ -142,7 +143,7 @@ fn build_and_check(
         serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?,
     )
     .map_err(|e| format!("{}: {e}", json.display()))?;
-    admin::set_mode(&json, 0o600)?;
+    rundir::set_mode(&json, 0o600)?;
     Ok(if report.passed {
         Report::Passed
     } else {

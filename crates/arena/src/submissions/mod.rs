@@ -20,8 +20,9 @@ pub mod unpack;
 use std::path::Path;
 
 use super::config::Recipe;
+use super::store::db;
 use super::store::{TeamId, VersionId, teams, versions};
-use super::{Arena, admin, db, sql};
+use super::{Arena, rundir, sql};
 
 /// An upload as a team sent it.
 #[derive(Clone, Debug, Default)]
@@ -146,8 +147,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
             "the upload is empty: send your bot's source file or an archive of its folder".into(),
         ));
     }
-    if let Some(at) = super::finals::freeze::closed(&conn).map_err(internal)? {
-        return Err(Refusal::bad(super::finals::freeze::refusal(at)));
+    if let Some(at) = crate::freeze::closed(&conn).map_err(internal)? {
+        return Err(Refusal::bad(crate::freeze::refusal(at)));
     }
     rate_limit(&conn, team, limits.per_hour)?;
     let label = match &upload.label {
@@ -178,8 +179,8 @@ pub fn accept(arena: &Arena, team: TeamId, upload: Upload) -> Result<i64, Refusa
     std::fs::create_dir_all(&source).map_err(|e| internal(format!("{}: {e}", source.display())))?;
     let stored = (|| {
         let recipe = unpack_into(arena, &upload, given, &source)?;
-        admin::set_mode(&staging, 0o700).map_err(internal)?;
-        admin::set_mode(&source, 0o700).map_err(internal)?;
+        rundir::set_mode(&staging, 0o700).map_err(internal)?;
+        rundir::set_mode(&source, 0o700).map_err(internal)?;
         insert(
             arena,
             &mut conn,
@@ -338,7 +339,7 @@ fn unpack_into<'a>(
         };
         std::fs::write(source.join(&recipe.main), &upload.bytes)
             .map_err(|e| Refusal::internal(e.to_string()))?;
-        admin::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
+        rundir::set_mode(&source.join(&recipe.main), 0o644).map_err(Refusal::internal)?;
         return Ok(recipe);
     }
     match kind {
@@ -388,7 +389,7 @@ fn insert(
 ) -> Result<i64, Refusal> {
     let internal = Refusal::internal;
     let sha = crate::tournament::config::sha256_hex(bytes);
-    let (mu, sigma) = super::ladder::rating::initial();
+    let (mu, sigma) = crate::rating::initial();
     let tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(|e| internal(sql(e)))?;
@@ -452,6 +453,7 @@ pub fn remove_leftovers(arena: &Arena) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin;
 
     /// The rules of who may submit are `accept`'s, whoever calls it (the web form, the JSON
     /// API, the CLI): a disabled team is refused (HTTP 403), and so is anyone once the contest
@@ -472,7 +474,7 @@ mod tests {
             "{r:?}"
         );
         admin::set_team_disabled(&arena, team, false).unwrap();
-        super::super::finals::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
+        crate::freeze::set(&arena.conn().unwrap(), db::now_ms(), true).unwrap();
         let r = accept(&arena, team, upload).unwrap_err();
         assert!(
             !r.forbidden && r.message.contains("the contest closed at"),

@@ -66,7 +66,7 @@ pub fn install_hint(language: &str) -> &'static str {
 /// Runs every recipe's probe (at once, each as a build uid); the recipes that failed, in
 /// `arena.toml`'s order. The caller holds the arena's lock.
 pub fn check(arena: &Arena) -> Result<Vec<Unavailable>, String> {
-    let sandboxes = crate::service::Sandboxes::new(arena)?;
+    let sandboxes = crate::rundir::Sandboxes::new(arena)?;
     let iso = &sandboxes.builds;
     let time = PROBE_TIME.min(arena.config.build.time);
     let results: Vec<Result<Option<Unavailable>, String>> = std::thread::scope(|s| {

@@ -30,8 +30,8 @@ use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
 
 use super::{ApiError, Site, proxies, throttle};
-use crate::db;
 use crate::remote::registry;
+use crate::store::db;
 use crate::store::{TeamId, sessions, teams};
 use crate::tokens;
 use crate::views::Viewer;
@@ -75,8 +75,7 @@ impl FromRequestParts<Site> for Auth {
         let s = site.clone();
         let found = super::blocking(move || {
             let conn = s.conn()?;
-            let closing =
-                crate::finals::freeze::closing(&conn).map_err(super::WebError::Internal)?;
+            let closing = crate::freeze::closing(&conn).map_err(super::WebError::Internal)?;
             if let Some(token) = bearer {
                 let Some(viewer) = viewer_of_token(&conn, &token)? else {
                     return Ok(Err(unknown_token(&token)));
@@ -131,8 +130,8 @@ pub fn address_of(parts: &Parts, site: &Site) -> String {
 /// [`proxies::client_address`] with the arena's trusted proxies.
 pub fn client_address(headers: &HeaderMap, peer: Option<SocketAddr>, site: &Site) -> String {
     // Checked when the arena was opened: an entry that does not parse trusts nobody.
-    let trusted =
-        proxies::parse_list(&site.arena.config.server.trusted_proxies).unwrap_or_default();
+    let trusted = crate::config::proxies::parse_list(&site.arena.config.server.trusted_proxies)
+        .unwrap_or_default();
     proxies::client_address(headers, peer, &trusted)
 }
 

@@ -58,3 +58,36 @@ impl Db {
         blocking(move || work(&mut *site.conn()?, &site.arena)).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{admin, views};
+
+    /// Not a check but a figure (run with `--nocapture`): how long the leaderboard's read
+    /// takes, connection included, as the web layer does it: with a connection of the pool,
+    /// and (as before the pool) with a connection opened for it.
+    #[test]
+    fn measure_a_leaderboard_read() {
+        let (_tmp, arena) = admin::fresh_arena(&["a", "b", "c"]);
+        const N: u32 = 300;
+        let read = |conn: &mut rusqlite::Connection| {
+            let tx = conn.transaction().unwrap();
+            views::leaderboard(&tx, 10).unwrap();
+            tx.rollback().unwrap();
+        };
+        let start = std::time::Instant::now();
+        for _ in 0..N {
+            read(&mut arena.conn().unwrap());
+        }
+        let pooled = start.elapsed() / N;
+        let start = std::time::Instant::now();
+        for _ in 0..N {
+            read(&mut crate::store::db::connect(&arena.dir).unwrap());
+        }
+        let opened = start.elapsed() / N;
+        println!(
+            "a leaderboard read, connection included (mean of {N}): {pooled:?} pooled, \
+             {opened:?} with a connection opened for it"
+        );
+    }
+}

@@ -71,7 +71,7 @@ async fn rendered(site: &Site, response: Response, status: StatusCode, message: 
         let site = site.clone();
         blocking(move || {
             let conn = site.conn()?;
-            crate::finals::freeze::closing(&conn).map_err(WebError::Internal)
+            crate::freeze::closing(&conn).map_err(WebError::Internal)
         })
         .await
         .ok()

@@ -23,7 +23,8 @@ use super::finals_actions as actions;
 use super::refusals::Path;
 use super::{ApiError, Site, WebError, blocking};
 use crate::Arena;
-use crate::finals::{freeze, tournament};
+use crate::finals::tournament;
+use crate::freeze;
 use crate::record::notes::plural;
 use crate::tournament::aggregate::Standings;
 
@@ -53,7 +54,7 @@ pub fn banner(closing: Option<i64>) -> Markup {
     };
     let when = super::templates::time(at);
     html! {
-        @if at <= crate::db::now_ms() {
+        @if at <= crate::store::db::now_ms() {
             div.notice #closing role="status" {
                 b { "The contest is closed" } " (since " (when) "): submissions are no longer taken. "
                 a href="/final/" { "The final" }
@@ -105,7 +106,7 @@ pub fn load(arena: &Arena, conn: &rusqlite::Connection) -> Result<OrganiserFinal
 
 /// The organiser's section: closing time, final, re-judging.
 pub fn organiser_section(f: &OrganiserFinals, csrf: &str) -> Markup {
-    let closed = f.closing.is_some_and(|at| at <= crate::db::now_ms());
+    let closed = f.closing.is_some_and(|at| at <= crate::store::db::now_ms());
     html! {
         h2 #last-day { "The last day" }
         h3 { "Closing time" }
@@ -248,7 +249,7 @@ async fn api_final(
                 .is_some_and(|p| p.state.published_at.is_some());
             Ok(serde_json::json!({
                 "closing": f.closing,
-                "closed": f.closing.is_some_and(|at| at <= crate::db::now_ms()),
+                "closed": f.closing.is_some_and(|at| at <= crate::store::db::now_ms()),
                 "final": f.progress,
                 "standings": if published { tournament::standings(&arena.dir) } else { None },
             }))
@@ -352,7 +353,7 @@ mod tests {
             "{with}"
         );
         assert!(with.ends_with("<header>h</header></body></html>"), "{with}");
-        let later = banner_in_document(doc.into(), Some(crate::db::now_ms() + 3_600_000));
+        let later = banner_in_document(doc.into(), Some(crate::store::db::now_ms() + 3_600_000));
         assert!(later.contains("Submissions close at"), "{later}");
         assert_eq!(banner_in_document("no body".into(), Some(1)), "no body");
     }

@@ -14,14 +14,15 @@ use super::forms::{check_csrf, organiser_only};
 use super::pages::organiser_page;
 use super::refusals::{ApiJson, Form};
 use super::{ApiError, Site, WebError, blocking};
-use crate::finals::{freeze, rejudge, tournament};
+use crate::finals::{rejudge, tournament};
+use crate::freeze;
 use crate::record::notes::plural;
 use crate::{Arena, store};
 
 /// Sets the closing time (`action`: `at` with the time `at`, `now`, or `undo`).
 fn freeze_action(conn: &rusqlite::Connection, action: &str, at: &str) -> Result<(), String> {
     match action {
-        "now" => freeze::set(conn, crate::db::now_ms(), true).map(|_| ()),
+        "now" => freeze::set(conn, crate::store::db::now_ms(), true).map(|_| ()),
         "undo" => freeze::undo(conn),
         "at" => freeze::parse_time(at).and_then(|at| freeze::set(conn, at, false).map(|_| ())),
         other => Err(format!(

@@ -55,7 +55,7 @@ pub async fn team_page(
     let viewer = auth.viewer.clone();
     let (view, closed) = Db(site)
         .read(move |conn, arena| {
-            let closed = crate::finals::freeze::closed(conn).map_err(WebError::Internal)?;
+            let closed = crate::freeze::closed(conn).map_err(WebError::Internal)?;
             Ok((views::team(conn, &arena.dir, &name, &viewer)?, closed))
         })
         .await?;

@@ -17,7 +17,7 @@ use rusqlite::Connection;
 
 use super::db::Db;
 use super::{Site, WebError};
-use crate::db;
+use crate::store::db;
 use crate::store::sessions;
 
 /// Failures an address may make in [`WINDOW_MS`] before its answers are slowed.

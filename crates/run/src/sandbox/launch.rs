@@ -28,7 +28,8 @@
 //!   would do nothing).
 //! - B drops to the bot user, arms its own parent-death signal (a credential change clears
 //!   it, so this comes after), sets no-new-privileges, enters its scratch directory, applies
-//!   landlock (strict), restores default signal dispositions and execs the command.
+//!   landlock (strict), restores default signal dispositions, marks every descriptor but
+//!   stdin, stdout and stderr close-on-exec, and execs the command.
 //!
 //! Without a PID namespace (`--sandbox none` as root) there is no I: W forks B directly.
 
@@ -530,6 +531,7 @@ fn bot(spec: &LaunchSpec) -> ! {
     };
     let mut env_ptrs: Vec<*const libc::c_char> = envp.iter().map(|e| e.as_ptr()).collect();
     env_ptrs.push(std::ptr::null());
+    close_inherited_on_exec();
     // SAFETY: null-terminated arrays of valid C strings that outlive the call.
     unsafe { libc::execve(argv[0].as_ptr(), argv_ptrs.as_ptr(), env_ptrs.as_ptr()) };
     let err = std::io::Error::last_os_error();
@@ -546,6 +548,32 @@ fn bot(spec: &LaunchSpec) -> ! {
     );
     // SAFETY: _exit is always safe.
     unsafe { libc::_exit(127) }
+}
+
+/// Marks every descriptor above stderr close-on-exec, so that a bot (or a build) starts with
+/// stdin, stdout and stderr alone, whatever the arbiter was started with: a terminal's, a
+/// service manager's or a test harness's descriptors, a file a library opened without
+/// `O_CLOEXEC`. One of them left open would be a way into what it names (a database, a
+/// socket, a pipe the bot could write into). System calls only, so it is safe between `fork`
+/// and `exec` (the direct spawn's `pre_exec` calls it too).
+pub fn close_inherited_on_exec() {
+    // SAFETY: system calls on descriptor numbers; no memory is passed.
+    unsafe {
+        let (first, last) = (3 as libc::c_uint, libc::c_uint::MAX);
+        if libc::syscall(
+            libc::SYS_close_range,
+            first,
+            last,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ) == 0
+        {
+            return;
+        }
+        // Before Linux 5.11: every possible descriptor, whatever the (maybe lowered) limit.
+        for fd in 3..1 << 16 {
+            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        }
+    }
 }
 
 /// Landlock: every write to the filesystem is denied except inside `scratch`, the bot's own

@@ -96,6 +96,13 @@ impl Bot {
             let program = resolve_program(&spec.argv[0])?;
             let mut cmd = tokio::process::Command::new(&program);
             cmd.args(&spec.argv[1..]);
+            // SAFETY: the closure makes system calls only (see close_inherited_on_exec).
+            unsafe {
+                cmd.pre_exec(|| {
+                    crate::sandbox::launch::close_inherited_on_exec();
+                    Ok(())
+                });
+            }
             if let Some(dir) = &spec.cwd {
                 cmd.current_dir(dir);
             }

@@ -1,8 +1,8 @@
 //! The arena's database: one SQLite file (`DIR/arena.db`) in WAL mode, opened by every part
-//! of the server (web handlers, the matchmaker, workers) through the pool of
-//! [`super::store::pool`] ([`connect`] once, [`open`] for the pool's further connections),
-//! and upgraded in place by numbered migrations. Every query is the store's
-//! ([`super::store`]).
+//! of the server (web handlers, the matchmaker, workers) through the pool of [`super::pool`]
+//! ([`connect`] once, [`open`] for the pool's further connections), upgraded in place by
+//! numbered migrations, and the time it stores ([`now_ms`]). Every query is one of the
+//! store's other submodules'.
 //!
 //! Why SQLite through `rusqlite` (with SQLite compiled in): an arena runs on a laptop as one
 //! binary with no setup, and one file is what an organiser backs up. WAL lets the pages read

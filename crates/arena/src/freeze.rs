@@ -3,17 +3,20 @@
 //! makes no ladder match (those queued or in play are still played), and every page carries a
 //! banner: the closing time before it, "closed" after it. Stored in the `state` table (key
 //! `closing`, Unix milliseconds), so the server and the command line see the same value.
+//!
+//! The last day's first step (`finals`), but a rule every part obeys (submissions, pins, the
+//! matchmaker, the pages): so it sits below them all.
 
 use rusqlite::Connection;
 
-use super::{get_state, set_state};
-use crate::db;
+use crate::store::db;
+use crate::store::settings::{get_json, set_json};
 
 const KEY: &str = "closing";
 
 /// The closing time, if one is set (Unix ms).
 pub fn closing(conn: &Connection) -> Result<Option<i64>, String> {
-    get_state(conn, KEY)
+    get_json(conn, KEY)
 }
 
 /// The closing time if it has passed: the contest is closed.
@@ -54,7 +57,7 @@ pub fn set(conn: &Connection, at: i64, now_asked: bool) -> Result<i64, String> {
             utc(at)
         ));
     }
-    set_state(conn, KEY, Some(&at))?;
+    set_json(conn, KEY, Some(&at))?;
     Ok(at)
 }
 
@@ -67,7 +70,7 @@ pub fn undo(conn: &Connection) -> Result<(), String> {
              passes",
             utc(at)
         )),
-        Some(_) => set_state::<i64>(conn, KEY, None),
+        Some(_) => set_json::<i64>(conn, KEY, None),
     }
 }
 

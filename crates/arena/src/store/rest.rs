@@ -1,4 +1,5 @@
-//! The ladder at rest, and its wakes: the two marks the matchmaker keeps in the `state` table.
+//! The ladder at rest, and its wakes: the two marks the matchmaker (`ladder::matchmaker`) keeps
+//! in the `state` table, which the organiser's pause and the pages read too.
 //!
 //! - `rest`: the time (Unix ms) the ladder came to rest: the matchmaker found no match that
 //!   would teach anything (no version placing, no rating above `[ladder] rest_sigma`, or
@@ -11,8 +12,7 @@
 
 use rusqlite::Connection;
 
-use crate::db;
-use crate::store::settings;
+use super::{db, settings};
 
 /// When the ladder came to rest, if it is at rest.
 pub fn since(conn: &Connection) -> Result<Option<i64>, String> {

@@ -1,5 +1,7 @@
-//! Ratings in the ladder: Weng-Lin (the model `tournament` rates with), one update per match
-//! from the match's standings (ties share a rank), applied to each seat's version.
+//! Ratings: Weng-Lin (the model `tournament` rates with), one update per match from the
+//! match's standings (ties share a rank), applied to each seat's version. A new version (an
+//! upload, an anchor) starts at [`initial`]; the ladder's workers and the finals' re-judging
+//! apply [`update`]; the pages rank by [`conservative`].
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
