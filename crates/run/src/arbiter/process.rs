@@ -344,12 +344,9 @@ mod tests {
                 .to_string()
                 .contains("not a program found in PATH")
         );
-        assert!(
-            resolve_program("/nonexistent/bot")
-                .unwrap_err()
-                .to_string()
-                .contains("does not exist")
-        );
+        let missing = resolve_program("/nonexistent/bot").unwrap_err();
+        assert!(matches!(missing, Error::Launch(_)));
+        assert_eq!(missing.to_string(), "/nonexistent/bot does not exist");
         assert!(
             resolve_program("/etc/passwd")
                 .unwrap_err()

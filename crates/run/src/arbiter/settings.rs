@@ -72,7 +72,12 @@ mod tests {
 
     #[test]
     fn nothing_is_silently_changed() {
-        assert!(rounds(0).unwrap_err().to_string().contains("at least 1"));
+        let zero = rounds(0).unwrap_err();
+        assert!(matches!(zero, crate::Error::Settings(_)));
+        assert_eq!(
+            zero.to_string(),
+            "0 rounds would play nothing: give at least 1"
+        );
         assert_eq!(rounds(1).ok(), Some(1));
         assert!(rounds(MAX_ROUNDS + 1).is_err());
         assert!(
