@@ -21,5 +21,8 @@ pub use rollarena_games::{bots, game, replay, schema, show};
 pub use rollarena_rules::{clock, duration, record, referee, seed, standings, verify, wire};
 pub use rollarena_run::{arbiter, check, sandbox};
 pub use rollarena_tournament::{report, tournament};
+// The layers' error types, named after their layers.
+pub use rollarena_games::Error as GamesError;
+pub use rollarena_tournament::Error as TournamentError;
 
 pub mod cli;

@@ -386,13 +386,6 @@ fn root_names_follow_groups_and_climbs() {
     );
 }
 
-/// Uses of a module above that another branch cuts (the arena's store returns rows of its own,
-/// the views' tests no longer render a page): allowed until it lands, then removed.
-const CUT_ELSEWHERE: &[(&str, &str)] = &[
-    ("crates/arena/src/store/reads.rs", "views"),
-    ("crates/arena/src/views_tests.rs", "web"),
-];
-
 #[test]
 fn modules_use_only_the_modules_below_them_in_their_crate() {
     let mut wrong = Vec::new();
@@ -423,7 +416,6 @@ fn modules_use_only_the_modules_below_them_in_their_crate() {
                 for (line, used) in root_names(&text, depth) {
                     if let Some(r) = order.iter().position(|m| *m == used)
                         && r > rank
-                        && !CUT_ELSEWHERE.contains(&(name.as_str(), used.as_str()))
                     {
                         wrong.push(format!("{name}:{line}: {module} uses {used}"));
                     }

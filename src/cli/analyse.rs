@@ -66,7 +66,7 @@ pub struct AnalyseArgs {
 pub fn run(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     let file = read_record_file(&args.file)
         .map_err(|e| UsageError(format!("{}: {e}", args.file.display())))?;
-    let picked = select(file.rounds.len(), args.round).map_err(UsageError)?;
+    let picked = select(file.rounds.len(), args.round).map_err(UsageError::of)?;
     let budget = Budget {
         time: Some(args.time),
         nodes: args.nodes,
@@ -74,7 +74,7 @@ pub fn run(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
     let mut rounds = Vec::new();
     for i in picked {
         let record = &file.rounds[i - 1];
-        let entry = registry::find(&record.game).map_err(UsageError)?;
+        let entry = registry::find(&record.game).map_err(UsageError::of)?;
         let Some(analysis) = &entry.analysis else {
             return usage(format!(
                 "round {i} is a {} round: analyse grades the rounds of {} only",

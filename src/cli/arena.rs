@@ -96,9 +96,9 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn init(args: InitArgs) -> anyhow::Result<ExitCode> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
-    let options = args.game_flags.options_for(entry).map_err(UsageError)?;
-    let mut config = Config::new(entry.name, options).map_err(|e| UsageError(e.to_string()))?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
+    let options = args.game_flags.options_for(entry)?;
+    let mut config = Config::new(entry.name, options).map_err(UsageError::of)?;
     if let Some(p) = args.players {
         config.players = p;
         config.rounds = 2 * p as u32;

@@ -44,17 +44,17 @@ pub struct PinArgs {
 }
 
 /// A version's number, with or without the `#` the pages write before it.
-fn parse_version(text: &str) -> Result<i64, String> {
+fn parse_version(text: &str) -> Result<i64, super::UsageError> {
     text.strip_prefix('#')
         .unwrap_or(text)
         .parse::<i64>()
         .ok()
         .filter(|v| *v > 0)
         .ok_or_else(|| {
-            format!(
+            super::UsageError(format!(
                 "{text:?} is not a version's number: give the number the team's page lists \
                  (e.g. 3), or --latest to play the latest ready version"
-            )
+            ))
         })
 }
 
@@ -107,7 +107,7 @@ mod tests {
         assert_eq!(parse_version("3"), Ok(3));
         assert_eq!(parse_version("#12"), Ok(12));
         for bad in ["v3", "0", "-1", "", "#", "three"] {
-            let e = parse_version(bad).unwrap_err();
+            let e = parse_version(bad).unwrap_err().0;
             assert!(
                 e.contains("not a version's number") && e.contains("--latest"),
                 "{e}"

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::usage;
+use super::{UsageError, usage};
 use crate::bots::{self, Options};
 use crate::game::bot::{BotFlag, BotSettings, Build, RANDOM};
 use crate::game::registry;
@@ -85,10 +85,7 @@ pub fn run(args: BotArgs) -> anyhow::Result<ExitCode> {
     if args.movetime == Some(0) || args.playouts == Some(0) {
         return usage("--movetime and --playouts: at least 1".to_string());
     }
-    let name = match check_flags(&args.name, &settings, options) {
-        Ok(name) => name,
-        Err(e) => return usage(e),
-    };
+    let name = check_flags(&args.name, &settings, options)?;
     let stdin = io::stdin().lock();
     let stdout = BufWriter::new(io::stdout().lock());
     match bots::serve(name, options, settings, stdin, stdout) {
@@ -105,30 +102,30 @@ fn check_flags(
     name: &str,
     settings: &BotSettings,
     options: Options,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, UsageError> {
     let games = registry::bots_named(name);
     if name != RANDOM && games.is_empty() {
-        return Err(format!(
+        return Err(UsageError(format!(
             "unknown bot {name:?}: the built-in bots are {}",
             bots::all_names().join(", ")
-        ));
+        )));
     }
     for flag in BotFlag::ALL {
         if !flag.given(settings) || games.iter().any(|(_, b)| b.flags.contains(&flag)) {
             continue;
         }
-        return Err(format!(
+        return Err(UsageError(format!(
             "{} is for {}, not {name}",
             flag.flag(),
             takers(flag).join(", ")
-        ));
+        )));
     }
     for (entry, b) in &games {
         let built = match b.build {
             Build::Request(build) => build(settings).map(drop),
             Build::Serve(build) => build(settings, options).map(drop),
         };
-        built.map_err(|e| format!("{name} ({}): {e}", entry.name))?;
+        built.map_err(|e| UsageError(format!("{name} ({}): {e}", entry.name)))?;
     }
     Ok(games.first().map_or(RANDOM, |(_, b)| b.name))
 }

@@ -154,11 +154,12 @@ fn out(text: &str) {
 }
 
 fn build_config(args: &CheckArgs) -> anyhow::Result<(CheckConfig, &'static dyn GameCheck)> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
-    let options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
+    let options = args.game_flags.options_for(entry)?;
     let isolation = args.isolation.isolation()?;
-    let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError)?;
+    let mut bot = BotSpec::parse("", &args.bot).map_err(UsageError::of)?;
     resolve_program(&bot.argv[0])
+        .map_err(UsageError::of)
         .and_then(|_| super::isolation::check_reachable(&isolation, &bot.argv))
         .map_err(|e| UsageError(format!("the bot ({}): {e}", args.bot)))?;
     bot.name = crate::arbiter::names::default_name(&bot.argv);

@@ -6,6 +6,7 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Map, Value};
 
+use super::UsageError;
 use crate::game::registry::{Entry, Flag, GAMES, Takes};
 
 /// Which of a game's flags a subcommand takes.
@@ -66,7 +67,7 @@ pub fn read(found: &ArgMatches, flags_of: FlagsOf) -> GameFlags {
 impl GameFlags {
     /// The options these flags give `entry`'s game; another game's flag is an error naming the
     /// game it belongs to.
-    pub fn options_for(&self, entry: &Entry) -> Result<Map<String, Value>, String> {
+    pub fn options_for(&self, entry: &Entry) -> Result<Map<String, Value>, UsageError> {
         let mut options = Map::new();
         for (game, id, value) in &self.0 {
             if *game != entry.name {
@@ -76,10 +77,10 @@ impl GameFlags {
                 } else {
                     long
                 };
-                return Err(format!(
+                return Err(UsageError(format!(
                     "--{flag} is an option of --game {game}, not of {}",
                     entry.name
-                ));
+                )));
             }
             options.insert(id.clone(), value.clone());
         }

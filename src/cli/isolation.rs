@@ -68,15 +68,16 @@ impl IsolationArgs {
             disk: self.disk,
             inodes: self.inodes,
         };
-        crate::sandbox::output::make_private(self.output_group.as_deref()).map_err(UsageError)?;
+        crate::sandbox::output::make_private(self.output_group.as_deref())
+            .map_err(UsageError::of)?;
         let iso = Isolation::new(
             self.sandbox,
             self.bot_user.as_deref(),
             &self.bot_uids,
             limits,
         )
-        .map_err(UsageError)?;
-        iso.probe().map_err(UsageError)?;
+        .map_err(UsageError::of)?;
+        iso.probe().map_err(UsageError::of)?;
         Ok(iso)
     }
 }
@@ -117,43 +118,46 @@ fn way_out(user: &crate::sandbox::BotUser) -> &'static str {
 }
 
 /// Checks that the bot user can run a bot's program and read the files its command names.
-pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), String> {
+pub fn check_reachable(iso: &Isolation, argv: &[String]) -> Result<(), UsageError> {
     let Some(user) = &iso.reach_user() else {
         return Ok(());
     };
     if argv[0] != "rollarena" {
-        let program = crate::arbiter::process::resolve_program(&argv[0])?;
+        let program = crate::arbiter::process::resolve_program(&argv[0]).map_err(UsageError::of)?;
         if !scratch::reachable(&program, user, true) {
             if let Some(fix) = chmod_file(&program, user, true) {
-                return Err(format!(
+                return Err(UsageError(format!(
                     "{} cannot be run by {}: {fix}",
                     program.display(),
                     who(user)
-                ));
+                )));
             }
-            return Err(format!(
+            return Err(UsageError(format!(
                 "{} cannot be run by {}: the file and every directory above it must be \
                  readable and searchable by {} ({})",
                 program.display(),
                 who(user),
                 them(user),
                 way_out(user)
-            ));
+            )));
         }
     }
     for arg in &argv[1..] {
         let path = std::path::Path::new(arg);
         if !arg.starts_with('-') && path.exists() && !scratch::reachable(path, user, false) {
             if let Some(fix) = chmod_file(path, user, false) {
-                return Err(format!("{arg} cannot be read by {}: {fix}", who(user)));
+                return Err(UsageError(format!(
+                    "{arg} cannot be read by {}: {fix}",
+                    who(user)
+                )));
             }
-            return Err(format!(
+            return Err(UsageError(format!(
                 "{arg} cannot be read by {}: make it and every directory above it readable by \
                  {} ({})",
                 who(user),
                 them(user),
                 way_out(user)
-            ));
+            )));
         }
     }
     Ok(())
@@ -196,14 +200,14 @@ pub fn check_private(
     path: &std::path::Path,
     what: &str,
     why: &str,
-) -> Result<(), String> {
+) -> Result<(), UsageError> {
     let Some(user) = &iso.reach_user() else {
         return Ok(());
     };
     if !scratch::reachable(path, user, false) {
         return Ok(());
     }
-    Err(format!(
+    Err(UsageError(format!(
         "{what} {} can be read by {}, and {why}: a bot that found it could compute every \
          seat's cards. Make it private to the organiser: `chmod 600 {}` (or `chmod 700` its \
          directory); with bots of your own only (a ladder, never a contest), --public-seed \
@@ -211,7 +215,7 @@ pub fn check_private(
         path.display(),
         who(user),
         path.display()
-    ))
+    )))
 }
 
 /// Warns when a seed given on the command line is in the bots' sight: at `none` there is no
@@ -228,12 +232,12 @@ pub fn warn_seed_in_sight(iso: &Isolation, game: &str) {
 }
 
 /// Parses a duration, also accepting hours (`1h`).
-fn parse_hours(s: &str) -> Result<Duration, String> {
+fn parse_hours(s: &str) -> Result<Duration, UsageError> {
     match s.trim().strip_suffix('h') {
         Some(h) => h
             .parse::<u64>()
             .map(|h| Duration::from_secs(h * 3600))
-            .map_err(|_| format!("{s:?} is not a duration")),
-        None => parse_duration(s),
+            .map_err(|_| UsageError(format!("{s:?} is not a duration"))),
+        None => parse_duration(s).map_err(UsageError::of),
     }
 }

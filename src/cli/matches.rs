@@ -379,8 +379,8 @@ async fn interrupted() {
 }
 
 fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<MatchConfig> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
-    let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
+    let mut options = args.game_flags.options_for(entry)?;
     let demo = args.bots.is_empty();
     let (demo_bots, demo_seats) = (entry.demo)(&options);
     let players = match (args.players, demo) {
@@ -395,7 +395,7 @@ fn build_config(args: &MatchArgs, recorded_seed: Option<u64>) -> anyhow::Result<
         (None, true) => demo_seats,
     };
     options.insert("players".into(), players.into());
-    let game: Arc<dyn Game> = (entry.build)(&options).map_err(UsageError)?;
+    let game: Arc<dyn Game> = (entry.build)(&options).map_err(UsageError::of)?;
     if demo && players > demo_bots.len() {
         return usage(format!(
             "the {} demo has {} built-in bots, not {players}: give the bots' commands",
@@ -471,7 +471,7 @@ fn bot_specs(
 ) -> anyhow::Result<Vec<BotSpec>> {
     let mut bots = Vec::new();
     for (seat, command) in commands.iter().enumerate() {
-        let mut spec = BotSpec::parse("", command).map_err(UsageError)?;
+        let mut spec = BotSpec::parse("", command).map_err(UsageError::of)?;
         if spec.argv[0] != "rollarena"
             && let Ok(here) = std::env::current_dir()
             && let Err(missing) = crate::arbiter::process::paths_from(&spec.argv, &here)
@@ -483,6 +483,7 @@ fn bot_specs(
             ));
         }
         resolve_program(&spec.argv[0])
+            .map_err(UsageError::of)
             .and_then(|_| super::isolation::check_reachable(isolation, &spec.argv))
             .map_err(|e| UsageError(format!("bot at seat {seat} ({command}): {e}")))?;
         match args.names.get(seat) {
@@ -570,7 +571,7 @@ fn openings_for(
             "the openings file",
             "its lines are the deal seeds of the rounds",
         )
-        .map_err(UsageError)?;
+        .map_err(UsageError::of)?;
     }
     use crate::tournament::book;
     let lines = book::read(path, game, seed).map_err(|e| UsageError(format!("--openings: {e}")))?;

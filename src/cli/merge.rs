@@ -28,7 +28,7 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let merged = merge::merge(&args.dirs, &args.output).map_err(UsageError)?;
+    let merged = merge::merge(&args.dirs, &args.output).map_err(UsageError::of)?;
     let report = crate::report::write(&args.output);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&merged.standings)?);

@@ -50,17 +50,18 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the arbiter itself failed.
 pub const EXIT_FAILURE: u8 = 3;
 
-/// Bad usage or bad input: the user can fix it (exit code 2).
-#[derive(Debug)]
+/// Bad usage or bad input: the user can fix it (exit code 2). The command line's one error
+/// of its own; everything else reaches the top through anyhow (exit code 3).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct UsageError(pub String);
 
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl UsageError {
+    /// The refusal of a layer below (its error, or its text), as the user's to fix.
+    pub fn of(e: impl std::fmt::Display) -> UsageError {
+        UsageError(e.to_string())
     }
 }
-
-impl std::error::Error for UsageError {}
 
 /// Shorthand for returning a usage error.
 pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {

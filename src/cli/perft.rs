@@ -48,7 +48,7 @@ fn perft_games() -> Vec<&'static str> {
 }
 
 pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
     let Some(perft) = &entry.perft else {
         return usage(format!(
             "{} does not count its move sequences; perft knows {}",
@@ -56,11 +56,11 @@ pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
             perft_games().join(", ")
         ));
     };
-    let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let mut options = args.game_flags.options_for(entry)?;
     if let Some(p) = args.players {
         options.insert("players".into(), p.into());
     }
-    let from = (perft.start)(&options).map_err(UsageError)?;
+    let from = (perft.start)(&options).map_err(UsageError::of)?;
     let started = Instant::now();
     let mut total = 0u64;
     for depth in 1..=args.depth {

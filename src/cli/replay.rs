@@ -96,9 +96,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let records = &file.rounds;
     let games = match args.table {
         Some(t) => by_schedule(records, t, args.round),
-        None => select(records.len(), args.round),
-    }
-    .map_err(UsageError)?;
+        None => select(records.len(), args.round).map_err(UsageError::of),
+    }?;
     if let Some(out) = &args.html {
         return write_html(&args, records, games[0], out);
     }
@@ -158,7 +157,7 @@ fn verify_file(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         };
     torn_note(args, &file);
     if verifier.rounds().is_empty() && found.is_none() {
-        select(0, None).map_err(UsageError)?;
+        select(0, None).map_err(UsageError::of)?;
     }
     let verdict = match found {
         Some(d) => Err(d),
@@ -173,7 +172,7 @@ fn by_schedule(
     records: &[RoundRecord],
     table: u32,
     round: Option<usize>,
-) -> Result<Vec<usize>, String> {
+) -> Result<Vec<usize>, UsageError> {
     let mut picked: Vec<usize> = Vec::new();
     for (i, r) in records.iter().enumerate() {
         let wanted = r.table == Some(table) && round.is_none_or(|n| r.round as usize == n);
@@ -195,7 +194,7 @@ fn by_schedule(
             (Some(a), Some(b)) => format!("it holds tables {a} to {b} ({} of them)", tables.len()),
             _ => "it holds no tournament's rounds (without --table, --round N counts the file's rounds)".into(),
         };
-        return Err(format!("{what}; {has}"));
+        return Err(UsageError(format!("{what}; {has}")));
     }
     Ok(picked)
 }

@@ -45,7 +45,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     } else {
         crate::report::write_to(&args.dir, &out)
     }
-    .map_err(UsageError)?;
+    .map_err(UsageError::of)?;
     println!("{}", summary(&w));
     Ok(ExitCode::SUCCESS)
 }

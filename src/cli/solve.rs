@@ -66,7 +66,7 @@ pub fn solve_games() -> Vec<&'static str> {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let entry = registry::find(&args.game).map_err(UsageError)?;
+    let entry = registry::find(&args.game).map_err(UsageError::of)?;
     let Some(solve) = entry.analysis.as_ref().and_then(|a| a.solve) else {
         return usage(format!(
             "{} does not solve positions; solve knows {}",
@@ -74,7 +74,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             solve_games().join(", ")
         ));
     };
-    let mut options = args.game_flags.options_for(entry).map_err(UsageError)?;
+    let mut options = args.game_flags.options_for(entry)?;
     if let Some(p) = args.players {
         options.insert("players".into(), p.into());
     }
@@ -82,7 +82,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         time: Some(args.time),
         nodes: args.nodes,
     };
-    let solved = solve(&options, &budget).map_err(UsageError)?;
+    let solved = solve(&options, &budget).map_err(UsageError::of)?;
     if args.json {
         println!("{}", serde_json::to_string(&solved)?);
     } else {

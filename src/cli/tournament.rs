@@ -201,7 +201,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         loaded.seed_drawn,
         args.add_bot,
     )
-    .map_err(UsageError)?;
+    .map_err(UsageError::of)?;
     if !args.no_preflight {
         preflight(&t, &isolation)?;
     }
@@ -233,7 +233,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
             }))
         }),
     };
-    let tables = runner::scheduled_tables(&t).map_err(UsageError)?;
+    let tables = runner::scheduled_tables(&t).map_err(UsageError::of)?;
     if !args.json {
         announce(&args, &t, tables, jobs, &output);
     }
@@ -282,7 +282,7 @@ fn load(args: &TournamentArgs) -> anyhow::Result<config::Loaded> {
             })
         })
         .transpose()
-        .map_err(UsageError)?;
+        .map_err(UsageError::of)?;
     let clock = args.clock.resolve()?;
     let overrides = Overrides {
         seed: args.seed,
@@ -340,15 +340,15 @@ fn isolation(args: &TournamentArgs, t: &mut config::Tournament) -> anyhow::Resul
     if let Some(inodes) = args.inodes {
         t.sandbox.limits.inodes = inodes;
     }
-    crate::sandbox::output::make_private(args.output_group.as_deref()).map_err(UsageError)?;
+    crate::sandbox::output::make_private(args.output_group.as_deref()).map_err(UsageError::of)?;
     let isolation = Isolation::new(
         t.sandbox.level,
         t.sandbox.user.as_deref(),
         &t.sandbox.uids,
         t.sandbox.limits,
     )
-    .map_err(UsageError)?;
-    isolation.probe().map_err(UsageError)?;
+    .map_err(UsageError::of)?;
+    isolation.probe().map_err(UsageError::of)?;
     Ok(isolation)
 }
 
@@ -374,7 +374,7 @@ fn check_secrets(
             "the tournament file",
             &format!("{hidden}, which is its `seed`"),
         )
-        .map_err(UsageError)?;
+        .map_err(UsageError::of)?;
     }
     if args.seed.is_some() {
         super::isolation::warn_seed_in_sight(isolation, &t.game);
@@ -386,7 +386,7 @@ fn check_secrets(
             "the openings file",
             "its lines are the deal seeds of the rounds",
         )
-        .map_err(UsageError)?;
+        .map_err(UsageError::of)?;
     }
     Ok(())
 }
@@ -407,6 +407,7 @@ fn check_bots(
             argv[0] = cwd.join(&argv[0]).display().to_string();
         }
         resolve_program(&argv[0])
+            .map_err(UsageError::of)
             .and_then(|_| super::isolation::check_reachable(isolation, &argv))
             .map_err(|e| {
                 let from = b.cwd.clone().or_else(|| {
@@ -485,8 +486,8 @@ fn announce_growth(t: &config::Tournament, names: &[String]) -> anyhow::Result<(
         added: t.added[..t.added.len() - 1].to_vec(),
         ..t.clone()
     };
-    let fresh = runner::scheduled_tables(t).map_err(UsageError)?
-        - runner::scheduled_tables(&before).map_err(UsageError)?;
+    let fresh = runner::scheduled_tables(t).map_err(UsageError::of)?
+        - runner::scheduled_tables(&before).map_err(UsageError::of)?;
     eprintln!(
         "adding {} to the round robin: {fresh} new tables, numbered after the ones \
          scheduled before (every round played is kept)",
@@ -532,7 +533,7 @@ fn empty_live_page(
         _ => tables,
     };
     let empty = Fold::new(t).standings(Some(tables));
-    crate::report::live::write(live, &empty).map_err(UsageError)?;
+    crate::report::live::write(live, &empty).map_err(UsageError::of)?;
     Ok(())
 }
 
@@ -555,7 +556,7 @@ fn reports(args: &TournamentArgs, output: &std::path::Path) -> Vec<String> {
 }
 
 /// What writing a report came to, in a line.
-fn written(result: Result<crate::report::Written, String>) -> String {
+fn written(result: Result<crate::report::Written, rollarena_tournament::Error>) -> String {
     match result {
         Ok(w) => super::report::summary(&w),
         Err(e) => format!("the report could not be written: {e}"),
@@ -573,8 +574,8 @@ fn preflight(
         .iter()
         .map(runner::spec_of)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(UsageError)?;
-    let game = t.game().map_err(UsageError)?;
+        .map_err(UsageError::of)?;
+    let game = t.game().map_err(UsageError::of)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

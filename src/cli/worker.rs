@@ -95,8 +95,8 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
             ..ResourceLimits::default()
         },
     )
-    .map_err(UsageError)?;
-    iso.probe().map_err(UsageError)?;
+    .map_err(|e| UsageError(e.to_string()))?;
+    iso.probe().map_err(|e| UsageError(e.to_string()))?;
     let work = WorkDir::new()?;
     let name = args.name.clone().unwrap_or_else(|| {
         let host = std::fs::read_to_string("/proc/sys/kernel/hostname")

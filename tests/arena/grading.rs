@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use rollarena::arena::store::MatchId;
 use rollarena::arena::{grading, records, views};
 use rusqlite::params;
 
@@ -61,7 +62,7 @@ fn a_counted_rolit_match_is_graded_once_as_analyse_grades_it() {
         .unwrap();
     }
 
-    let before = views::match_page(&conn, &arena.dir, 7, &views::Viewer::Public).unwrap();
+    let before = views::match_page(&conn, &arena.dir, MatchId(7), &views::Viewer::Public).unwrap();
     assert!(
         before.grades.is_none(),
         "no grades before the grader's pass"
@@ -121,7 +122,7 @@ fn a_counted_rolit_match_is_graded_once_as_analyse_grades_it() {
         assert!(losses.windows(2).all(|w| w[0] >= w[1]), "{losses:?}");
         assert!(losses.iter().all(|&l| l > 0));
     }
-    let page = views::match_page(&conn, &arena.dir, 7, &views::Viewer::Public).unwrap();
+    let page = views::match_page(&conn, &arena.dir, MatchId(7), &views::Viewer::Public).unwrap();
     let json = serde_json::to_value(&page).unwrap();
     assert_eq!(json["grades"]["seats"].as_array().unwrap().len(), 2);
     // The page: a section with each team's accuracy, its balls lost and its largest loss.

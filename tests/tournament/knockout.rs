@@ -62,25 +62,41 @@ fn tables(b: &Bracket) -> Vec<(String, Vec<Vec<usize>>, Vec<usize>)> {
 
 #[test]
 fn byes_bring_any_field_down_to_one_final_table() {
-    assert_eq!(first_byes(8, 2, 1), Ok(0));
+    assert_eq!(first_byes(8, 2, 1).ok(), Some(0));
     assert_eq!(
-        first_byes(5, 2, 1),
-        Ok(3),
+        first_byes(5, 2, 1).ok(),
+        Some(3),
         "padded to 8: the top 3 seeds wait"
     );
-    assert_eq!(first_byes(3, 2, 1), Ok(1));
+    assert_eq!(first_byes(3, 2, 1).ok(), Some(1));
     assert_eq!(
-        first_byes(6, 4, 2),
-        Ok(2),
+        first_byes(6, 4, 2).ok(),
+        Some(2),
         "one table of 4, two byes: a final of 4"
     );
-    assert_eq!(first_byes(16, 4, 1), Ok(0));
-    let e = first_byes(5, 4, 2).unwrap_err();
+    assert_eq!(first_byes(16, 4, 1).ok(), Some(0));
+    let e = first_byes(5, 4, 2).unwrap_err().to_string();
     assert!(e.contains("fields that work are 4, 6, 8"), "{e}");
-    assert!(first_byes(3, 4, 1).unwrap_err().contains("at least 4 bots"));
-    assert!(first_byes(8, 4, 3).unwrap_err().contains("advance = 3"));
-    assert_eq!(max_tables(&format(Elimination::Single, 2, 1), 5), Ok(4));
-    assert_eq!(max_tables(&format(Elimination::Single, 4, 2), 8), Ok(3));
+    assert!(
+        first_byes(3, 4, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("at least 4 bots")
+    );
+    assert!(
+        first_byes(8, 4, 3)
+            .unwrap_err()
+            .to_string()
+            .contains("advance = 3")
+    );
+    assert_eq!(
+        max_tables(&format(Elimination::Single, 2, 1), 5).ok(),
+        Some(4)
+    );
+    assert_eq!(
+        max_tables(&format(Elimination::Single, 4, 2), 8).ok(),
+        Some(3)
+    );
     assert!(max_tables(&format(Elimination::Double, 4, 1), 8).is_err());
 }
 

@@ -92,11 +92,11 @@ fn a_line_that_is_not_a_round_is_named_and_another_tournament_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("results.jsonl");
     std::fs::write(&path, key(1, 1) + "{\"match\":\"m-1\"}\n" + &key(1, 2)).unwrap();
-    let err = scan(&path, 2, |_| Ok(())).unwrap_err();
+    let err = scan(&path, 2, |_| Ok(())).unwrap_err().to_string();
     assert!(err.contains("line 2 is damaged"), "{err}");
     // A torn line is one only at the end: in the middle it is damage, named with the way out.
     std::fs::write(&path, key(1, 1) + "{\"match\":\"m-9\",\"tab\n" + &key(1, 2)).unwrap();
-    let err = scan(&path, 2, |_| Ok(())).unwrap_err();
+    let err = scan(&path, 2, |_| Ok(())).unwrap_err().to_string();
     assert!(
         err.contains("line 2 is damaged")
             && err.contains("sed -i '2d'")
@@ -107,13 +107,13 @@ fn a_line_that_is_not_a_round_is_named_and_another_tournament_is_refused() {
     std::fs::write(&path, key(1, 1) + &key(1, 2)).unwrap();
     let err = scan(&path, 2, |k| {
         if k.match_id == "m-1" {
-            Err("not ours".into())
+            Err(rollarena::TournamentError::Results("not ours".into()))
         } else {
             Ok(())
         }
     })
     .unwrap_err();
-    assert_eq!(err, "not ours");
+    assert_eq!(err.to_string(), "not ours");
     let missing = scan(&dir.path().join("none.jsonl"), 2, |_| Ok(())).unwrap();
     assert!(missing.complete.is_empty() && missing.lines == 0);
 }

@@ -164,7 +164,7 @@ fn balanced_random_is_balanced() {
         balanced_random(8, 4, 6, 2).unwrap(),
         "the seed matters"
     );
-    let err = balanced_random(5, 4, 3, 1).unwrap_err();
+    let err = balanced_random(5, 4, 3, 1).unwrap_err().to_string();
     assert!(err.contains("not a multiple of 4"), "{err}");
 }
 

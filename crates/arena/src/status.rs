@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::remote::registry::{self, WorkerRow};
 use super::store::db;
-use super::store::reads;
+use super::store::{VersionId, VersionState, reads};
 use super::{admin, finals};
 use crate::Error;
 
@@ -23,9 +23,9 @@ pub struct TeamListing {
     pub builtin: bool,
     pub disabled: bool,
     /// The version that plays (`None`: none has passed its check).
-    pub active_version: Option<i64>,
+    pub active_version: Option<VersionId>,
     /// The version pinned to play (`None`: its latest ready one plays).
-    pub pinned_version: Option<i64>,
+    pub pinned_version: Option<VersionId>,
     /// Rated matches of the version that plays.
     pub active_matches: Option<i64>,
     /// The version that plays is still placing (fewer than `[ladder] placement_matches`
@@ -36,8 +36,8 @@ pub struct TeamListing {
     /// Finished matches (done) any of its versions played.
     pub matches: i64,
     /// Its latest submission: version, state and when (Unix ms); `None` before the first.
-    pub last_version: Option<i64>,
-    pub last_state: Option<String>,
+    pub last_version: Option<VersionId>,
+    pub last_state: Option<VersionState>,
     pub last_submitted_at: Option<i64>,
 }
 

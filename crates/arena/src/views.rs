@@ -5,6 +5,10 @@
 //! Both the HTML templates and the JSON API serialise these very values, so a page and its API
 //! can never disagree. Who may see what is decided here, once, from a [`Viewer`]: a field a
 //! viewer may not see is left empty (`None`) rather than filled and hidden by a template.
+//!
+//! The rows read from the database (a version, a match and its seats, a leaderboard row...)
+//! are the store's ([`crate::store::rows`], re-exported here), with typed ids and states that
+//! serialize as the numbers and texts they are stored as.
 
 use std::path::Path;
 
@@ -12,7 +16,11 @@ use rusqlite::Connection;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::store::{reads, settings, versions};
+pub use super::store::rows::{
+    DisabledRow, DisabledVersion, HistoryPoint, LeaderRow, MatchRow, OpponentRow, SeatRow, TeamRow,
+    VersionRow, conservative,
+};
+use super::store::{MatchId, MatchState, TeamId, VersionId, reads, settings, versions};
 use crate::record::RoundRecord;
 
 /// Who is asking: decides what of a team's private material (its sources, build logs, check
@@ -21,13 +29,13 @@ use crate::record::RoundRecord;
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Viewer {
     Public,
-    Team { id: i64, name: String },
+    Team { id: TeamId, name: String },
     Organiser,
 }
 
 impl Viewer {
     /// Whether this viewer may see team `team_id`'s private material.
-    pub fn owns(&self, team_id: i64) -> bool {
+    pub fn owns(&self, team_id: TeamId) -> bool {
         match self {
             Viewer::Public => false,
             Viewer::Team { id, .. } => *id == team_id,
@@ -66,11 +74,6 @@ pub const TREND_MATCHES: i64 = 10;
 /// How many matches a team page and the match list show.
 pub const RECENT_MATCHES: i64 = 20;
 
-/// μ - 3σ, the conservative rating the leaderboard sorts by.
-pub fn conservative(mu: f64, sigma: f64) -> f64 {
-    mu - 3.0 * sigma
-}
-
 // ---------------------------------------------------------------------------------------------
 // The leaderboard
 
@@ -96,46 +99,9 @@ pub struct Leaderboard {
     pub disabled: Vec<DisabledRow>,
 }
 
-/// A disabled team on the leaderboard, with the version that played for it, if any.
-#[derive(Clone, Debug, Serialize)]
-pub struct DisabledRow {
-    pub team: String,
-    pub version: Option<DisabledVersion>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct DisabledVersion {
-    pub id: i64,
-    pub label: String,
-    /// μ - 3σ.
-    pub conservative: f64,
-    pub matches: i64,
-}
-
 /// The disabled teams, by name.
 fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>, ViewError> {
     Ok(reads::disabled_teams(conn)?)
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct LeaderRow {
-    pub rank: usize,
-    pub team: String,
-    /// One of the arena's built-in bots, playing as an anchor.
-    pub builtin: bool,
-    pub version_id: i64,
-    pub version_label: String,
-    /// The team pinned this version (otherwise it is the team's latest ready one).
-    pub pinned: bool,
-    pub mu: f64,
-    pub sigma: f64,
-    /// μ - 3σ.
-    pub conservative: f64,
-    /// Rated matches of this version.
-    pub matches: i64,
-    /// The change of the conservative rating over the version's last [`TREND_MATCHES`]
-    /// matches (`None` before its first).
-    pub trend: Option<f64>,
 }
 
 /// The leaderboard, a version ranked once it played `placement` rated matches.
@@ -197,9 +163,9 @@ pub struct TeamPage {
     /// One of the arena's built-in bots (an anchor): it has one version, never pinned.
     pub builtin: bool,
     /// The version that plays (`None`: none passed its check yet).
-    pub active_version: Option<i64>,
+    pub active_version: Option<VersionId>,
     /// The version the team pinned, if it did.
-    pub pinned_version: Option<i64>,
+    pub pinned_version: Option<VersionId>,
     /// The viewer may see this team's private material (its own page, or the organiser).
     pub own: bool,
     /// Newest first.
@@ -235,14 +201,14 @@ pub struct ForfeitSummary {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct WorstMatch {
-    pub id: i64,
+    pub id: MatchId,
     pub forfeits: i64,
 }
 
 /// Counts team `id`'s forfeits over its last [`RECENT_MATCHES`] finished matches: the
 /// database has each seat's count, the records (read only for matches with forfeits) their
 /// causes.
-fn forfeit_summary(conn: &Connection, dir: &Path, id: i64) -> Result<ForfeitSummary, ViewError> {
+fn forfeit_summary(conn: &Connection, dir: &Path, id: TeamId) -> Result<ForfeitSummary, ViewError> {
     let rows = reads::recent_forfeits(conn, id, RECENT_MATCHES)?;
     let mut summary = ForfeitSummary {
         matches: rows.len() as i64,
@@ -291,88 +257,6 @@ fn forfeit_summary(conn: &Connection, dir: &Path, id: i64) -> Result<ForfeitSumm
     Ok(summary)
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct VersionRow {
-    pub id: i64,
-    pub team: String,
-    pub label: String,
-    pub language: String,
-    /// queued, building, checking, ready or failed.
-    pub state: String,
-    /// Why it failed, in one line (only for its team and the organiser).
-    pub failure: Option<String>,
-    pub submitted_at: i64,
-    pub built_at: Option<i64>,
-    pub checked_at: Option<i64>,
-    pub source_bytes: i64,
-    pub mu: f64,
-    pub sigma: f64,
-    pub conservative: f64,
-    pub matches: i64,
-    /// The SPRT evaluation against the pool, as the ladder stores it (null until it has data).
-    pub sprt: Option<Value>,
-}
-
-impl VersionRow {
-    /// The SPRT verdict in words, if there is one.
-    pub fn sprt_verdict(&self) -> Option<&'static str> {
-        let v = self.sprt.as_ref()?.get("verdict")?.as_str()?;
-        Some(match v {
-            "better" => "better",
-            "not better" => "not better",
-            _ => "undecided",
-        })
-    }
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct HistoryPoint {
-    pub match_id: i64,
-    pub at: i64,
-    pub version_id: i64,
-    pub conservative: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct OpponentRow {
-    pub team: String,
-    pub matches: i64,
-    pub wins: i64,
-    pub draws: i64,
-    pub losses: i64,
-    /// (wins + draws / 2) / matches.
-    pub score: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct MatchRow {
-    pub id: i64,
-    pub state: String,
-    pub kind: String,
-    pub rounds: i64,
-    pub created_at: i64,
-    pub started_at: Option<i64>,
-    pub finished_at: Option<i64>,
-    /// In seat order.
-    pub seats: Vec<SeatRow>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatRow {
-    pub seat: i64,
-    pub team: String,
-    pub version_id: i64,
-    pub version_label: String,
-    pub points: Option<f64>,
-    /// The match's rank, from 1 (ties share one).
-    pub rank: Option<i64>,
-    pub forfeits: Option<i64>,
-    pub mu_before: Option<f64>,
-    pub sigma_before: Option<f64>,
-    pub mu_after: Option<f64>,
-    pub sigma_after: Option<f64>,
-}
-
 pub fn team(
     conn: &Connection,
     dir: &Path,
@@ -416,7 +300,7 @@ pub fn team(
 }
 
 /// The matches `ids`, in that order, with their seats.
-pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>, ViewError> {
+pub fn match_rows(conn: &Connection, ids: &[MatchId]) -> Result<Vec<MatchRow>, ViewError> {
     Ok(reads::match_rows(conn, ids)?)
 }
 
@@ -427,10 +311,10 @@ pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>, ViewE
 pub fn matches(
     conn: &Connection,
     team: Option<&str>,
-    before: Option<i64>,
+    before: Option<MatchId>,
     limit: i64,
 ) -> Result<Vec<MatchRow>, ViewError> {
-    let before = before.unwrap_or(i64::MAX);
+    let before = before.unwrap_or(MatchId(i64::MAX));
     let limit = limit.clamp(1, 200);
     let ids = reads::done_matches(conn, team, before, limit)?;
     match_rows(conn, &ids)
@@ -525,17 +409,17 @@ pub struct SeatTiming {
 pub fn match_page(
     conn: &Connection,
     dir: &Path,
-    id: i64,
+    id: MatchId,
     viewer: &Viewer,
 ) -> Result<MatchPage, ViewError> {
     let row = match_rows(conn, &[id])?.pop();
-    let Some(row) = row.filter(|r| matches!(r.state.as_str(), "done" | "failed" | "void")) else {
+    let Some(row) = row.filter(|r| r.state.is_over()) else {
         return Err(ViewError::NotFound(format!(
             "no finished match has id {id} (a match shows once it is over)"
         )));
     };
     let error = reads::match_error(conn, id)?;
-    let records = if row.state == "done" {
+    let records = if row.state == MatchState::Done {
         match_records(conn, dir, id, viewer)?.unwrap_or_default()
     } else {
         Vec::new()
@@ -579,7 +463,7 @@ pub fn match_page(
         timings,
         round_winners: records.iter().map(|r| r.result.winners()).collect(),
         forfeits,
-        grades: super::grading::read(dir, id),
+        grades: super::grading::read(dir, id.0),
     })
 }
 
@@ -589,14 +473,14 @@ pub fn match_page(
 pub fn match_records(
     conn: &Connection,
     dir: &Path,
-    id: i64,
+    id: MatchId,
     viewer: &Viewer,
 ) -> Result<Option<Vec<RoundRecord>>, ViewError> {
     let found = reads::match_record(conn, id)?;
     let Some((state, path)) = found else {
         return Err(ViewError::NotFound(format!("no match has id {id}")));
     };
-    if state != "done" {
+    if state != MatchState::Done {
         return Err(ViewError::NotFound(format!(
             "match {id} is {state}: its record shows once it is over"
         )));
@@ -644,7 +528,7 @@ pub const BUILD_LOG_MAX: u64 = 256 * 1024;
 pub fn submission(
     conn: &Connection,
     dir: &Path,
-    id: i64,
+    id: VersionId,
     viewer: &Viewer,
 ) -> Result<SubmissionPage, ViewError> {
     let found = reads::submission(conn, id)?;
@@ -730,20 +614,6 @@ pub struct OrganiserPage {
     pub pending_matches: i64,
     /// The remote workers.
     pub workers: Vec<crate::remote::registry::WorkerRow>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct TeamRow {
-    pub name: String,
-    /// One of the arena's built-in bots (no token, no login).
-    pub builtin: bool,
-    pub disabled: bool,
-    pub created_at: i64,
-    pub versions: i64,
-    /// The version that plays (`None`: none is ready).
-    pub active_version: Option<i64>,
-    /// The version the team (or the organiser) pinned (`None`: its latest ready one plays).
-    pub pinned_version: Option<i64>,
 }
 
 pub fn organiser(conn: &Connection) -> Result<OrganiserPage, ViewError> {

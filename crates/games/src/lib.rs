@@ -7,7 +7,8 @@
 //! - [`replay`], [`show`]: reading records back and showing them (the terminal replay and the
 //!   HTML viewer);
 //! - [`schema`]: the JSON Schemas of the wire messages, the record and each game's own types;
-//! - [`bots`]: the built-in bots, which run as real processes over the real protocol.
+//! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
+//! - [`Error`]: this layer's error, by kind.
 //!
 //! Nothing outside a game's folder names a game: the rest reaches a game through its registry
 //! entry. The lower crates' modules are reached as `crate::X` through the imports below.
@@ -15,7 +16,10 @@ use rollarena_rules::{clock, record, seed, standings, verify, wire};
 use rollarena_run::{arbiter, check, with_talk};
 
 pub mod bots;
+mod error;
 pub mod game;
 pub mod replay;
 pub mod schema;
 pub mod show;
+
+pub use error::Error;

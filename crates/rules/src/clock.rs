@@ -12,7 +12,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::duration::parse_duration;
+use crate::duration::{BadDuration, parse_duration};
 
 /// One seat's time control, in ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
@@ -71,13 +71,13 @@ impl Tc {
 
 /// A bank and its increment in cutechess's notation: `BANK` or `BANK+INCREMENT`, each a
 /// duration (`2m+100ms`, `90s+1s`) or a bare number of seconds (`60+0.5`).
-pub fn parse_bank(text: &str) -> Result<Bank, String> {
+pub fn parse_bank(text: &str) -> Result<Bank, BadDuration> {
     let t = text.trim();
     if t.contains('/') {
-        return Err(format!(
+        return Err(BadDuration(format!(
             "{t:?}: moves per period (cutechess's 40/2m) are not supported: give a bank and an \
              increment, like 2m+100ms"
-        ));
+        )));
     }
     let (bank, inc) = match t.split_once('+') {
         Some((b, i)) => (b, Some(i)),
@@ -86,13 +86,17 @@ pub fn parse_bank(text: &str) -> Result<Bank, String> {
     let ms = |s: &str, what: &str| {
         parse_duration(s)
             .map(|d| d.as_millis() as u64)
-            .map_err(|e| format!("{t:?}: the {what}: {e} (write BANK+INCREMENT, like 2m+100ms)"))
+            .map_err(|e| {
+                BadDuration(format!(
+                    "{t:?}: the {what}: {e} (write BANK+INCREMENT, like 2m+100ms)"
+                ))
+            })
     };
     let bank = ms(bank, "bank")?;
     if bank == 0 {
-        return Err(format!(
+        return Err(BadDuration(format!(
             "{t:?}: the bank must be more than 0 (like 2m, or 2m+100ms)"
-        ));
+        )));
     }
     let inc = inc.map(|i| ms(i, "increment")).transpose()?.unwrap_or(0);
     Ok(Bank {
@@ -210,9 +214,14 @@ mod tests {
         assert_eq!(parse_bank("2m+100ms"), bank(120_000, 100));
         assert_eq!(parse_bank("60+0.5"), bank(60_000, 500));
         assert_eq!(parse_bank("90s"), bank(90_000, 0));
-        assert!(parse_bank("40/2m").unwrap_err().contains("not supported"));
-        assert!(parse_bank("0+1s").unwrap_err().contains("more than 0"));
-        assert!(parse_bank("2m+fast").unwrap_err().contains("the increment"));
+        assert!(parse_bank("40/2m").unwrap_err().0.contains("not supported"));
+        assert!(parse_bank("0+1s").unwrap_err().0.contains("more than 0"));
+        assert!(
+            parse_bank("2m+fast")
+                .unwrap_err()
+                .0
+                .contains("the increment")
+        );
     }
 
     #[test]

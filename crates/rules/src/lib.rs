@@ -14,6 +14,9 @@
 //! - [`record`]: the record format (one round per JSON line), its writer and reader, and the
 //!   recorded vocabulary of misbehaviour (`record::fault`) and the words every terminal line
 //!   gives it (`record::notes`);
+//! - [`error`]: the one error type of the rules ([`Error`]), a variant per kind of refusal
+//!   (options, a text that does not parse, a record that cannot be read or disagrees with
+//!   the rules), each printing the message the user sees;
 //! - [`game`]: the boundary between the arbiter and a game's rules (`Game`, `Round`, requests,
 //!   per-seat announcements, results), round outcomes, the catalog of rules
 //!   (`game::catalog`: a game's name, rules version and options parser), and each game's
@@ -27,6 +30,7 @@
 //!   inputs back to a quiet referee and comparing everything it produces.
 pub mod clock;
 pub mod duration;
+pub mod error;
 pub mod game;
 pub mod record;
 pub mod referee;
@@ -34,3 +38,5 @@ pub mod seed;
 pub mod standings;
 pub mod verify;
 pub mod wire;
+
+pub use error::Error;

@@ -1,5 +1,8 @@
 //! Running untrusted bots: everything between the rules and a process.
 //!
+//! - [`error`]: the one error type of running ([`Error`]), a variant per kind of failure (a
+//!   setting refused, a sandbox the machine cannot give, a bot that cannot be launched, the
+//!   file system, the rules), each printing the message the user sees;
 //! - [`sandbox`]: isolation of untrusted bots (the launch wrapper, namespaces, cgroups,
 //!   landlock, scratch directories);
 //! - [`arbiter`]: live bots (`arbiter::bot`: launch, listening, fault diagnosis), pipes, clocks,
@@ -13,4 +16,7 @@ use rollarena_rules::{clock, game, record, referee, seed, standings, verify, wir
 
 pub mod arbiter;
 pub mod check;
+pub mod error;
 pub mod sandbox;
+
+pub use error::Error;

@@ -118,9 +118,14 @@ pub fn requeue(conn: &Connection, id: VersionId, uncount: bool) -> Result<()> {
 /// `owner` (a builder that stopped).
 pub fn requeue_owned(conn: &Connection, owner: &str) -> Result<()> {
     conn.execute(
-        "UPDATE versions SET state = 'queued', lease_owner = NULL, lease_until = NULL
-         WHERE state IN ('building', 'checking') AND lease_owner LIKE ?1",
-        [owner],
+        "UPDATE versions SET state = ?2, lease_owner = NULL, lease_until = NULL
+         WHERE state IN (?3, ?4) AND lease_owner LIKE ?1",
+        params![
+            owner,
+            VersionState::Queued,
+            VersionState::Building,
+            VersionState::Checking
+        ],
     )?;
     Ok(())
 }

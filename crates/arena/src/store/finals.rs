@@ -2,10 +2,10 @@
 //! each a match of kind `final`), and the versions still on their way when it would start.
 //! What the final does is `finals::tournament`'s.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, named_params, params};
 
 use super::teams::ACTIVE_VERSION;
-use super::{MatchId, MatchKind, MatchState, Result, VersionId};
+use super::{MatchId, MatchKind, MatchState, Result, VersionId, VersionState};
 
 /// A version of the final's field, as stored.
 pub struct FieldRow {
@@ -23,7 +23,7 @@ pub fn field(conn: &Connection) -> Result<Vec<FieldRow>> {
          WHERE t.disabled = 0 ORDER BY v.mu - 3 * v.sigma DESC, v.id"
     ))?;
     let rows = stmt
-        .query_map([], |r| {
+        .query_map(named_params! {":ready": VersionState::Ready}, |r| {
             Ok(FieldRow {
                 version: r.get(0)?,
                 team: r.get(1)?,

@@ -13,13 +13,59 @@ pub fn version(
     state: VersionState,
     failure: Option<&str>,
 ) {
-    conn.execute(
-        "INSERT INTO versions (id, team_id, label, language, source_sha256, source_bytes,
-             submitted_at, state, failure, mu, sigma)
-         VALUES (?1, ?2, 'v', 'python', '', 1, 0, ?3, ?4, 25, 8.3)",
-        params![id, team, state, failure],
-    )
-    .unwrap();
+    Version {
+        failure,
+        ..Version::new(id, team, state)
+    }
+    .insert(conn);
+}
+
+/// A version as a test sets it up, from [`Version::new`]'s defaults: a Python source of one
+/// byte submitted at 0, labelled `v`, rated 25 ± 8.3 after no match.
+pub struct Version<'a> {
+    pub id: VersionId,
+    pub team: TeamId,
+    pub state: VersionState,
+    pub failure: Option<&'a str>,
+    pub label: &'a str,
+    pub mu: f64,
+    pub sigma: f64,
+    /// Rated matches played.
+    pub matches: i64,
+}
+
+impl Version<'_> {
+    pub fn new(id: VersionId, team: TeamId, state: VersionState) -> Self {
+        Version {
+            id,
+            team,
+            state,
+            failure: None,
+            label: "v",
+            mu: 25.0,
+            sigma: 8.3,
+            matches: 0,
+        }
+    }
+
+    pub fn insert(&self, conn: &Connection) {
+        conn.execute(
+            "INSERT INTO versions (id, team_id, label, language, source_sha256, source_bytes,
+                 submitted_at, state, failure, mu, sigma, matches)
+             VALUES (?1, ?2, ?3, 'python', '', 1, 0, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                self.id,
+                self.team,
+                self.label,
+                self.state,
+                self.failure,
+                self.mu,
+                self.sigma,
+                self.matches
+            ],
+        )
+        .unwrap();
+    }
 }
 
 /// Marks `team` as one of the arena's built-in bots.
@@ -41,6 +87,16 @@ pub fn match_row(
         "INSERT INTO matches (id, created_at, state, kind, seed, rounds, record_path)
          VALUES (?1, 0, ?2, ?3, 1, 2, ?4)",
         params![id, state, kind, record_path],
+    )
+    .unwrap();
+}
+
+/// Marks match `id` done at `at` with its ratings applied, and no record (where a test needs
+/// none: `leases::mark_done` stores one's path).
+pub fn done_rated(conn: &Connection, id: MatchId, at: i64) {
+    conn.execute(
+        "UPDATE matches SET state = ?2, rated = 1, finished_at = ?3 WHERE id = ?1",
+        params![id, MatchState::Done, at],
     )
     .unwrap();
 }

@@ -2,10 +2,10 @@
 //! play, the matches each pair has had, the backlog, a new match with its seats, and the
 //! leases lost with their workers. Which match to make is `ladder::matchmaker`'s.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, named_params, params};
 
 use super::teams::ACTIVE_VERSION;
-use super::{MatchId, MatchKind, MatchState, Result, VersionId};
+use super::{MatchId, MatchKind, MatchState, Result, VersionId, VersionState};
 
 /// A version of the pool, as stored.
 pub struct PoolRow {
@@ -25,15 +25,22 @@ pub fn pool(conn: &Connection, since: i64) -> Result<Vec<PoolRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT v.id, v.mu, v.sigma, v.matches,
              (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
-              WHERE s.version_id = v.id AND m.state IN ('queued', 'running')),
+              WHERE s.version_id = v.id AND m.state IN (:queued, :running)),
              (SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
-              WHERE s.version_id = v.id AND m.created_at >= ?1
-                AND m.state IN ('queued', 'running', 'done'))
+              WHERE s.version_id = v.id AND m.created_at >= :since
+                AND m.state IN (:queued, :running, :done))
          FROM teams t JOIN versions v ON v.id = {ACTIVE_VERSION}
          WHERE t.disabled = 0 ORDER BY v.id"
     ))?;
+    let params = named_params! {
+        ":since": since,
+        ":queued": MatchState::Queued,
+        ":running": MatchState::Running,
+        ":done": MatchState::Done,
+        ":ready": VersionState::Ready,
+    };
     let rows = stmt
-        .query_map([since], |r| {
+        .query_map(params, |r| {
             Ok(PoolRow {
                 version: r.get(0)?,
                 mu: r.get(1)?,
@@ -54,12 +61,19 @@ pub fn pair_counts(conn: &Connection, version: VersionId) -> Result<Vec<(Version
         "SELECT b.version_id, COUNT(*) FROM match_seats a
          JOIN match_seats b ON b.match_id = a.match_id AND b.version_id > a.version_id
          JOIN matches m ON m.id = a.match_id
-         WHERE a.version_id = ?1 AND m.kind != 'final'
-           AND m.state IN ('queued', 'running', 'done')
+         WHERE a.version_id = ?1 AND m.kind != ?2
+           AND m.state IN (?3, ?4, ?5)
          GROUP BY b.version_id",
     )?;
+    let params = params![
+        version,
+        MatchKind::Final,
+        MatchState::Queued,
+        MatchState::Running,
+        MatchState::Done
+    ];
     let rows = stmt
-        .query_map([version], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map(params, |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
@@ -68,8 +82,8 @@ pub fn pair_counts(conn: &Connection, version: VersionId) -> Result<Vec<(Version
 pub fn made_since(conn: &Connection, limit: u32, since: i64) -> Result<u32> {
     Ok(conn.query_row(
         "SELECT COUNT(*) FROM (SELECT created_at, kind FROM matches ORDER BY id DESC LIMIT ?1)
-         WHERE created_at >= ?2 AND kind != 'final'",
-        params![limit, since],
+         WHERE created_at >= ?2 AND kind != ?3",
+        params![limit, since, MatchKind::Final],
         |r| r.get(0),
     )?)
 }
@@ -77,10 +91,10 @@ pub fn made_since(conn: &Connection, limit: u32, since: i64) -> Result<u32> {
 /// Matches queued (any kind), and ladder matches queued or in play.
 pub fn backlog(conn: &Connection) -> Result<(i64, i64)> {
     Ok(conn.query_row(
-        "SELECT COUNT(*) FILTER (WHERE state = 'queued'),
-                COUNT(*) FILTER (WHERE kind != 'final')
-         FROM matches WHERE state IN ('queued', 'running')",
-        [],
+        "SELECT COUNT(*) FILTER (WHERE state = ?1),
+                COUNT(*) FILTER (WHERE kind != ?3)
+         FROM matches WHERE state IN (?1, ?2)",
+        params![MatchState::Queued, MatchState::Running, MatchKind::Final],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
 }
@@ -140,8 +154,8 @@ pub fn expire(conn: &Connection, lost: Lost, e: &Expiry) -> Result<usize> {
         &format!(
             "UPDATE matches SET
                  crashes = crashes + 1,
-                 state = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN 'failed'
-                     ELSE 'queued' END,
+                 state = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN ?5
+                     ELSE ?6 END,
                  error = CASE
                      WHEN crashes + 1 >= ?4 THEN 'it took its worker down ' ||
                          CASE WHEN crashes + 1 = 2 THEN 'twice' ELSE (crashes + 1) || ' times' END
@@ -153,19 +167,35 @@ pub fn expire(conn: &Connection, lost: Lost, e: &Expiry) -> Result<usize> {
                  finished_at = CASE WHEN attempts >= ?2 OR crashes + 1 >= ?4 THEN ?3
                      ELSE NULL END,
                  lease_owner = NULL, lease_until = NULL
-             WHERE state = 'running' AND rated = 0 AND ({condition})"
+             WHERE state = ?7 AND rated = 0 AND ({condition})"
         ),
-        params![value, e.max_attempts, e.now, e.max_crashes],
+        params![
+            value,
+            e.max_attempts,
+            e.now,
+            e.max_crashes,
+            MatchState::Failed,
+            MatchState::Queued,
+            MatchState::Running
+        ],
     )?;
     conn.execute(
         &format!(
             "UPDATE versions SET
-                 state = CASE WHEN build_attempts >= ?2 THEN 'failed' ELSE 'queued' END,
+                 state = CASE WHEN build_attempts >= ?2 THEN ?4 ELSE ?5 END,
                  failure = CASE WHEN build_attempts >= ?2 THEN ?3 ELSE failure END,
                  lease_owner = NULL, lease_until = NULL
-             WHERE state IN ('building', 'checking') AND ({condition})"
+             WHERE state IN (?6, ?7) AND ({condition})"
         ),
-        params![value, e.build_max_crashes, e.build_verdict],
+        params![
+            value,
+            e.build_max_crashes,
+            e.build_verdict,
+            VersionState::Failed,
+            VersionState::Queued,
+            VersionState::Building,
+            VersionState::Checking
+        ],
     )?;
     Ok(n)
 }

@@ -192,11 +192,20 @@ pub fn requeue(
 ) -> Result<()> {
     conn.execute(
         "UPDATE matches SET
-             state = CASE WHEN attempts >= ?1 THEN 'failed' ELSE 'queued' END,
+             state = CASE WHEN attempts >= ?1 THEN ?6 ELSE ?7 END,
              finished_at = CASE WHEN attempts >= ?1 THEN ?2 ELSE NULL END,
              error = ?3, lease_owner = NULL, lease_until = NULL
-         WHERE id = ?4 AND lease_owner = ?5 AND state = 'running'",
-        params![max_attempts, now, error, id, owner],
+         WHERE id = ?4 AND lease_owner = ?5 AND state = ?8",
+        params![
+            max_attempts,
+            now,
+            error,
+            id,
+            owner,
+            MatchState::Failed,
+            MatchState::Queued,
+            MatchState::Running
+        ],
     )?;
     Ok(())
 }

@@ -22,6 +22,7 @@ pub mod pool;
 pub mod ratings;
 pub mod reads;
 pub mod rest;
+pub mod rows;
 pub mod sessions;
 pub mod settings;
 pub mod states;

@@ -1,15 +1,16 @@
 //! The read models' queries: the rows the pages and the JSON API show (`views`), read in the
-//! caller's transaction (a page reads in one snapshot). The row types are `views`'s, whose
-//! functions put them together and decide who sees what; this module only reads.
+//! caller's transaction (a page reads in one snapshot). The row types are the store's own
+//! ([`super::rows`]); `views` puts them together and decides who sees what; this module only
+//! reads.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, named_params, params, params_from_iter};
 
-use super::teams::ACTIVE_VERSION;
-use super::{MatchState, Result, VersionState};
-use crate::views::{
+use super::rows::{
     DisabledRow, DisabledVersion, HistoryPoint, LeaderRow, MatchRow, OpponentRow, SeatRow, TeamRow,
     VersionRow, conservative,
 };
+use super::teams::ACTIVE_VERSION;
+use super::{MatchId, MatchState, Result, TeamId, VersionId, VersionState};
 
 /// The disabled teams, by name, with their active version.
 pub fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>> {
@@ -19,8 +20,8 @@ pub fn disabled_teams(conn: &Connection) -> Result<Vec<DisabledRow>> {
          WHERE t.disabled = 1 ORDER BY t.name"
     ))?;
     let rows = stmt
-        .query_map([], |r| {
-            let id: Option<i64> = r.get(1)?;
+        .query_map(named_params! {":ready": VersionState::Ready}, |r| {
+            let id: Option<VersionId> = r.get(1)?;
             let version = match id {
                 Some(id) => Some(DisabledVersion {
                     id,
@@ -48,7 +49,7 @@ pub fn leader_rows(conn: &Connection) -> Result<Vec<LeaderRow>> {
          WHERE t.disabled = 0"
     ))?;
     let rows = stmt
-        .query_map([], |r| {
+        .query_map(named_params! {":ready": VersionState::Ready}, |r| {
             let (mu, sigma): (f64, f64) = (r.get(3)?, r.get(4)?);
             Ok(LeaderRow {
                 rank: 0,
@@ -69,7 +70,11 @@ pub fn leader_rows(conn: &Connection) -> Result<Vec<LeaderRow>> {
 }
 
 /// Version `version`'s rating before its rated match `back` matches ago (0: its last).
-pub fn rating_before(conn: &Connection, version: i64, back: i64) -> Result<Option<(f64, f64)>> {
+pub fn rating_before(
+    conn: &Connection,
+    version: VersionId,
+    back: i64,
+) -> Result<Option<(f64, f64)>> {
     Ok(conn
         .prepare_cached(
             "SELECT mu_before, sigma_before FROM match_seats
@@ -87,7 +92,7 @@ pub fn unranked(conn: &Connection) -> Result<Vec<String>> {
          ORDER BY t.name"
     ))?;
     let names = stmt
-        .query_map([], |r| r.get(0))?
+        .query_map(named_params! {":ready": VersionState::Ready}, |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(names)
 }
@@ -103,7 +108,7 @@ pub fn matches_done(conn: &Connection) -> Result<i64> {
 
 /// A team's forfeits in one finished match.
 pub struct MatchForfeits {
-    pub match_id: i64,
+    pub match_id: MatchId,
     /// The team's forfeits in it.
     pub forfeits: i64,
     pub record_path: Option<String>,
@@ -112,17 +117,17 @@ pub struct MatchForfeits {
 }
 
 /// Team `team`'s last `limit` finished matches, newest first, with its forfeits in each.
-pub fn recent_forfeits(conn: &Connection, team: i64, limit: i64) -> Result<Vec<MatchForfeits>> {
+pub fn recent_forfeits(conn: &Connection, team: TeamId, limit: i64) -> Result<Vec<MatchForfeits>> {
     let mut stmt = conn.prepare_cached(
         "SELECT s.match_id, SUM(COALESCE(s.forfeits, 0)), m.record_path,
             GROUP_CONCAT(s.seat)
          FROM match_seats s JOIN versions v ON v.id = s.version_id
          JOIN matches m ON m.id = s.match_id
-         WHERE v.team_id = ?1 AND m.state = 'done'
+         WHERE v.team_id = ?1 AND m.state = ?3
          GROUP BY s.match_id ORDER BY s.match_id DESC LIMIT ?2",
     )?;
     let rows = stmt
-        .query_map(params![team, limit], |r| {
+        .query_map(params![team, limit, MatchState::Done], |r| {
             Ok(MatchForfeits {
                 match_id: r.get(0)?,
                 forfeits: r.get(1)?,
@@ -135,7 +140,7 @@ pub fn recent_forfeits(conn: &Connection, team: i64, limit: i64) -> Result<Vec<M
 }
 
 /// A version's row, with its team's id; its failure whatever the viewer (`views` decides).
-fn version_row(r: &rusqlite::Row) -> rusqlite::Result<(i64, VersionRow)> {
+fn version_row(r: &rusqlite::Row) -> rusqlite::Result<(TeamId, VersionRow)> {
     let (mu, sigma): (f64, f64) = (r.get("mu")?, r.get("sigma")?);
     let sprt: Option<String> = r.get("sprt")?;
     Ok((
@@ -166,11 +171,11 @@ const VERSION_COLUMNS: &str = "v.id, v.team_id, t.name AS team, v.label, v.langu
 
 /// A team as its page starts.
 pub struct TeamHead {
-    pub id: i64,
+    pub id: TeamId,
     pub disabled: bool,
     pub builtin: bool,
-    pub pinned_version: Option<i64>,
-    pub active_version: Option<i64>,
+    pub pinned_version: Option<VersionId>,
+    pub active_version: Option<VersionId>,
 }
 
 /// The team named `name`, if any.
@@ -179,9 +184,9 @@ pub fn team_head(conn: &Connection, name: &str) -> Result<Option<TeamHead>> {
         .query_row(
             &format!(
                 "SELECT t.id, t.disabled, t.builtin, t.pinned_version, {ACTIVE_VERSION}
-                 FROM teams t WHERE t.name = ?1"
+                 FROM teams t WHERE t.name = :name"
             ),
-            [name],
+            named_params! {":name": name, ":ready": VersionState::Ready},
             |r| {
                 Ok(TeamHead {
                     id: r.get(0)?,
@@ -196,7 +201,7 @@ pub fn team_head(conn: &Connection, name: &str) -> Result<Option<TeamHead>> {
 }
 
 /// Team `team`'s versions, newest first.
-pub fn team_versions(conn: &Connection, team: i64) -> Result<Vec<VersionRow>> {
+pub fn team_versions(conn: &Connection, team: TeamId) -> Result<Vec<VersionRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {VERSION_COLUMNS} FROM versions v JOIN teams t ON t.id = v.team_id
          WHERE v.team_id = ?1 ORDER BY v.id DESC"
@@ -208,24 +213,27 @@ pub fn team_versions(conn: &Connection, team: i64) -> Result<Vec<VersionRow>> {
 }
 
 /// Version `id` with its team's id and the team's active version.
-pub fn submission(conn: &Connection, id: i64) -> Result<Option<(i64, VersionRow, Option<i64>)>> {
+pub fn submission(
+    conn: &Connection,
+    id: VersionId,
+) -> Result<Option<(TeamId, VersionRow, Option<VersionId>)>> {
     Ok(conn
         .query_row(
             &format!(
                 "SELECT {VERSION_COLUMNS}, {ACTIVE_VERSION} AS active
-                 FROM versions v JOIN teams t ON t.id = v.team_id WHERE v.id = ?1"
+                 FROM versions v JOIN teams t ON t.id = v.team_id WHERE v.id = :id"
             ),
-            [id],
+            named_params! {":id": id, ":ready": VersionState::Ready},
             |r| {
                 let (team, row) = version_row(r)?;
-                Ok((team, row, r.get::<_, Option<i64>>("active")?))
+                Ok((team, row, r.get("active")?))
             },
         )
         .optional()?)
 }
 
 /// Team `team`'s conservative rating after each of its rated matches, oldest first.
-pub fn history(conn: &Connection, team: i64) -> Result<Vec<HistoryPoint>> {
+pub fn history(conn: &Connection, team: TeamId) -> Result<Vec<HistoryPoint>> {
     let mut stmt = conn.prepare_cached(
         "SELECT s.match_id, m.finished_at, s.version_id, s.mu_after, s.sigma_after
          FROM match_seats s JOIN versions v ON v.id = s.version_id
@@ -247,21 +255,21 @@ pub fn history(conn: &Connection, team: i64) -> Result<Vec<HistoryPoint>> {
 }
 
 /// Team `team`'s last `limit` finished matches, newest first.
-pub fn recent_matches(conn: &Connection, team: i64, limit: i64) -> Result<Vec<i64>> {
+pub fn recent_matches(conn: &Connection, team: TeamId, limit: i64) -> Result<Vec<MatchId>> {
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT s.match_id FROM match_seats s JOIN versions v ON v.id = s.version_id
          JOIN matches m ON m.id = s.match_id
-         WHERE v.team_id = ?1 AND m.state = 'done'
+         WHERE v.team_id = ?1 AND m.state = ?3
          ORDER BY s.match_id DESC LIMIT ?2",
     )?;
     let ids = stmt
-        .query_map(params![team, limit], |r| r.get(0))?
+        .query_map(params![team, limit, MatchState::Done], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(ids)
 }
 
 /// Team `team`'s results against each other team, by name.
-pub fn opponents(conn: &Connection, team: i64) -> Result<Vec<OpponentRow>> {
+pub fn opponents(conn: &Connection, team: TeamId) -> Result<Vec<OpponentRow>> {
     // CROSS JOIN fixes the order (the team's versions, their seats, those matches, the other
     // seats): left to itself, SQLite starts from every finished match (500 ms instead of 14
     // at 100,000 matches; bench/arena measures it).
@@ -274,12 +282,12 @@ pub fn opponents(conn: &Connection, team: i64) -> Result<Vec<OpponentRow>> {
          CROSS JOIN match_seats them ON them.match_id = me.match_id AND them.seat != me.seat
          JOIN versions tv ON tv.id = them.version_id
          JOIN teams ot ON ot.id = tv.team_id
-         WHERE mv.team_id = ?1 AND m.state = 'done' AND tv.team_id != ?1
+         WHERE mv.team_id = ?1 AND m.state = ?2 AND tv.team_id != ?1
            AND me.rank IS NOT NULL AND them.rank IS NOT NULL
          GROUP BY ot.id ORDER BY ot.name",
     )?;
     let rows = stmt
-        .query_map([team], |r| {
+        .query_map(params![team, MatchState::Done], |r| {
             let (matches, wins, draws, losses): (i64, i64, i64, i64) =
                 (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
             Ok(OpponentRow {
@@ -296,7 +304,7 @@ pub fn opponents(conn: &Connection, team: i64) -> Result<Vec<OpponentRow>> {
 }
 
 /// The matches `ids`, in that order, with their seats (an id with no match is left out).
-pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>> {
+pub fn match_rows(conn: &Connection, ids: &[MatchId]) -> Result<Vec<MatchRow>> {
     let mut head = conn.prepare_cached(
         "SELECT id, state, kind, rounds, created_at, started_at, finished_at
          FROM matches WHERE id = ?1",
@@ -353,33 +361,33 @@ pub fn match_rows(conn: &Connection, ids: &[i64]) -> Result<Vec<MatchRow>> {
 pub fn done_matches(
     conn: &Connection,
     team: Option<&str>,
-    before: i64,
+    before: MatchId,
     limit: i64,
-) -> Result<Vec<i64>> {
+) -> Result<Vec<MatchId>> {
     let ids = match team {
         None => conn
             .prepare_cached(
-                "SELECT id FROM matches WHERE state = 'done' AND id < ?1
+                "SELECT id FROM matches WHERE state = ?3 AND id < ?1
                  ORDER BY id DESC LIMIT ?2",
             )?
-            .query_map(params![before, limit], |r| r.get(0))?
+            .query_map(params![before, limit, MatchState::Done], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?,
         Some(name) => conn
             .prepare_cached(
                 "SELECT DISTINCT s.match_id FROM match_seats s
                  JOIN versions v ON v.id = s.version_id JOIN teams t ON t.id = v.team_id
                  JOIN matches m ON m.id = s.match_id
-                 WHERE t.name = ?1 AND m.state = 'done' AND s.match_id < ?2
+                 WHERE t.name = ?1 AND m.state = ?4 AND s.match_id < ?2
                  ORDER BY s.match_id DESC LIMIT ?3",
             )?
-            .query_map(params![name, before, limit], |r| r.get(0))?
+            .query_map(params![name, before, limit, MatchState::Done], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?,
     };
     Ok(ids)
 }
 
 /// Match `id`'s error (why it failed or was voided).
-pub fn match_error(conn: &Connection, id: i64) -> Result<Option<String>> {
+pub fn match_error(conn: &Connection, id: MatchId) -> Result<Option<String>> {
     Ok(
         conn.query_row("SELECT error FROM matches WHERE id = ?1", [id], |r| {
             r.get(0)
@@ -388,7 +396,10 @@ pub fn match_error(conn: &Connection, id: i64) -> Result<Option<String>> {
 }
 
 /// Match `id`'s state and record path, if there is such a match.
-pub fn match_record(conn: &Connection, id: i64) -> Result<Option<(String, Option<String>)>> {
+pub fn match_record(
+    conn: &Connection,
+    id: MatchId,
+) -> Result<Option<(MatchState, Option<String>)>> {
     Ok(conn
         .query_row(
             "SELECT state, record_path FROM matches WHERE id = ?1",
@@ -399,7 +410,7 @@ pub fn match_record(conn: &Connection, id: i64) -> Result<Option<(String, Option
 }
 
 /// The team of each seat of match `id`, in seat order.
-pub fn seat_teams(conn: &Connection, id: i64) -> Result<Vec<i64>> {
+pub fn seat_teams(conn: &Connection, id: MatchId) -> Result<Vec<TeamId>> {
     let teams = conn
         .prepare_cached(
             "SELECT v.team_id FROM match_seats s JOIN versions v ON v.id = s.version_id
@@ -419,7 +430,7 @@ pub fn team_rows(conn: &Connection) -> Result<Vec<TeamRow>> {
          FROM teams t ORDER BY t.builtin, t.name"
     ))?;
     let rows = stmt
-        .query_map([], |r| {
+        .query_map(named_params! {":ready": VersionState::Ready}, |r| {
             Ok(TeamRow {
                 name: r.get(0)?,
                 builtin: r.get(5)?,
@@ -448,12 +459,12 @@ pub struct TeamListingRow {
     pub name: String,
     pub builtin: bool,
     pub disabled: bool,
-    pub active_version: Option<i64>,
-    pub pinned_version: Option<i64>,
+    pub active_version: Option<VersionId>,
+    pub pinned_version: Option<VersionId>,
     pub versions: i64,
     pub matches: i64,
-    pub last_version: Option<i64>,
-    pub last_state: Option<String>,
+    pub last_version: Option<VersionId>,
+    pub last_state: Option<VersionState>,
     pub last_submitted_at: Option<i64>,
     /// Rated matches of the active version.
     pub active_matches: Option<i64>,
@@ -467,7 +478,7 @@ pub fn team_listing(conn: &Connection) -> Result<Vec<TeamListingRow>> {
             (SELECT COUNT(DISTINCT m.id) FROM matches m
                 JOIN match_seats s ON s.match_id = m.id
                 JOIN versions v ON v.id = s.version_id
-                WHERE v.team_id = t.id AND m.state = 'done'),
+                WHERE v.team_id = t.id AND m.state = :done),
             l.id, l.state, l.submitted_at,
             (SELECT a.matches FROM versions a WHERE a.id = {ACTIVE_VERSION})
          FROM teams t
@@ -476,52 +487,57 @@ pub fn team_listing(conn: &Connection) -> Result<Vec<TeamListingRow>> {
          ORDER BY t.builtin, t.name"
     ))?;
     let rows = stmt
-        .query_map([], |r| {
-            Ok(TeamListingRow {
-                name: r.get(0)?,
-                builtin: r.get(1)?,
-                disabled: r.get(2)?,
-                active_version: r.get(3)?,
-                pinned_version: r.get(4)?,
-                versions: r.get(5)?,
-                matches: r.get(6)?,
-                last_version: r.get(7)?,
-                last_state: r.get(8)?,
-                last_submitted_at: r.get(9)?,
-                active_matches: r.get(10)?,
-            })
-        })?
+        .query_map(
+            named_params! {":ready": VersionState::Ready, ":done": MatchState::Done},
+            |r| {
+                Ok(TeamListingRow {
+                    name: r.get(0)?,
+                    builtin: r.get(1)?,
+                    disabled: r.get(2)?,
+                    active_version: r.get(3)?,
+                    pinned_version: r.get(4)?,
+                    versions: r.get(5)?,
+                    matches: r.get(6)?,
+                    last_version: r.get(7)?,
+                    last_state: r.get(8)?,
+                    last_submitted_at: r.get(9)?,
+                    active_matches: r.get(10)?,
+                })
+            },
+        )?
         .collect::<rusqlite::Result<_>>()?;
     Ok(rows)
 }
 
 /// How many of the teams' versions (not the built-in anchors') are in each of `states`.
 pub fn team_versions_in(conn: &Connection, states: &[VersionState]) -> Result<i64> {
-    let list = in_list(states.iter().map(|s| s.as_str()));
     Ok(conn.query_row(
         &format!(
-            "SELECT COUNT(*) FROM versions WHERE state IN ({list})
-             AND team_id IN (SELECT id FROM teams WHERE builtin = 0)"
+            "SELECT COUNT(*) FROM versions WHERE state IN ({})
+             AND team_id IN (SELECT id FROM teams WHERE builtin = 0)",
+            placeholders(states.len())
         ),
-        [],
+        params_from_iter(states),
         |r| r.get(0),
     )?)
 }
 
 /// How many matches are in each of `states`.
 pub fn matches_in(conn: &Connection, states: &[MatchState]) -> Result<i64> {
-    let list = in_list(states.iter().map(|s| s.as_str()));
     Ok(conn.query_row(
-        &format!("SELECT COUNT(*) FROM matches WHERE state IN ({list})"),
-        [],
+        &format!(
+            "SELECT COUNT(*) FROM matches WHERE state IN ({})",
+            placeholders(states.len())
+        ),
+        params_from_iter(states),
         |r| r.get(0),
     )?)
 }
 
-/// States' texts as an SQL list (they are the enums' own texts: nothing to escape).
-fn in_list<'a>(texts: impl Iterator<Item = &'a str>) -> String {
-    texts
-        .map(|t| format!("'{t}'"))
+/// `n` parameters for an SQL list, `?1, ?2, ...` (the states of an `IN`, bound each).
+fn placeholders(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("?{i}"))
         .collect::<Vec<_>>()
         .join(", ")
 }

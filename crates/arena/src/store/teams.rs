@@ -1,16 +1,20 @@
 //! Teams (`teams`): their names, token hashes, the disabled and built-in marks, and the
 //! version each pinned. Who may do what with them is `admin`'s and `pinning`'s.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, named_params, params};
 
 use super::{Result, TeamId, VersionId, VersionState};
 
 /// The SQL of a team's active version (an id, or NULL), over the team's row aliased `t`: the
 /// version it pinned if that is ready, else its latest ready one (the newest first along the
 /// index `versions(team_id, id)`, stopping at the first ready one). See `pinning`.
+///
+/// It takes the ready state as the named parameter `:ready` (`VersionState::Ready`), so a
+/// query that uses it names all its parameters (SQLite numbers a named parameter after the
+/// ones before it in the text: mixed with `?1`, the two could share a number).
 pub const ACTIVE_VERSION: &str = "COALESCE(
-    (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version AND pv.state = 'ready'),
-    (SELECT lv.id FROM versions lv WHERE lv.team_id = t.id AND lv.state = 'ready'
+    (SELECT pv.id FROM versions pv WHERE pv.id = t.pinned_version AND pv.state = :ready),
+    (SELECT lv.id FROM versions lv WHERE lv.team_id = t.id AND lv.state = :ready
         ORDER BY lv.id DESC LIMIT 1))";
 
 /// The team named `name` (exactly), if any.
@@ -103,8 +107,8 @@ pub fn set_pinned(conn: &Connection, team: TeamId, version: Option<VersionId>) -
 /// A team's pin and the version that plays: (active, pinned).
 pub fn pinned(conn: &Connection, team: TeamId) -> Result<(Option<VersionId>, Option<VersionId>)> {
     Ok(conn.query_row(
-        &format!("SELECT {ACTIVE_VERSION}, t.pinned_version FROM teams t WHERE t.id = ?1"),
-        [team],
+        &format!("SELECT {ACTIVE_VERSION}, t.pinned_version FROM teams t WHERE t.id = :team"),
+        named_params! {":team": team, ":ready": VersionState::Ready},
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
 }

@@ -16,6 +16,7 @@ use super::db::Db;
 use super::pages::MatchQuery;
 use super::refusals::{ApiMultipart, ApiPath, ApiQuery};
 use super::{ApiError, Site, WebError, forms};
+use crate::store::{MatchId, VersionId};
 use crate::views::{self, Viewer};
 
 /// [`Auth`] with its refusal in JSON.
@@ -56,7 +57,7 @@ pub async fn matches(db: Db, ApiQuery(q): ApiQuery<MatchQuery>) -> ApiResult<Vec
             Ok(views::matches(
                 conn,
                 q.team.as_deref(),
-                q.before,
+                q.before.map(MatchId),
                 q.limit.unwrap_or(50),
             )?)
         })
@@ -70,8 +71,15 @@ pub async fn match_page(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::MatchPage> {
     Ok(Json(
-        db.read(move |conn, arena| Ok(views::match_page(conn, &arena.dir, id, &auth.viewer)?))
-            .await?,
+        db.read(move |conn, arena| {
+            Ok(views::match_page(
+                conn,
+                &arena.dir,
+                MatchId(id),
+                &auth.viewer,
+            )?)
+        })
+        .await?,
     ))
 }
 
@@ -83,8 +91,8 @@ pub async fn record(
 ) -> Result<Response, ApiError> {
     let text = db
         .run(move |conn, arena| {
-            let records =
-                views::match_records(conn, &arena.dir, id, &auth.viewer)?.unwrap_or_default();
+            let records = views::match_records(conn, &arena.dir, MatchId(id), &auth.viewer)?
+                .unwrap_or_default();
             let mut out = String::new();
             for r in &records {
                 out.push_str(
@@ -105,8 +113,15 @@ pub async fn submission(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<views::SubmissionPage> {
     Ok(Json(
-        db.run(move |conn, arena| Ok(views::submission(conn, &arena.dir, id, &auth.viewer)?))
-            .await?,
+        db.run(move |conn, arena| {
+            Ok(views::submission(
+                conn,
+                &arena.dir,
+                VersionId(id),
+                &auth.viewer,
+            )?)
+        })
+        .await?,
     ))
 }
 

@@ -32,7 +32,7 @@ use rusqlite::Connection;
 use super::{ApiError, Site, proxies, throttle};
 use crate::remote::registry;
 use crate::store::db;
-use crate::store::{TeamId, sessions, teams};
+use crate::store::{sessions, teams};
 use crate::tokens;
 use crate::views::Viewer;
 
@@ -232,7 +232,7 @@ pub fn viewer_of_token(conn: &Connection, token: &str) -> Result<Option<Viewer>,
         return Ok(Some(Viewer::Organiser));
     }
     let team = sessions::team_of_token(conn, &hash)?;
-    Ok(team.map(|(id, name)| Viewer::Team { id: id.0, name }))
+    Ok(team.map(|(id, name)| Viewer::Team { id, name }))
 }
 
 fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, super::WebError> {
@@ -251,7 +251,7 @@ fn session_of(conn: &Connection, id: &str) -> Result<Option<(Viewer, String)>, s
         return Ok(None);
     };
     let name = teams::name(conn, team)?;
-    Ok(name.map(|name| (Viewer::Team { id: team.0, name }, csrf)))
+    Ok(name.map(|name| (Viewer::Team { id: team, name }, csrf)))
 }
 
 /// Starts a session for `viewer`: its id (for the cookie) and its CSRF token.
@@ -260,7 +260,7 @@ pub fn start_session(conn: &Connection, viewer: &Viewer) -> Result<String, super
     let csrf = tokens::random_hex(32);
     let now = db::now_ms();
     let (team, organiser) = match viewer {
-        Viewer::Team { id, .. } => (Some(TeamId(*id)), false),
+        Viewer::Team { id, .. } => (Some(*id), false),
         Viewer::Organiser => (None, true),
         Viewer::Public => return Err(super::WebError::Internal("no one to log in".into())),
     };

@@ -320,7 +320,7 @@ fn rejudge_question(site: &Site, form: &RejudgeForm) -> Result<Option<Question>,
             "name the match to re-judge by its number".into(),
         ));
     };
-    let Some(m) = crate::views::match_rows(&conn, &[id])
+    let Some(m) = crate::views::match_rows(&conn, &[store::MatchId(id)])
         .map_err(|e| Error::Internal(format!("{e:?}")))?
         .pop()
     else {

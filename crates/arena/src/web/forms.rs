@@ -230,11 +230,11 @@ pub fn with_retry_after(retry_after: Option<u64>, mut response: Response) -> Res
 }
 
 /// Stores an upload for `team` (a team that may submit), or says why not.
-pub async fn accept(site: &Site, team: i64, upload: Upload) -> Result<i64, Rejected> {
+pub async fn accept(site: &Site, team: TeamId, upload: Upload) -> Result<i64, Rejected> {
     let site = site.clone();
     blocking(move || {
         Ok(
-            submissions::accept(&site.arena, TeamId(team), upload).map_err(|r| Rejected {
+            submissions::accept(&site.arena, team, upload).map_err(|r| Rejected {
                 retry_after: r.retry_after,
                 error: r.into(),
             }),

@@ -43,7 +43,7 @@ use super::db::Db;
 use super::refusals::{ApiPath, Path};
 use super::templates::team_href;
 use super::{ApiError, Site, WebError};
-use crate::store::{MatchId, changes, matches};
+use crate::store::{MatchId, MatchState, changes, matches};
 use crate::views::{self, MatchRow};
 
 /// The script, as served.
@@ -240,7 +240,10 @@ pub async fn playing_rows(site: &Site) -> Result<Vec<MatchRow>, WebError> {
         return Ok(Vec::new());
     }
     Db(site.clone())
-        .run(move |conn, _| Ok(views::match_rows(conn, &ids)?))
+        .run(move |conn, _| {
+            let ids: Vec<MatchId> = ids.into_iter().map(MatchId).collect();
+            Ok(views::match_rows(conn, &ids)?)
+        })
         .await
 }
 
@@ -276,10 +279,10 @@ pub fn playing_list(rows: &[MatchRow]) -> Markup {
 pub async fn match_in_play(site: &Site, id: i64) -> Result<Option<Markup>, WebError> {
     let site = site.clone();
     let row = Db(site)
-        .run(move |conn, _| Ok(views::match_rows(conn, &[id])?.pop()))
+        .run(move |conn, _| Ok(views::match_rows(conn, &[MatchId(id)])?.pop()))
         .await?;
     Ok(row
-        .filter(|r| matches!(r.state.as_str(), "queued" | "running"))
+        .filter(|r| matches!(r.state, MatchState::Queued | MatchState::Running))
         .map(|r| page(&r)))
 }
 
@@ -287,9 +290,9 @@ fn page(m: &MatchRow) -> Markup {
     html! {
         p {
             span class=(format!("badge {}", m.state)) { (m.state) } " "
-            @if m.state == "running" { span.badge.live-mark { "● live" } " " }
+            @if m.state == MatchState::Running { span.badge.live-mark { "● live" } " " }
             (m.kind) " match, " (m.rounds) " rounds. "
-            @if m.state == "queued" { "It has not started yet: its board shows here once it does." }
+            @if m.state == MatchState::Queued { "It has not started yet: its board shows here once it does." }
             @else { "It is in play: its board shows each move as it is played." }
         }
         table #seats {
@@ -333,12 +336,12 @@ pub async fn board(
 ) -> Result<Response, WebError> {
     let s = site.clone();
     let row = Db(s)
-        .run(move |conn, _| Ok(views::match_rows(conn, &[id])?.pop()))
+        .run(move |conn, _| Ok(views::match_rows(conn, &[MatchId(id)])?.pop()))
         .await?;
     let Some(row) = row else {
         return Err(WebError::NotFound(format!("no match has id {id}")));
     };
-    if !matches!(row.state.as_str(), "queued" | "running") {
+    if !matches!(row.state, MatchState::Queued | MatchState::Running) {
         return Ok(axum::response::Redirect::to(&format!("/matches/{id}/replay")).into_response());
     }
     let c = &site.arena.config;

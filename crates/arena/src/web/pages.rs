@@ -12,6 +12,7 @@ use super::db::Db;
 use super::refusals::{Path, Query};
 use super::templates::{self, Frame};
 use super::{Site, WebError};
+use crate::store::{MatchId, VersionId};
 use crate::views::{self, Viewer};
 
 fn page(auth: &Auth, title: &str, body: Markup) -> Markup {
@@ -97,7 +98,7 @@ pub async fn matches(
             Ok(views::matches(
                 conn,
                 q.team.as_deref(),
-                q.before,
+                q.before.map(MatchId),
                 q.limit.unwrap_or(50),
             )?)
         })
@@ -121,7 +122,7 @@ pub async fn match_page(
     }
     let viewer = auth.viewer.clone();
     let view = Db(site)
-        .read(move |conn, arena| Ok(views::match_page(conn, &arena.dir, id, &viewer)?))
+        .read(move |conn, arena| Ok(views::match_page(conn, &arena.dir, MatchId(id), &viewer)?))
         .await?;
     Ok(page(
         &auth,
@@ -144,7 +145,7 @@ pub async fn replay(
     let viewer = auth.viewer.clone();
     let html = db
         .run(move |conn, arena| {
-            let records = views::match_records(conn, &arena.dir, id, &viewer)?
+            let records = views::match_records(conn, &arena.dir, MatchId(id), &viewer)?
                 .ok_or_else(|| WebError::NotFound(format!("match {id} has no record")))?;
             crate::show::html::render(&format!("Match {id}"), &records, 1, None, None)
                 .map_err(|e| WebError::Internal(format!("the record of match {id}: {e}")))
@@ -187,7 +188,7 @@ pub(super) fn viewer_policy(html: &str) -> Option<String> {
 pub async fn submission(db: Db, auth: Auth, Path(id): Path<i64>) -> Result<Markup, WebError> {
     let viewer = auth.viewer.clone();
     let view = db
-        .run(move |conn, arena| Ok(views::submission(conn, &arena.dir, id, &viewer)?))
+        .run(move |conn, arena| Ok(views::submission(conn, &arena.dir, VersionId(id), &viewer)?))
         .await?;
     Ok(page(
         &auth,
@@ -206,7 +207,7 @@ pub async fn source_file(
     let bytes = db
         .run(move |conn, arena| {
             // The same permission as the submission page.
-            let view = views::submission(conn, &arena.dir, id, &viewer)?;
+            let view = views::submission(conn, &arena.dir, VersionId(id), &viewer)?;
             if !view.files.iter().any(|f| f.path == path) {
                 return Err(WebError::NotFound(format!(
                     "submission {id} has no file {path:?}"

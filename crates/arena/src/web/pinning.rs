@@ -22,7 +22,7 @@ use super::refusals::{ApiBytes, ApiPath, Form, Path};
 use super::templates::{team_href, time};
 use super::{ApiError, Site, WebError};
 use crate::pinning::{self, Pinned};
-use crate::store::VersionId;
+use crate::store::{VersionId, VersionState};
 use crate::views::{TeamPage, VersionRow, Viewer};
 
 /// The page's route of this file.
@@ -45,7 +45,7 @@ fn pin_for(
 ) -> Result<Pinned, WebError> {
     let team = pinning::team_named(conn, name)?;
     match viewer {
-        _ if viewer.owns(team.0) => {}
+        _ if viewer.owns(team) => {}
         Viewer::Team { name: own, .. } => {
             return Err(WebError::Forbidden(format!(
                 "this is team {own}'s token: a team chooses only its own version (the \
@@ -166,7 +166,7 @@ pub fn section(
     let ready: Vec<&VersionRow> = page
         .versions
         .iter()
-        .filter(|v| v.state == "ready")
+        .filter(|v| v.state == VersionState::Ready)
         .collect();
     let action = format!("{}/pin", team_href(&page.name));
     html! {

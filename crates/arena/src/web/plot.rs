@@ -67,9 +67,9 @@ mod tests {
 
     fn point(match_id: i64, conservative: f64) -> HistoryPoint {
         HistoryPoint {
-            match_id,
+            match_id: crate::store::MatchId(match_id),
             at: 0,
-            version_id: 1,
+            version_id: crate::store::VersionId(1),
             conservative,
         }
     }

@@ -9,6 +9,7 @@ use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
 
 use super::plot;
+use crate::store::{MatchState, VersionId};
 use crate::views::{
     Leaderboard, MatchPage, MatchRow, OrganiserPage, SubmissionPage, TeamPage, VersionRow, Viewer,
 };
@@ -249,7 +250,7 @@ fn state_badge(state: &str) -> Markup {
     html! { span class=(format!("badge {state}")) { (state) } }
 }
 
-fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Markup {
+fn versions_table(versions: &[VersionRow], active: Option<VersionId>, own: bool) -> Markup {
     html! {
         (wide(html! { table #versions {
             thead { tr {
@@ -268,7 +269,7 @@ fn versions_table(versions: &[VersionRow], active: Option<i64>, own: bool) -> Ma
                         td { (v.language) }
                         td { (time(v.submitted_at)) }
                         td {
-                            (state_badge(&v.state))
+                            (state_badge(v.state.as_str()))
                             @if let Some(f) = &v.failure { " " span.failure { (f) } }
                         }
                         td.num { (format!("{:.2} ± {:.2}", v.mu, v.sigma)) }
@@ -367,7 +368,7 @@ pub fn match_page(page: &MatchPage) -> Markup {
     let m = &page.row;
     html! {
         p {
-            (state_badge(&m.state)) " " (m.kind) " match, " (m.rounds) " rounds; started "
+            (state_badge(m.state.as_str())) " " (m.kind) " match, " (m.rounds) " rounds; started "
             (opt_time(m.started_at)) ", finished " (opt_time(m.finished_at)) "."
         }
         @if let Some(e) = &page.error { p.failure { (e) } }
@@ -399,7 +400,7 @@ pub fn match_page(page: &MatchPage) -> Markup {
             }
         } }))
         (where_lost(page))
-        @if m.state == "done" {
+        @if m.state == MatchState::Done {
             h2 { "Replay" }
             p.muted {
                 "Each seat's stderr and logs show only to its team and the organiser. "
@@ -581,7 +582,7 @@ pub fn submission(page: &SubmissionPage) -> Markup {
         p {
             "Team " a href=(team_href(&v.team)) { (v.team) } ", " (v.language) ", submitted "
             (time(v.submitted_at)) ", " (v.source_bytes) " bytes. "
-            (state_badge(&v.state))
+            (state_badge(v.state.as_str()))
             @if page.active { " " span.badge.active { "plays" } }
         }
         @if let Some(f) = &v.failure { p.failure #failure { (f) } }
@@ -792,7 +793,7 @@ pub fn organiser(
 
 /// The version that plays, as the organiser's teams table shows it: "#3 pinned", "#4 latest",
 /// or why none plays.
-pub fn plays(active: Option<i64>, pinned: Option<i64>) -> Markup {
+pub fn plays(active: Option<VersionId>, pinned: Option<VersionId>) -> Markup {
     html! {
         @match (active, pinned) {
             (Some(a), Some(p)) if a == p => { "#" (a) " " span.badge.pinned { "pinned" } },
@@ -824,6 +825,45 @@ mod tests {
         assert_eq!(team_title("  TEAM 7"), "  TEAM 7");
         assert_eq!(team_title("Teamwork"), "Team Teamwork");
         assert_eq!(team_title("<b>"), "Team <b>");
+    }
+
+    /// A leaderboard row of `team` with `matches` rated matches.
+    fn leader_row(team: &str, version: i64, matches: i64) -> crate::views::LeaderRow {
+        crate::views::LeaderRow {
+            rank: 1,
+            team: team.into(),
+            builtin: false,
+            version_id: VersionId(version),
+            version_label: "v".into(),
+            pinned: false,
+            mu: 27.0,
+            sigma: 1.0,
+            conservative: 24.0,
+            matches,
+            trend: None,
+        }
+    }
+
+    #[test]
+    fn the_versions_still_placing_are_listed_apart_with_their_count() {
+        let lb = Leaderboard {
+            paused: false,
+            at_rest_since: None,
+            matches: 3,
+            rows: vec![leader_row("e", 50, 4)],
+            placement_matches: 4,
+            placing: vec![leader_row("a", 10, 3), leader_row("f", 60, 0)],
+            unranked: Vec::new(),
+            disabled: Vec::new(),
+        };
+        let page = leaderboard(&lb).into_string();
+        let (ranked, apart) = page.split_once("id=\"placing\"").unwrap();
+        assert!(ranked.contains(">e<") && !ranked.contains(">f<"), "{page}");
+        assert!(
+            apart.contains(">f<") && apart.contains("placing: 0 of 4"),
+            "{page}"
+        );
+        assert!(apart.contains("placing: 3 of 4"), "{page}");
     }
 
     #[test]

@@ -88,7 +88,7 @@ impl Listed {
             match bot.choose(&req, rng, &mut answered.note) {
                 Ok(i) if i < self.left.len() => index = Some(i),
                 Ok(i) => answered.error = Some(format!("chose move {i} of {}", self.left.len())),
-                Err(e) => answered.error = Some(e),
+                Err(e) => answered.error = Some(e.0),
             }
         }
         let index = index.unwrap_or_else(|| rng.random_range(0..self.left.len()));

@@ -40,10 +40,29 @@ pub trait GameBot {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         note: &mut String,
-    ) -> Result<usize, String>;
+    ) -> Result<usize, Unreadable>;
 
     /// A round begins (a bot that keeps anything between requests drops it).
     fn new_round(&mut self) {}
+}
+
+/// Why a built-in bot cannot read a request (its state or its `legal` list does not add up):
+/// the protocol loop logs the text and plays a random legal move instead. Not an error of the
+/// match: the bot plays on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unreadable(pub String);
+
+impl From<String> for Unreadable {
+    fn from(why: String) -> Unreadable {
+        Unreadable(why)
+    }
+}
+
+impl From<&str> for Unreadable {
+    fn from(why: &str) -> Unreadable {
+        Unreadable(why.to_string())
+    }
 }
 
 /// The options every built-in bot takes.
@@ -96,9 +115,11 @@ impl BotSettings {
     /// A searching bot's limits, `--movetime` and `--playouts`, are at least 1 when given: the
     /// one check every such bot's builder makes (the command line refuses 0 before, but bots
     /// are also built in-process).
-    pub fn search_limits(&self) -> Result<(), String> {
+    pub fn search_limits(&self) -> Result<(), crate::Error> {
         if self.playouts == Some(0) || self.movetime.is_some_and(|m| m.is_zero()) {
-            return Err("--movetime and --playouts: at least 1".into());
+            return Err(crate::Error::BotSettings(
+                "--movetime and --playouts: at least 1".into(),
+            ));
         }
         Ok(())
     }
@@ -148,11 +169,11 @@ impl BotFlag {
 }
 
 /// Builds a game bot from its settings; the error says which setting was wrong and how.
-pub type BuildBot = fn(&BotSettings) -> Result<Box<dyn GameBot>, String>;
+pub type BuildBot = fn(&BotSettings) -> Result<Box<dyn GameBot>, crate::Error>;
 
 /// Builds a bot with its own protocol loop from its settings and options; the error says
 /// which setting was wrong and how.
-pub type BuildServe = fn(&BotSettings, Options) -> Result<Box<dyn ServeBot>, String>;
+pub type BuildServe = fn(&BotSettings, Options) -> Result<Box<dyn ServeBot>, crate::Error>;
 
 /// How a built-in bot is built.
 #[derive(Clone, Copy, Debug)]

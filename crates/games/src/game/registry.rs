@@ -24,7 +24,7 @@ pub struct Entry {
     /// The one parser of options: flags as above, a tournament file's `[options]`, or the
     /// options a record (or `hello`) holds, with `players`, into the game. The error says
     /// which option was wrong and how.
-    pub build: fn(&Options) -> Result<Arc<dyn Game>, String>,
+    pub build: fn(&Options) -> Result<Arc<dyn Game>, crate::Error>,
     /// The bot commands of the demo match for the given options (`players` absent when the
     /// user gave none), strongest first, and how many of them the demo seats by default
     /// (`--players N` takes the first N).
@@ -64,7 +64,8 @@ pub struct Analysis {
     pub solve: Option<Solve>,
     /// Grades every move of a recorded round, each position within the budget (exactly where
     /// the search finishes, an estimate elsewhere).
-    pub grade: fn(&RoundRecord, &super::grade::Budget) -> Result<Vec<super::grade::Graded>, String>,
+    pub grade:
+        fn(&RoundRecord, &super::grade::Budget) -> Result<Vec<super::grade::Graded>, crate::Error>,
     /// How its grades read and count (units, accuracy).
     pub terms: super::grade::Terms,
     /// The arena grades its counted matches in the background for their match pages, whose
@@ -73,7 +74,7 @@ pub struct Analysis {
 }
 
 /// Solving a position within a budget ([`Analysis::solve`]).
-pub type Solve = fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, String>;
+pub type Solve = fn(&Options, &super::grade::Budget) -> Result<super::grade::Solved, crate::Error>;
 
 /// One of a game's own command-line flags, as plain data (the command line makes its parser's
 /// arguments from these, so the rules need no command-line crate).
@@ -123,7 +124,7 @@ pub struct Perft {
     pub flags: &'static [Flag],
     /// The position to count from, given the game's options (with `players` when given) and
     /// the perft flags; the error says which option was wrong and how.
-    pub start: fn(&Options) -> Result<Box<dyn PerftFrom>, String>,
+    pub start: fn(&Options) -> Result<Box<dyn PerftFrom>, crate::Error>,
 }
 
 /// A position to count move sequences from.
@@ -162,8 +163,9 @@ pub fn bots_named(name: &str) -> Vec<(&'static Entry, &'static super::bot::Built
 }
 
 /// The entry of the game named `name` (the catalog's refusal when there is none).
-pub fn find(name: &str) -> Result<&'static Entry, String> {
-    let rules = crate::game::catalog::find(name)?;
+pub fn find(name: &str) -> Result<&'static Entry, crate::Error> {
+    let rules =
+        crate::game::catalog::find(name).map_err(|e| crate::Error::UnknownGame(e.to_string()))?;
     Ok(GAMES
         .iter()
         .copied()

@@ -13,8 +13,8 @@ pub use crate::verify::{Discrepancy, MatchReport, Report, verify, verify_game};
 
 /// The game a record was played at, with its options, checked against the rules this build
 /// knows.
-pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, String> {
-    crate::game::registry::of_record(record)
+pub fn game_of(record: &RoundRecord) -> Result<std::sync::Arc<dyn Game>, crate::Error> {
+    crate::game::registry::of_record(record).map_err(crate::Error::record)
 }
 
 /// A fresh round set up as the record says it was (round index, match seed, round seed, and
@@ -50,11 +50,11 @@ pub fn replay_states(
         ply,
         reason,
     };
-    let game = game_of(record).map_err(|e| fail(None, e))?;
+    let game = game_of(record).map_err(|e| fail(None, e.to_string()))?;
     let mut round: Box<dyn Round> = match &record.carry {
         Some(c) => game
             .next_round(setup(record), c)
-            .map_err(|e| fail(None, e))?,
+            .map_err(|e| fail(None, e.to_string()))?,
         None => game.new_round(setup(record)),
     };
     each(round.as_ref(), &[]);
@@ -83,12 +83,13 @@ pub fn replay_states(
 pub use crate::game::board_rows as rows;
 
 /// The rounds a 1-based `--round N` selects among `total`, or all of them.
-pub fn select(total: usize, round: Option<usize>) -> Result<Vec<usize>, String> {
+pub fn select(total: usize, round: Option<usize>) -> Result<Vec<usize>, crate::Error> {
+    let refused = |why: String| Err(crate::Error::Selection(why));
     match round {
-        None if total == 0 => Err("the record holds no complete round".into()),
+        None if total == 0 => refused("the record holds no complete round".into()),
         None => Ok((1..=total).collect()),
-        Some(0) => Err("--round counts rounds in the file from 1".into()),
-        Some(n) if n > total => Err(format!(
+        Some(0) => refused("--round counts rounds in the file from 1".into()),
+        Some(n) if n > total => refused(format!(
             "--round {n}: the record holds {total} round{}",
             if total == 1 { "" } else { "s" }
         )),

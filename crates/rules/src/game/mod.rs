@@ -233,7 +233,11 @@ pub trait Game: Send + Sync {
     /// The next round of a match, starting from what the previous one left ([`Round::carry`]).
     /// Games whose rounds are independent never carry anything, hence the default. An error
     /// says why a carried state (read from a record) cannot be the start of a round.
-    fn next_round(&self, setup: RoundSetup, _carry: &Value) -> Result<Box<dyn Round>, String> {
+    fn next_round(
+        &self,
+        setup: RoundSetup,
+        _carry: &Value,
+    ) -> Result<Box<dyn Round>, crate::Error> {
         Ok(self.new_round(setup))
     }
     /// Seats may not see everything (hands, a deck, sealed bids): chance comes from

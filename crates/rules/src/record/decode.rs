@@ -192,25 +192,25 @@ mod tests {
         opening: bool,
     }
 
-    fn both(text: &str) -> (Result<MoveRecord, String>, Result<MoveRecord, String>) {
-        let ours = serde_json::from_str::<MoveRecord>(text).map_err(|e| e.to_string());
-        let derived = serde_json::from_str::<Derived>(text)
-            .map(|d| MoveRecord {
-                ply: d.ply,
-                kind: d.kind,
-                seat: d.seat,
-                colour: d.colour,
-                mv: d.mv,
-                effects: d.effects,
-                ms: d.ms,
-                at_ms: d.at_ms,
-                cpu_ms: d.cpu_ms,
-                bank_ms: d.bank_ms,
-                refused: d.refused,
-                by_arbiter: d.by_arbiter,
-                opening: d.opening,
-            })
-            .map_err(|e| e.to_string());
+    type Read = Result<MoveRecord, serde_json::Error>;
+
+    fn both(text: &str) -> (Read, Read) {
+        let ours = serde_json::from_str::<MoveRecord>(text);
+        let derived = serde_json::from_str::<Derived>(text).map(|d| MoveRecord {
+            ply: d.ply,
+            kind: d.kind,
+            seat: d.seat,
+            colour: d.colour,
+            mv: d.mv,
+            effects: d.effects,
+            ms: d.ms,
+            at_ms: d.at_ms,
+            cpu_ms: d.cpu_ms,
+            bank_ms: d.bank_ms,
+            refused: d.refused,
+            by_arbiter: d.by_arbiter,
+            opening: d.opening,
+        });
         (ours, derived)
     }
 

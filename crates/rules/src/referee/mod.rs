@@ -480,19 +480,19 @@ impl Referee {
     /// Plays a set opening before any bot is asked: each move for the seat the rules say is
     /// to act, recorded as the arbiter's (`opening`). An error is the arbiter failing
     /// (openings are drawn from legal moves), not a bot's fault.
-    pub fn opening(&mut self, moves: &[serde_json::Value]) -> Result<(), String> {
+    pub fn opening(&mut self, moves: &[serde_json::Value]) -> Result<(), crate::Error> {
         for mv in moves {
             let crate::game::ToAct::Seat(seat, _) = self.round.to_act() else {
-                return Err(format!(
+                return Err(crate::Error::Illegal(format!(
                     "the opening move {} comes when no one seat is to move",
                     crate::game::short_json(mv)
-                ));
+                )));
             };
             let applied = self.round.play(seat, mv).map_err(|e| {
-                format!(
+                crate::Error::Illegal(format!(
                     "the opening move {} is refused by the rules: {e}",
                     crate::game::short_json(mv)
-                )
+                ))
             })?;
             self.record(applied, 0.0, None, None, Vec::new(), true, true);
         }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::Error;
 use crate::game::{Outcome, board_rows, short_json};
 
 /// Says how recorded effects differ from the engine's.
@@ -56,21 +57,21 @@ pub fn check_result(
     expected: &Outcome,
     forfeited: &[bool],
     colours: &[String],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if recorded.scores != expected.scores {
         for (colour, &want) in &expected.scores {
             let got = recorded.scores.get(colour);
             if got != Some(&want) {
-                return Err(format!(
+                return Err(Error::Mismatch(format!(
                     "{colour}'s score is recorded as {}, but the rules give {want}",
                     got.map(u32::to_string).unwrap_or_else(|| "missing".into())
-                ));
+                )));
             }
         }
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the scores name colours that are not on the board: {:?}",
             recorded.scores
-        ));
+        )));
     }
     for (seat, (&got, &want)) in recorded.points.iter().zip(&expected.points).enumerate() {
         if got != want {
@@ -82,17 +83,17 @@ pub fn check_result(
                     None => "the rules score it so".to_string(),
                 }
             };
-            return Err(format!(
+            return Err(Error::Mismatch(format!(
                 "seat {seat}'s points are recorded as {}, but they are {} ({why})",
                 got, want
-            ));
+            )));
         }
     }
     if recorded.ranks != expected.ranks {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the ranks are recorded as {:?}, but the points and forfeits give {:?}",
             recorded.ranks, expected.ranks
-        ));
+        )));
     }
     let same = recorded
         .wins
@@ -100,10 +101,10 @@ pub fn check_result(
         .zip(&expected.wins)
         .all(|(a, b)| (a - b).abs() < 1e-9);
     if !same {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the round win shares are recorded as {:?}, but the ranks give {:?}",
             recorded.wins, expected.wins
-        ));
+        )));
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ mod tests;
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::Error;
 use crate::record::RoundRecord;
 use crate::record::reader::{ReadError, RecordFile, stream_lines};
 use crate::standings::MatchStandings as Standings;
@@ -294,12 +295,14 @@ pub fn verify_game(records: &[RoundRecord], game: usize) -> Result<Report, Discr
 /// What a round hands on to the next round of its match, as the rules re-play it: the state
 /// it carries (games whose rounds are not independent) and the request counter after it. A
 /// resumed match starts its next round from these.
-pub fn handed_on(record: &RoundRecord) -> Result<(Option<serde_json::Value>, u64), String> {
+pub fn handed_on(record: &RoundRecord) -> Result<(Option<serde_json::Value>, u64), Error> {
     let moves = recorded(record);
     let (_, handed) = round::verify_round(record, &moves, record.turn_id_from.unwrap_or(0))
-        .map_err(|(ply, reason)| match ply {
-            Some(ply) => format!("move {ply}: {reason}"),
-            None => reason,
+        .map_err(|(ply, reason)| {
+            Error::Mismatch(match ply {
+                Some(ply) => format!("move {ply}: {reason}"),
+                None => reason,
+            })
         })?;
     Ok((handed.carry, handed.turn_id))
 }
@@ -419,7 +422,7 @@ fn matches(records: &[RoundRecord]) -> Result<Vec<MatchReport>, Discrepancy> {
 }
 
 /// Rounds of one match share its game, options, seeds, settings and seats.
-fn same_match(a: &RoundRecord, b: &RoundRecord) -> Result<(), String> {
+fn same_match(a: &RoundRecord, b: &RoundRecord) -> Result<(), Error> {
     let checks: [(&str, bool); 7] = [
         ("the game differs", a.game == b.game && a.rules == b.rules),
         ("the options differ", a.options == b.options),
@@ -442,7 +445,7 @@ fn same_match(a: &RoundRecord, b: &RoundRecord) -> Result<(), String> {
         ),
     ];
     match checks.iter().find(|(_, same)| !same) {
-        Some((what, _)) => Err(what.to_string()),
+        Some((what, _)) => Err(Error::Mismatch(what.to_string())),
         None => Ok(()),
     }
 }

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::Counts;
 use super::compare::{board_differs, check_result, effects_differ};
 use super::recorded::Recorded;
+use crate::Error;
 use crate::duration::round_ms;
 use crate::game::{Game, RoundSetup, Seat, short_json};
 use crate::record::fault::{Forfeit, ForfeitKind, Refused};
@@ -19,8 +20,10 @@ use crate::seed::round_seed;
 /// A discrepancy: the move (ply) where there is one, and the reason.
 pub(super) type Found = (Option<u32>, String);
 
-fn whole(reason: String) -> Found {
-    (None, reason)
+/// A discrepancy of the round as a whole (no one move), from its reason or a refusal of the
+/// rules (whose text is the reason).
+fn whole(reason: impl std::fmt::Display) -> Found {
+    (None, reason.to_string())
 }
 
 /// Fault kinds that are evidence of transport, never re-played: lines nobody asked for,
@@ -360,7 +363,7 @@ impl Feed<'_> {
             self.step()?;
         }
         Err(whole(
-            "the record's inputs never bring the round to its end".into(),
+            "the record's inputs never bring the round to its end",
         ))
     }
 
@@ -674,7 +677,7 @@ impl Feed<'_> {
                     ),
                 ));
             };
-            same(&produced[i], m, &mut self.scratch).map_err(|e| (ply, e))?;
+            same(&produced[i], m, &mut self.scratch).map_err(|e| (ply, e.to_string()))?;
             self.counts.moves += 1;
             if m.by_arbiter && !m.opening {
                 self.counts.fallback_moves += 1;
@@ -791,84 +794,88 @@ fn answer_line(m: &Recorded<'_>, line: &mut Vec<u8>) {
 }
 
 /// A produced action against the recorded one.
-fn same(a: &MoveRecord, m: &Recorded<'_>, scratch: &mut Vec<u8>) -> Result<(), String> {
+fn same(a: &MoveRecord, m: &Recorded<'_>, scratch: &mut Vec<u8>) -> Result<(), Error> {
     let (ka, km) = (
         a.kind.as_deref().unwrap_or("move"),
         m.kind.unwrap_or("move"),
     );
     if ka != km || a.seat != m.seat {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the record has seat {}'s {km} {}, but the rules produce seat {}'s {ka} {}",
             m.seat,
             short_json(&m.mv.value()),
             a.seat,
             short_json(&a.mv)
-        ));
+        )));
     }
     let same_move = m.mv.is(&a.mv, scratch);
     if a.by_arbiter && m.by_arbiter && !same_move && !a.opening {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the arbiter's move for forfeited seat {} is recorded as {}, but its seeded \
              fallback (fallback_rng(round seed, seat {})) plays {}",
             a.seat,
             short_json(&m.mv.value()),
             a.seat,
             short_json(&a.mv)
-        ));
+        )));
     }
     if !same_move {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the move is written {} but is recorded as the arbiter writes it: {}",
             short_json(&m.mv.value()),
             short_json(&a.mv)
-        ));
+        )));
     }
     if a.colour.as_deref() != m.colour {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "the move is recorded as {}'s, but seat {} plays {}",
             m.colour.unwrap_or("no colour"),
             a.seat,
             a.colour.as_deref().unwrap_or("no colour")
-        ));
+        )));
     }
     if !m.effects.agree(&a.effects, same_value, scratch) {
-        return Err(effects_differ(&m.mv.value(), &m.effects.map(), &a.effects));
+        return Err(Error::Mismatch(effects_differ(
+            &m.mv.value(),
+            &m.effects.map(),
+            &a.effects,
+        )));
     }
     if a.by_arbiter != m.by_arbiter {
         let who = |b: bool| if b { "the arbiter's" } else { "the bot's" };
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "it is recorded as {}, but it is {}",
             who(m.by_arbiter),
             who(a.by_arbiter)
-        ));
+        )));
     }
     let times_agree = match (a.at_ms, m.at_ms) {
         (Some(x), Some(y)) => round_ms(x) == round_ms(y),
         (x, y) => x == y,
     };
     if !times_agree {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "it is recorded at {:?} ms of round time, but the rules take it at {:?}",
             m.at_ms, a.at_ms
-        ));
+        )));
     }
     if a.bank_ms.map(round_ms) != m.bank_ms.map(round_ms) {
         let show = |b: Option<f64>| b.map_or("no bank".into(), |b| format!("{b} ms"));
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "seat {}'s time bank after the move is recorded as {}, but its time control and the \
              times of its answers leave {}",
             m.seat,
             show(m.bank_ms),
             show(a.bank_ms)
-        ));
+        )));
     }
     if a.refused.len() != m.refused.len() {
-        return Err(format!(
+        return Err(Error::Mismatch(format!(
             "{} refused attempts are recorded, but the rules refuse {} (retries allowed: the \
              seat would have forfeited)",
             m.refused.len(),
             a.refused.len()
-        ));
+        )));
     }
     Ok(())
 }

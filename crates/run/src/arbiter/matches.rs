@@ -469,7 +469,7 @@ pub(super) fn start_seats(
         line: None,
         exit: None,
     };
-    let prepared: Vec<(usize, Result<Prepared, String>)> = seats
+    let prepared: Vec<(usize, Result<Prepared, crate::Error>)> = seats
         .iter()
         .map(|&seat| {
             let spec = &specs[seat];
@@ -481,7 +481,7 @@ pub(super) fn start_seats(
         .map(|(seat, prepared)| {
             let bot = prepared
                 .and_then(Prepared::spawn)
-                .map_err(crash)
+                .map_err(|e| crash(e.to_string()))
                 .inspect(|bot| {
                     let spec = &specs[seat];
                     let hello = ToBot::Hello(

@@ -107,7 +107,7 @@ pub async fn run(
                 bot.send(Arc::from(to_line(&hello)));
                 live.push((i, bot));
             }
-            Err(reason) => out[i] = Some(failed(spec, reason, String::new())),
+            Err(reason) => out[i] = Some(failed(spec, reason.to_string(), String::new())),
         }
     }
     let deadline = Instant::now() + time.startup + time.margin;

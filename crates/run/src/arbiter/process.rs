@@ -15,6 +15,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::Error;
+
 /// Every live bot: its process group and a pidfd of the group's leader (-1 if none), for
 /// [`kill_all`].
 static LIVE: Mutex<Option<HashMap<i32, i32>>> = Mutex::new(None);
@@ -244,7 +246,7 @@ pub fn peak_rss_kib() -> Option<u64> {
 
 /// Resolves the program of a bot command: a first word `rollarena` is this very binary; a
 /// word without a slash is looked up in PATH. Errors name what is wrong.
-pub fn resolve_program(word: &str) -> Result<PathBuf, String> {
+pub fn resolve_program(word: &str) -> Result<PathBuf, Error> {
     if word == "rollarena" {
         return Ok(crate::sandbox::self_exe());
     }
@@ -253,18 +255,18 @@ pub fn resolve_program(word: &str) -> Result<PathBuf, String> {
         return if is_executable(&path) {
             Ok(path)
         } else if path.exists() {
-            Err(format!(
+            Err(Error::Launch(format!(
                 "{word} is not executable (chmod +x it, or name its interpreter first)"
-            ))
+            )))
         } else {
-            Err(format!("{word} does not exist"))
+            Err(Error::Launch(format!("{word} does not exist")))
         };
     }
     let path = std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/bin:/bin"));
     std::env::split_paths(&path)
         .map(|dir| dir.join(word))
         .find(|p| is_executable(p))
-        .ok_or_else(|| format!("{word} is not a program found in PATH"))
+        .ok_or_else(|| Error::Launch(format!("{word} is not a program found in PATH")))
 }
 
 /// Scripts a bot command may name after its interpreter, by extension: one of these that is
@@ -276,7 +278,7 @@ const SCRIPTS: &[&str] = &[
 /// The command with its relative paths taken from `base`: the program when it is a path
 /// (`./bot`, `bots/a`), and every argument that names something there. A script argument
 /// (`mine.py`) that is not there is the error, as the argument was written.
-pub fn paths_from(argv: &[String], base: &Path) -> Result<Vec<String>, String> {
+pub fn paths_from(argv: &[String], base: &Path) -> Result<Vec<String>, Error> {
     let mut out = argv.to_vec();
     let relative = |a: &str| !a.starts_with('-') && Path::new(a).is_relative();
     if out[0].contains('/') && relative(&out[0]) {
@@ -293,7 +295,7 @@ pub fn paths_from(argv: &[String], base: &Path) -> Result<Vec<String>, String> {
         if there.exists() {
             *arg = there.display().to_string();
         } else if script {
-            return Err(arg.clone());
+            return Err(Error::NoScript(arg.clone()));
         }
     }
     Ok(out)
@@ -322,9 +324,11 @@ mod tests {
         assert_eq!(&got[2..], ["--depth", "2", "fast"], "flags and words stay");
         let got = paths_from(&argv("./bots/run"), base).unwrap();
         assert_eq!(got[0], base.join("./bots/run").display().to_string());
-        assert_eq!(
-            paths_from(&argv("python3 bots/b.py"), base),
-            Err("bots/b.py".to_string()),
+        assert!(
+            matches!(
+                paths_from(&argv("python3 bots/b.py"), base),
+                Err(Error::NoScript(arg)) if arg == "bots/b.py"
+            ),
             "a missing script is the error"
         );
         assert!(paths_from(&argv("java -jar /abs/x.jar"), base).is_ok());
@@ -337,16 +341,16 @@ mod tests {
         assert!(
             resolve_program("no-such-program-xyz")
                 .unwrap_err()
+                .to_string()
                 .contains("not a program found in PATH")
         );
-        assert!(
-            resolve_program("/nonexistent/bot")
-                .unwrap_err()
-                .contains("does not exist")
-        );
+        let missing = resolve_program("/nonexistent/bot").unwrap_err();
+        assert!(matches!(missing, Error::Launch(_)));
+        assert_eq!(missing.to_string(), "/nonexistent/bot does not exist");
         assert!(
             resolve_program("/etc/passwd")
                 .unwrap_err()
+                .to_string()
                 .contains("not executable")
         );
     }

@@ -11,8 +11,15 @@
 
 use serde_json::Value;
 
+use crate::Error;
 use crate::record::{ForfeitKind, RoundRecord};
 use crate::standings::MatchStandings;
+
+/// A kept round the match cannot go on from: the record disagrees with the rules or with the
+/// rounds before it.
+fn refused(reason: String) -> Error {
+    Error::Rules(rollarena_rules::Error::Mismatch(reason))
+}
 
 /// Where a match resumes: built from its kept rounds, in round order, with [`Resume::add`].
 #[derive(Clone, Debug)]
@@ -36,22 +43,22 @@ pub struct Resume {
 impl Resume {
     /// Folds the next kept round in. Refuses a round out of order (the kept rounds must be
     /// rounds 1, 2, ... of one match) and a round the rules do not re-play as recorded.
-    pub fn add(resume: Option<Resume>, record: &RoundRecord) -> Result<Resume, String> {
+    pub fn add(resume: Option<Resume>, record: &RoundRecord) -> Result<Resume, Error> {
         let expected = resume.as_ref().map_or(1, |r| r.played + 1);
         if record.round != expected {
-            return Err(format!(
+            return Err(refused(format!(
                 "round {} of match {} comes where round {expected} should",
                 record.round, record.match_id
-            ));
+            )));
         }
         let names: Vec<String> = record.seats.iter().map(|s| s.name.clone()).collect();
         let mut r = match resume {
             Some(r) if r.names == names => r,
             Some(r) => {
-                return Err(format!(
+                return Err(refused(format!(
                     "round {} of match {} names its seats {names:?}, the rounds before it {:?}",
                     record.round, record.match_id, r.names
-                ));
+                )));
             }
             None => Resume {
                 played: 0,
@@ -64,10 +71,10 @@ impl Resume {
             },
         };
         let (carry, turn_id) = crate::verify::handed_on(record).map_err(|e| {
-            format!(
+            refused(format!(
                 "round {} of match {} does not re-play as recorded ({e})",
                 record.round, record.match_id
-            )
+            ))
         })?;
         r.played = record.round;
         r.standings.add(record);

@@ -10,12 +10,13 @@ use serde_json::Value;
 
 use super::CheckConfig;
 use super::conversation;
+use crate::Error;
 use crate::game::{Game, Seat};
 use crate::wire::Hello;
 
 /// The game of a check's options with this many seats; the error says which option the rules
 /// refuse.
-pub type Build = fn(&CheckConfig, usize) -> Result<Arc<dyn Game>, String>;
+pub type Build = fn(&CheckConfig, usize) -> Result<Arc<dyn Game>, Error>;
 
 /// A game's contest as its check builds it.
 pub struct Contest {
@@ -29,7 +30,7 @@ pub struct Contest {
 
 impl Contest {
     /// Fills in the default seat counts, and checks that every count builds.
-    pub fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    pub fn prepare(&self, config: &mut CheckConfig) -> Result<(), Error> {
         if config.players.is_empty() {
             config.players = self.default_players.to_vec();
         }

@@ -102,7 +102,7 @@ pub trait GameCheck: Sync {
     fn scenarios(&self) -> &'static [Scenario];
     /// Checks the options and player counts of `config` (filling in the default counts when
     /// none were given); the error says what the rules do not allow.
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String>;
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), crate::Error>;
     /// Runs the scenario of `item`.
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a>;
     /// The check's options as JSON, for reports.

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::ResourceLimits;
+use crate::Error;
 
 const ROOT: &str = "/sys/fs/cgroup";
 const CONTROLLERS: [&str; 3] = ["pids", "memory", "cpuacct"];
@@ -73,7 +74,7 @@ fn parents() -> Option<&'static Parents> {
                     Ok(p) => Some(Parents::V2(p)),
                     Err(e) => {
                         tracing::debug!("no per-bot cgroups: {e}");
-                        let _ = WHY_NOT.set(e);
+                        let _ = WHY_NOT.set(e.to_string());
                         None
                     }
                 },
@@ -104,17 +105,23 @@ fn v1_parents() -> Option<[PathBuf; 3]> {
 /// on to its children, which the kernel refuses while the group itself holds processes (the
 /// "no internal processes" rule); when the arbiter is alone in it, it moves itself into a leaf
 /// of its own first.
-fn v2_parent() -> Result<PathBuf, String> {
-    let own = own_v2_dir().ok_or("no cgroup v1 memory, pids and cpuacct controllers, and no cgroup v2 hierarchy at /sys/fs/cgroup")?;
+fn v2_parent() -> Result<PathBuf, Error> {
+    let own = own_v2_dir().ok_or_else(|| {
+        Error::Sandbox(
+            "no cgroup v1 memory, pids and cpuacct controllers, and no cgroup v2 hierarchy at \
+             /sys/fs/cgroup"
+                .into(),
+        )
+    })?;
     let offered = std::fs::read_to_string(own.join("cgroup.controllers")).unwrap_or_default();
     for c in ["memory", "pids"] {
         if !offered.split_whitespace().any(|o| o == c) {
-            return Err(format!(
+            return Err(Error::Sandbox(format!(
                 "cgroup v2: the {c} controller is not delegated to the arbiter's group {} \
                  (run rollarena in a group that has it, e.g. systemd-run --scope -p \
                  Delegate=yes)",
                 own.display()
-            ));
+            )));
         }
     }
     remove_stale(&own);
@@ -123,23 +130,28 @@ fn v2_parent() -> Result<PathBuf, String> {
         let me = std::process::id().to_string();
         let procs = std::fs::read_to_string(own.join("cgroup.procs")).unwrap_or_default();
         if procs.split_whitespace().any(|p| p != me) {
-            return Err(format!(
+            return Err(Error::Sandbox(format!(
                 "cgroup v2: cannot pass the memory and pids controllers on below {}: other \
                  processes share the arbiter's group (run rollarena in a group of its own, \
                  e.g. systemd-run --scope -p Delegate=yes)",
                 own.display()
-            ));
+            )));
         }
         let leaf = own.join(format!("rollarena-{me}-arbiter"));
         std::fs::create_dir_all(&leaf)
             .and_then(|()| std::fs::write(leaf.join("cgroup.procs"), &me))
             .and_then(|()| enable(&own))
-            .map_err(|e| format!("cgroup v2: moving the arbiter to {}: {e}", leaf.display()))?;
+            .map_err(|e| {
+                Error::Sandbox(format!(
+                    "cgroup v2: moving the arbiter to {}: {e}",
+                    leaf.display()
+                ))
+            })?;
     }
     let dir = own.join(format!("rollarena-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .and_then(|()| enable(&dir))
-        .map_err(|e| format!("cgroup v2: making {}: {e}", dir.display()))?;
+        .map_err(|e| Error::Sandbox(format!("cgroup v2: making {}: {e}", dir.display())))?;
     Ok(dir)
 }
 

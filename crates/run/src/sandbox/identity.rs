@@ -19,6 +19,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::BotUser;
+use crate::Error;
 
 /// Where the lock file of every uid lives (root only: only root hands out uids).
 pub const LOCK_DIR: &str = "/run/rollarena-uids";
@@ -36,11 +37,11 @@ pub struct UidRange {
 impl UidRange {
     /// Parses `FIRST-LAST` and checks that no user or group of the system has one of its ids
     /// (a seat would get that user's files and that group's rights).
-    pub fn parse(s: &str) -> Result<UidRange, String> {
+    pub fn parse(s: &str) -> Result<UidRange, Error> {
         let bad = || {
-            format!(
+            Error::Settings(format!(
                 "--bot-uids {s:?}: give a range FIRST-LAST of unused uids, e.g. {DEFAULT_RANGE}"
-            )
+            ))
         };
         let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
         let (first, last): (u32, u32) = (
@@ -48,19 +49,19 @@ impl UidRange {
             b.trim().parse().map_err(|_| bad())?,
         );
         if first == 0 || first > last || last >= 65534 {
-            return Err(format!(
+            return Err(Error::Settings(format!(
                 "--bot-uids {s:?}: the range must be FIRST-LAST with 0 < FIRST <= LAST < 65534 \
                  (no root, no nobody), e.g. {DEFAULT_RANGE}"
-            ));
+            )));
         }
         let range = UidRange { first, last };
         for (file, what) in [("/etc/passwd", "user"), ("/etc/group", "group")] {
             if let Some((name, id)) = range.taken_in(file) {
-                return Err(format!(
+                return Err(Error::Settings(format!(
                     "--bot-uids {s:?}: {id} is the id of the {what} {name:?} in {file}; a seat \
                      given it would get that {what}'s rights. Choose a range no user or group \
                      uses (e.g. {DEFAULT_RANGE})"
-                ));
+                )));
             }
         }
         Ok(range)
@@ -99,7 +100,7 @@ impl UidRange {
 
     /// Takes a uid no live bot of any `rollarena` on this machine has. Tries them in turn from
     /// where this process last stopped, so a released uid is not handed out again at once.
-    pub fn acquire(&self) -> Result<UidLease, String> {
+    pub fn acquire(&self) -> Result<UidLease, Error> {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let dir = Path::new(LOCK_DIR);
         if !dir.is_dir() {
@@ -108,7 +109,9 @@ impl UidRange {
                     use std::os::unix::fs::PermissionsExt;
                     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
                 })
-                .map_err(|e| format!("cannot make {LOCK_DIR} for the bot uids' locks: {e}"))?;
+                .map_err(|e| {
+                    Error::io(format!("cannot make {LOCK_DIR} for the bot uids' locks"), e)
+                })?;
         }
         let n = self.len();
         let start = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -120,18 +123,18 @@ impl UidRange {
                 .truncate(false)
                 .write(true)
                 .open(&path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+                .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
             // SAFETY: flock on a descriptor we own.
             if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
                 NEXT.store(start.wrapping_add(i + 1), Ordering::Relaxed);
                 return Ok(UidLease { uid, _lock: file });
             }
         }
-        Err(format!(
+        Err(Error::Settings(format!(
             "all {n} uids of --bot-uids {}-{} are in use by live bots (of this and other \
              rollarena processes on this machine): give a wider range",
             self.first, self.last
-        ))
+        )))
     }
 }
 
@@ -160,18 +163,23 @@ mod tests {
     #[test]
     fn ranges() {
         assert_eq!(
-            UidRange::parse("60000-60009"),
-            Ok(UidRange {
+            UidRange::parse("60000-60009").ok(),
+            Some(UidRange {
                 first: 60000,
                 last: 60009
             })
         );
         assert!(UidRange::parse("6").is_err());
-        assert!(UidRange::parse("0-10").unwrap_err().contains("no root"));
+        assert!(
+            UidRange::parse("0-10")
+                .unwrap_err()
+                .to_string()
+                .contains("no root")
+        );
         assert!(UidRange::parse("10-5").is_err());
         assert!(UidRange::parse("65000-65534").is_err());
         // Root's group and user are id 0; uid 1 (daemon, bin...) exists on every system.
-        let e = UidRange::parse("1-1").unwrap_err();
+        let e = UidRange::parse("1-1").unwrap_err().to_string();
         assert!(e.contains("is the id of the"), "{e}");
     }
 

@@ -40,6 +40,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::{BotUser, Isolation, Level, ResourceLimits, world};
+use crate::Error;
 
 /// The hidden subcommand that runs the wrapper.
 pub const WRAPPER_ARG: &str = "__launch";
@@ -185,7 +186,7 @@ pub fn run(arg: &str) -> ! {
             map_own_ids();
         }
         if let Err(e) = world::loopback_up() {
-            fail_with(&e);
+            fail_with(&e.to_string());
         }
         // Neither W nor I may be traced or read (/proc/<pid>/mem, environ) by the bot, even
         // when it runs as the arbiter's own user (not root); the bot's exec makes it
@@ -431,7 +432,7 @@ fn init(spec: &LaunchSpec, report: libc::c_int, left: libc::c_int, sigchld: &lib
             "parent-death signal",
         );
         if let Err(e) = world::build(spec) {
-            fail_with(&e);
+            fail_with(&e.to_string());
         }
         let bot_pid = libc::fork();
         check(bot_pid, "fork");
@@ -578,7 +579,7 @@ pub fn close_inherited_on_exec() {
 /// Landlock: every write to the filesystem is denied except inside `scratch`, the bot's own
 /// private temporary directories and the character devices programs expect to write
 /// (/dev/null and friends). Reading is allowed.
-fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), String> {
+fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), Error> {
     use landlock::{
         ABI, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
         RulesetStatus, path_beneath_rules,
@@ -587,23 +588,19 @@ fn restrict_filesystem(scratch: &std::path::Path) -> Result<(), String> {
     let write = AccessFs::from_write(abi);
     let status = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
-        .handle_access(write)
-        .map_err(|e| e.to_string())?
-        .create()
-        .map_err(|e| e.to_string())?
-        .add_rules(path_beneath_rules([scratch], write))
-        .map_err(|e| e.to_string())?
-        .add_rules(path_beneath_rules(world::private_dirs(), write))
-        .map_err(|e| e.to_string())?
+        .handle_access(write)?
+        .create()?
+        .add_rules(path_beneath_rules([scratch], write))?
+        .add_rules(path_beneath_rules(world::private_dirs(), write))?
         .add_rules(path_beneath_rules(
             ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"],
             AccessFs::WriteFile | AccessFs::Truncate,
-        ))
-        .map_err(|e| e.to_string())?
-        .restrict_self()
-        .map_err(|e| e.to_string())?;
+        ))?
+        .restrict_self()?;
     if status.ruleset != RulesetStatus::FullyEnforced {
-        return Err("the kernel does not fully enforce landlock".into());
+        return Err(Error::Sandbox(
+            "the kernel does not fully enforce landlock".into(),
+        ));
     }
     Ok(())
 }

@@ -40,6 +40,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::Error;
+
 /// How strongly bots are isolated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -107,15 +109,15 @@ pub const MIN_MEMORY: u64 = 4 << 20;
 impl ResourceLimits {
     /// Refuses limits no bot can start under, naming the smallest that works, rather than let
     /// every bot crash at start-up.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if self.memory < MIN_MEMORY {
-            return Err(format!(
+            return Err(Error::Settings(format!(
                 "a memory limit of {} bytes (--memory, or memory in a tournament file) is too \
                  small for a bot to start: the smallest that works is 4M (the sandbox and a \
                  small compiled bot); a Python bot needs 8M or more, a Java or Node bot 256M \
                  or more",
                 self.memory
-            ));
+            )));
         }
         for (what, flag, value, least) in [
             ("open files", "--max-open-files", self.open_files, 16),
@@ -124,10 +126,10 @@ impl ResourceLimits {
             ("files and directories", "--inodes", self.inodes, 64),
         ] {
             if value < least {
-                return Err(format!(
+                return Err(Error::Settings(format!(
                     "{flag} {value} is too small for any bot to start: the smallest that works \
                      is {least} {what}"
-                ));
+                )));
             }
         }
         Ok(())
@@ -150,7 +152,7 @@ impl Default for ResourceLimits {
 
 /// Parses a size such as 512M, 2G, 65536 (bytes) or 64K: the command line's `--memory` and
 /// `--max-file-size`, and the same settings in tournament files.
-pub fn parse_size(s: &str) -> Result<u64, String> {
+pub fn parse_size(s: &str) -> Result<u64, Error> {
     let s = s.trim();
     let (num, mult) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
         Some('K') => (&s[..s.len() - 1], 1u64 << 10),
@@ -158,12 +160,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         Some('G') => (&s[..s.len() - 1], 1 << 30),
         _ => (s, 1),
     };
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"))?;
+    let n: u64 = num.parse().map_err(|_| {
+        Error::Settings(format!(
+            "{s:?} is not a size: use e.g. 512M, 2G or a number of bytes"
+        ))
+    })?;
     n.checked_mul(mult)
         .filter(|&v| v > 0)
-        .ok_or_else(|| format!("{s:?} is out of range"))
+        .ok_or_else(|| Error::Settings(format!("{s:?} is out of range")))
 }
 
 /// The bot user: who bots run as when the arbiter is root.
@@ -176,8 +180,9 @@ pub struct BotUser {
 
 impl BotUser {
     /// Looks a user up by name (or numeric id) in the system's user database.
-    pub fn lookup(name: &str) -> Result<BotUser, String> {
-        let cname = std::ffi::CString::new(name).map_err(|_| format!("bad user name {name:?}"))?;
+    pub fn lookup(name: &str) -> Result<BotUser, Error> {
+        let cname = std::ffi::CString::new(name)
+            .map_err(|_| Error::Settings(format!("bad user name {name:?}")))?;
         // SAFETY: getpwnam/getpwuid return a pointer to static storage or null; we copy the
         // fields out at once and this runs before any bot is started.
         let pw = unsafe {
@@ -192,14 +197,16 @@ impl BotUser {
             }
         };
         if pw.is_null() {
-            return Err(format!(
+            return Err(Error::Settings(format!(
                 "the bot user {name:?} does not exist (choose one with --bot-user)"
-            ));
+            )));
         }
         // SAFETY: pw is non-null and points to a valid passwd entry.
         let (uid, gid) = unsafe { ((*pw).pw_uid, (*pw).pw_gid) };
         if uid == 0 {
-            return Err("bots must not run as root: choose another --bot-user".into());
+            return Err(Error::Settings(
+                "bots must not run as root: choose another --bot-user".into(),
+            ));
         }
         Ok(BotUser {
             name: name.to_string(),
@@ -268,7 +275,7 @@ impl Isolation {
         user: Option<&str>,
         uids: &str,
         limits: ResourceLimits,
-    ) -> Result<Isolation, String> {
+    ) -> Result<Isolation, Error> {
         limits.check()?;
         let range = identity::UidRange::parse(uids)?;
         let (user, uids) = match (is_root(), user) {
@@ -333,7 +340,7 @@ impl Isolation {
 
     /// The identity of one bot about to start: a lease on a uid of the range (held by the bot
     /// until its processes are dead), the named user, or none.
-    pub fn take_identity(&self) -> Result<(Option<BotUser>, Option<identity::UidLease>), String> {
+    pub fn take_identity(&self) -> Result<(Option<BotUser>, Option<identity::UidLease>), Error> {
         match (&self.user, &self.uids) {
             (Some(u), _) => Ok((Some(u.clone()), None)),
             (None, Some(r)) => {
@@ -346,7 +353,7 @@ impl Isolation {
 
     /// Checks that the kernel grants this level by launching a trivial program through it.
     /// Refuses (with the kernel's reason) rather than running bots less protected than asked.
-    pub fn probe(&self) -> Result<(), String> {
+    pub fn probe(&self) -> Result<(), Error> {
         if !self.wraps() {
             return Ok(());
         }
@@ -369,7 +376,7 @@ impl Isolation {
             .arg(spec.to_arg())
             .stdin(std::process::Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run the sandbox wrapper: {e}"))?;
+            .map_err(|e| Error::io("cannot run the sandbox wrapper", e))?;
         tree::remove_loudly(&tmp);
         if output.status.success() {
             return Ok(());
@@ -377,7 +384,7 @@ impl Isolation {
         let said = String::from_utf8_lossy(&output.stderr).trim().to_string();
         if said.is_empty() {
             // Not the kernel's refusal: the wrapper died without a word.
-            return Err(format!(
+            return Err(Error::Sandbox(format!(
                 "the {} sandbox could not start a trivial program: the launch wrapper {} \
                  without saying why{}",
                 self.level.name(),
@@ -387,13 +394,13 @@ impl Isolation {
                 } else {
                     ""
                 }
-            ));
+            )));
         }
-        Err(format!(
+        Err(Error::Sandbox(format!(
             "the kernel refused the {} sandbox: {said}. Choose a lower --sandbox level on this \
              machine, knowing what it gives up (see the book, docs/sandbox.md).",
             self.level.name(),
-        ))
+        )))
     }
 }
 
@@ -447,9 +454,9 @@ pub fn cleanup() {
     cgroup::cleanup();
 }
 
-fn tempdir_for_probe(root: &std::path::Path, user: Option<&BotUser>) -> Result<PathBuf, String> {
+fn tempdir_for_probe(root: &std::path::Path, user: Option<&BotUser>) -> Result<PathBuf, Error> {
     let dir = root.join("probe");
-    scratch::make_private_dir(&dir, user).map_err(|e| format!("{}: {e}", dir.display()))?;
+    scratch::make_private_dir(&dir, user).map_err(|e| Error::io(dir.display().to_string(), e))?;
     Ok(dir)
 }
 
@@ -459,9 +466,9 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("2g"), Ok(2 << 30));
-        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("512M").ok(), Some(512 << 20));
+        assert_eq!(parse_size("2g").ok(), Some(2 << 30));
+        assert_eq!(parse_size("100").ok(), Some(100));
         assert!(parse_size("lots").is_err());
         assert!(parse_size("0").is_err());
     }
@@ -472,13 +479,18 @@ mod tests {
             memory: 1 << 10,
             ..ResourceLimits::default()
         };
-        let e = tiny.check().unwrap_err();
+        let e = tiny.check().unwrap_err().to_string();
         assert!(e.contains("the smallest that works is 4M"), "{e}");
         assert!(ResourceLimits::default().check().is_ok());
         let one = ResourceLimits {
             processes: 1,
             ..ResourceLimits::default()
         };
-        assert!(one.check().unwrap_err().contains("--max-processes 1"));
+        assert!(
+            one.check()
+                .unwrap_err()
+                .to_string()
+                .contains("--max-processes 1")
+        );
     }
 }

@@ -7,13 +7,15 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::Error;
+
 /// The mode files the arbiter writes should have (for files that already existed); 0 until
 /// [`make_private`] is called.
 static FILE_MODE: AtomicU32 = AtomicU32::new(0);
 
 /// Sets the process's umask (and, with a group, its effective gid) for what it writes from
 /// now on. Called by the commands that run bots, before they create anything.
-pub fn make_private(group: Option<&str>) -> Result<(), String> {
+pub fn make_private(group: Option<&str>) -> Result<(), Error> {
     let (umask, mode) = match group {
         None => (0o077, 0o600),
         Some(name) => {
@@ -21,11 +23,11 @@ pub fn make_private(group: Option<&str>) -> Result<(), String> {
             // SAFETY: setegid has no memory-safety preconditions; glibc applies it to every
             // thread (there is one at this point).
             if unsafe { libc::setegid(gid) } != 0 {
-                return Err(format!(
+                return Err(Error::Settings(format!(
                     "--output-group {name}: cannot write files as group {name} ({}): the \
                      arbiter must run as root or be a member of that group",
                     std::io::Error::last_os_error()
-                ));
+                )));
             }
             (0o027, 0o640)
         }
@@ -42,8 +44,9 @@ pub fn file_mode() -> Option<u32> {
     Some(FILE_MODE.load(Ordering::Relaxed)).filter(|&m| m != 0)
 }
 
-fn lookup_group(name: &str) -> Result<u32, String> {
-    let cname = std::ffi::CString::new(name).map_err(|_| format!("bad group name {name:?}"))?;
+fn lookup_group(name: &str) -> Result<u32, Error> {
+    let cname = std::ffi::CString::new(name)
+        .map_err(|_| Error::Settings(format!("bad group name {name:?}")))?;
     // SAFETY: getgrnam returns static storage or null; the gid is copied out at once.
     let gr = unsafe { libc::getgrnam(cname.as_ptr()) };
     if !gr.is_null() {
@@ -51,6 +54,8 @@ fn lookup_group(name: &str) -> Result<u32, String> {
         return Ok(unsafe { (*gr).gr_gid });
     }
     name.parse().map_err(|_| {
-        format!("--output-group {name}: no such group (see /etc/group, or give a numeric gid)")
+        Error::Settings(format!(
+            "--output-group {name}: no such group (see /etc/group, or give a numeric gid)"
+        ))
     })
 }

@@ -100,7 +100,7 @@ pub fn copy_dir() -> PathBuf {
 /// This binary at a path the bot user can run: itself when reachable, else a copy made once
 /// per arbiter process in a world-readable directory.
 pub fn exe_for(user: &BotUser) -> io::Result<PathBuf> {
-    static COPY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    static COPY: OnceLock<Result<PathBuf, std::sync::Arc<io::Error>>> = OnceLock::new();
     let exe = match super::BINARY.get() {
         Some(path) => path.clone(),
         None => std::env::current_exe()?,
@@ -120,10 +120,14 @@ pub fn exe_for(user: &BotUser) -> io::Result<PathBuf> {
             std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))?;
             Ok(copy)
         })()
-        .map_err(|e| format!("cannot copy the rollarena binary for the bot user: {e}"))
+        .map_err(std::sync::Arc::new)
     })
     .clone()
-    .map_err(io::Error::other)
+    .map_err(|e| {
+        io::Error::other(format!(
+            "cannot copy the rollarena binary for the bot user: {e}"
+        ))
+    })
 }
 
 #[cfg(test)]

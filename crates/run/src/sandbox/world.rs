@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use super::Level;
 use super::launch::LaunchSpec;
+use crate::Error;
 
 /// The namespaces of `basic` and `strict` (a user namespace is added when not root).
 pub const NAMESPACES: libc::c_int = libc::CLONE_NEWPID
@@ -55,7 +56,7 @@ pub fn private_dirs() -> Vec<PathBuf> {
 
 /// Brings the new network namespace's loopback interface up: the bot may talk to itself (a
 /// JVM, a language server, a helper process) but to nothing else.
-pub fn loopback_up() -> Result<(), String> {
+pub fn loopback_up() -> Result<(), Error> {
     // SAFETY: a socket for the ioctl, closed below; ifreq is plain data.
     unsafe {
         let sock = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
@@ -78,7 +79,7 @@ pub fn loopback_up() -> Result<(), String> {
 
 /// Makes the bot's view of the filesystem (see the module header). Runs in init, which is in
 /// the bot's PID and mount namespaces and has every capability over them.
-pub fn build(spec: &LaunchSpec) -> Result<(), String> {
+pub fn build(spec: &LaunchSpec) -> Result<(), Error> {
     if spec.level == Level::None {
         return Ok(());
     }
@@ -88,7 +89,7 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
     unsafe { libc::umask(0o022) };
     // Nothing mounted here may reach the host's mount table.
     mount(None, "/", None, libc::MS_REC | libc::MS_PRIVATE, None)
-        .map_err(|e| format!("making the bot's mounts private: {e}"))?;
+        .map_err(|e| Error::Sandbox(format!("making the bot's mounts private: {e}")))?;
     let dirs = private_dirs();
     let mut kept = kept_paths(spec, &dirs)?;
     let scratch = pool(spec, &dirs)?;
@@ -114,10 +115,10 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
             None,
         )
         .map_err(|e| {
-            format!(
+            Error::Sandbox(format!(
                 "binding {target} into the bot's world: {e}{}",
                 if *file { FILE_WAY_OUT } else { "" }
-            )
+            ))
         })?;
         if !writable {
             mount(
@@ -127,7 +128,7 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
                 libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID,
                 None,
             )
-            .map_err(|e| format!("making {target} read-only: {e}"))?;
+            .map_err(|e| Error::Sandbox(format!("making {target} read-only: {e}")))?;
         }
     }
     if let Some(fd) = scratch {
@@ -141,10 +142,10 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
         None,
     )
     .map_err(|e| {
-        format!(
+        Error::Sandbox(format!(
             "mounting a /proc of the bot's own PID namespace: {e} (in a container, the \
              container's /proc must not be partly masked, or the arbiter must run as root)"
-        )
+        ))
     })?;
     hide_cgroups()
 }
@@ -153,7 +154,7 @@ pub fn build(spec: &LaunchSpec) -> Result<(), String> {
 /// directory of it bound on each private directory (the first covering the tmpfs's root), and
 /// one made for the scratch directory when the bot has one, whose descriptor is returned for
 /// [`bind_scratch`] (once the host's directories it may lie under are in place).
-fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, String> {
+fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, Error> {
     let Some(base) = dirs.first() else {
         return Ok(None);
     };
@@ -169,13 +170,15 @@ fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, String> 
         libc::MS_NOSUID | libc::MS_NODEV,
         Some(&data),
     )
-    .map_err(|e| format!("mounting the bot's tmpfs on {shown} ({data}): {e}"))?;
+    .map_err(|e| Error::Sandbox(format!("mounting the bot's tmpfs on {shown} ({data}): {e}")))?;
     use std::os::unix::fs::PermissionsExt;
-    let make = |name: &str, mode: u32| -> Result<OwnedFd, String> {
+    let make = |name: &str, mode: u32| -> Result<OwnedFd, Error> {
         let path = base.join(name);
         std::fs::create_dir(&path)
             .and_then(|()| std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)))
-            .map_err(|e| format!("making {} in the bot's tmpfs: {e}", path.display()))?;
+            .map_err(|e| {
+                Error::Sandbox(format!("making {} in the bot's tmpfs: {e}", path.display()))
+            })?;
         open_path(&path)
     };
     let subdirs = (0..dirs.len())
@@ -190,7 +193,7 @@ fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, String> 
                 Some(uid),
                 Some(gid),
             )
-            .map_err(|e| format!("giving the scratch directory to the bot: {e}"))?;
+            .map_err(|e| Error::Sandbox(format!("giving the scratch directory to the bot: {e}")))?;
         }
         Some(fd)
     } else {
@@ -200,23 +203,26 @@ fn pool(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Option<OwnedFd>, String> 
         let target = dir.display().to_string();
         let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
         mount(Some(&source), &target, None, libc::MS_BIND, None)
-            .map_err(|e| format!("binding the bot's tmpfs on {target}: {e}"))?;
+            .map_err(|e| Error::Sandbox(format!("binding the bot's tmpfs on {target}: {e}")))?;
     }
     Ok(scratch)
 }
 
 /// Binds the bot's scratch directory of its tmpfs on its working directory.
-fn bind_scratch(spec: &LaunchSpec, fd: &OwnedFd) -> Result<(), String> {
+fn bind_scratch(spec: &LaunchSpec, fd: &OwnedFd) -> Result<(), Error> {
     std::fs::create_dir_all(&spec.cwd)
-        .map_err(|e| format!("making {}: {e}", spec.cwd.display()))?;
+        .map_err(|e| Error::Sandbox(format!("making {}: {e}", spec.cwd.display())))?;
     let target = spec.cwd.display().to_string();
     let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
-    mount(Some(&source), &target, None, libc::MS_BIND, None)
-        .map_err(|e| format!("binding the bot's scratch directory on {target}: {e}"))
+    mount(Some(&source), &target, None, libc::MS_BIND, None).map_err(|e| {
+        Error::Sandbox(format!(
+            "binding the bot's scratch directory on {target}: {e}"
+        ))
+    })
 }
 
 /// Covers `/sys/fs/cgroup` with an empty read-only tmpfs (see the module header).
-fn hide_cgroups() -> Result<(), String> {
+fn hide_cgroups() -> Result<(), Error> {
     let cgroups = Path::new("/sys/fs/cgroup");
     if !cgroups.is_dir() {
         return Ok(());
@@ -228,14 +234,14 @@ fn hide_cgroups() -> Result<(), String> {
         libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
         Some("mode=0555,size=4k,nr_inodes=1"),
     )
-    .map_err(|e| format!("hiding /sys/fs/cgroup from the bot: {e}"))
+    .map_err(|e| Error::Sandbox(format!("hiding /sys/fs/cgroup from the bot: {e}")))
 }
 
 /// An `O_PATH` descriptor of a directory, to bind it from `/proc/self/fd` once its path is
 /// covered.
-fn open_path(path: &Path) -> Result<OwnedFd, String> {
+fn open_path(path: &Path) -> Result<OwnedFd, Error> {
     let c = CString::new(path.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("a NUL byte in {}", path.display()))?;
+        .map_err(|_| Error::Sandbox(format!("a NUL byte in {}", path.display())))?;
     // SAFETY: open with a valid C string; the descriptor is owned below.
     let fd = unsafe {
         libc::open(
@@ -267,7 +273,7 @@ struct Kept {
 
 /// Makes the mount point of a kept path in the private tmpfs: a directory (and its parents),
 /// or an empty file for a file bound alone.
-fn mount_point(path: &Path, file: bool) -> Result<(), String> {
+fn mount_point(path: &Path, file: bool) -> Result<(), Error> {
     let made = if file {
         path.parent()
             .map_or(Ok(()), std::fs::create_dir_all)
@@ -283,11 +289,11 @@ fn mount_point(path: &Path, file: bool) -> Result<(), String> {
         std::fs::create_dir_all(path)
     };
     made.map_err(|e| {
-        format!(
+        Error::Sandbox(format!(
             "making {} in the private tmpfs: {e}{}",
             path.display(),
             if file { FILE_WAY_OUT } else { "" }
-        )
+        ))
     })
 }
 
@@ -299,7 +305,7 @@ fn mount_point(path: &Path, file: bool) -> Result<(), String> {
 /// the path the command names (and where a symbolic link leads). At `basic` the directories
 /// keep the bot user's rights on the host (the organiser named them); at `strict` the named
 /// ones are read-only.
-fn kept_paths(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Vec<Kept>, String> {
+fn kept_paths(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Vec<Kept>, Error> {
     let under_private = |p: &Path| dirs.iter().any(|d| p.starts_with(d) && p != d);
     let in_private = |p: &Path| {
         p.parent()
@@ -353,14 +359,14 @@ fn kept_paths(spec: &LaunchSpec, dirs: &[PathBuf]) -> Result<Vec<Kept>, String> 
             continue;
         }
         let c = CString::new(source.as_os_str().as_encoded_bytes())
-            .map_err(|_| format!("a NUL byte in {}", source.display()))?;
+            .map_err(|_| Error::Sandbox(format!("a NUL byte in {}", source.display())))?;
         let flags = libc::O_PATH | libc::O_CLOEXEC | if file { 0 } else { libc::O_DIRECTORY };
         // SAFETY: open with a valid C string; the descriptor is owned below.
         let fd = unsafe { libc::open(c.as_ptr(), flags) };
         if fd < 0 {
             let err = os_err(&format!("opening {}", source.display()));
             return Err(if file {
-                format!("{err}{FILE_WAY_OUT}")
+                Error::Sandbox(format!("{err}{FILE_WAY_OUT}"))
             } else {
                 err
             });
@@ -384,8 +390,8 @@ fn mount(
     fstype: Option<&str>,
     flags: libc::c_ulong,
     data: Option<&str>,
-) -> Result<(), String> {
-    let c = |s: &str| CString::new(s).map_err(|_| format!("a NUL byte in {s:?}"));
+) -> Result<(), Error> {
+    let c = |s: &str| CString::new(s).map_err(|_| Error::Sandbox(format!("a NUL byte in {s:?}")));
     let source = source.map(c).transpose()?;
     let target = c(target)?;
     let fstype = fstype.map(c).transpose()?;
@@ -404,10 +410,10 @@ fn mount(
     if r == 0 {
         Ok(())
     } else {
-        Err(std::io::Error::last_os_error().to_string())
+        Err(Error::Sandbox(std::io::Error::last_os_error().to_string()))
     }
 }
 
-fn os_err(what: &str) -> String {
-    format!("{what}: {}", std::io::Error::last_os_error())
+fn os_err(what: &str) -> Error {
+    Error::Sandbox(format!("{what}: {}", std::io::Error::last_os_error()))
 }

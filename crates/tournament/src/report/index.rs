@@ -34,8 +34,8 @@ pub struct Index {
 
 impl Index {
     /// Reads `path` once; `rounds` is the tournament's rounds per table (the cap).
-    pub fn open(path: &Path, rounds: u32) -> Result<Index, String> {
-        let err = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    pub fn open(path: &Path, rounds: u32) -> Result<Index, crate::Error> {
+        let err = |e| crate::Error::io(format!("cannot read {}", path.display()), e);
         let file = File::open(path).map_err(err)?;
         let mut reader = BufReader::new(file.try_clone().map_err(err)?);
         let mut seen: BTreeMap<u32, Vec<Option<Place>>> = BTreeMap::new();
@@ -59,13 +59,13 @@ impl Index {
                 continue;
             }
             let key = serde_json::from_slice::<Key>(line).map_err(|e| {
-                format!(
+                crate::Error::Results(format!(
                     "line {number} of {} is damaged ({e}): only the last line may be torn (a \
                      round being written when the arbiter stopped). Delete line {number} (sed -i \
                      '{number}d' {}) and run `tournament --resume` to play its table again",
                     path.display(),
                     path.display()
-                )
+                ))
             })?;
             let Some(table) = key.table else {
                 continue;
@@ -117,20 +117,20 @@ impl Index {
     }
 
     /// The rounds of a complete table, in round order.
-    pub fn table(&self, table: u32) -> Result<Vec<RoundRecord>, String> {
+    pub fn table(&self, table: u32) -> Result<Vec<RoundRecord>, crate::Error> {
         let places = self.tables.get(&table).map(Vec::as_slice).unwrap_or(&[]);
         places
             .iter()
             .map(|p| {
                 let mut buf = vec![0u8; p.len as usize];
-                self.file
-                    .read_exact_at(&mut buf, p.offset)
-                    .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
+                self.file.read_exact_at(&mut buf, p.offset).map_err(|e| {
+                    crate::Error::io(format!("cannot read {}", self.path.display()), e)
+                })?;
                 serde_json::from_slice(buf.trim_ascii()).map_err(|e| {
-                    format!(
+                    crate::Error::Results(format!(
                         "{}: a round of table {table} is not a valid record: {e}",
                         self.path.display()
-                    )
+                    ))
                 })
             })
             .collect()

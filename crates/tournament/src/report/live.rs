@@ -57,13 +57,17 @@ fn progress(dir: &Path, standings: &Standings) -> (f64, Option<f64>) {
 static ROUNDS: Mutex<BTreeMap<PathBuf, Rounds>> = Mutex::new(BTreeMap::new());
 
 /// Writes the live standings page `dir/index.html`.
-pub fn write(dir: &Path, standings: &Standings) -> Result<(), String> {
+pub fn write(dir: &Path, standings: &Standings) -> Result<(), crate::Error> {
     write_from(dir, None, standings)
 }
 
 /// Writes the live page `dir/index.html`, with what `output/results.jsonl` holds so far when
 /// `output` is given (the crosstable, the tables playing).
-pub fn write_from(dir: &Path, output: Option<&Path>, standings: &Standings) -> Result<(), String> {
+pub fn write_from(
+    dir: &Path,
+    output: Option<&Path>,
+    standings: &Standings,
+) -> Result<(), crate::Error> {
     let _one = WRITING.lock().unwrap_or_else(|p| p.into_inner());
     let names: Vec<&str> = standings.standings.iter().map(|r| r.bot.as_str()).collect();
     let (elapsed_s, eta_s) = progress(dir, standings);

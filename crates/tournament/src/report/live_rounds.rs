@@ -42,17 +42,17 @@ impl Rounds {
     /// Reads the rounds `output/results.jsonl` gained since the last call, and rewrites the
     /// viewers of the tables still playing in `dir/playing/`. A line that does not parse is
     /// skipped (the report proper will say so).
-    pub fn update(&mut self, output: &Path, dir: &Path) -> Result<(), String> {
+    pub fn update(&mut self, output: &Path, dir: &Path) -> Result<(), crate::Error> {
         let path = output.join("results.jsonl");
         let mut file = match std::fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(crate::Error::io(path.display().to_string(), e)),
         };
         let mut text = Vec::new();
         file.seek(SeekFrom::Start(self.offset))
             .and_then(|_| file.read_to_end(&mut text))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| crate::Error::io(path.display().to_string(), e))?;
         let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         self.offset += whole as u64;
         let mut touched = Vec::new();
@@ -84,7 +84,7 @@ impl Rounds {
             let title = format!("table {table}: the rounds played so far");
             if let Ok(html) = crate::show::html::render(&title, rounds, rounds.len(), None, None) {
                 std::fs::create_dir_all(dir.join("playing"))
-                    .map_err(|e| format!("{}: {e}", dir.display()))?;
+                    .map_err(|e| crate::Error::io(dir.display().to_string(), e))?;
                 page::write(&viewer(dir, table), &html)?;
             }
         }

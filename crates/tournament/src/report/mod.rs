@@ -52,12 +52,12 @@ pub struct Written {
 }
 
 /// Writes the report of the output directory `dir` into `dir/report`.
-pub fn write(dir: &Path) -> Result<Written, String> {
+pub fn write(dir: &Path) -> Result<Written, crate::Error> {
     write_to(dir, &dir.join(DIR))
 }
 
 /// Writes the report of the output directory `dir` into `out`.
-pub fn write_to(dir: &Path, out: &Path) -> Result<Written, String> {
+pub fn write_to(dir: &Path, out: &Path) -> Result<Written, crate::Error> {
     write_with_home(dir, out, None)
 }
 
@@ -69,7 +69,11 @@ pub struct Home<'a> {
 }
 
 /// [`write_to`], every page linking to `home` first when one is given.
-pub fn write_with_home(dir: &Path, out: &Path, home: Option<Home>) -> Result<Written, String> {
+pub fn write_with_home(
+    dir: &Path,
+    out: &Path,
+    home: Option<Home>,
+) -> Result<Written, crate::Error> {
     write_all(dir, out, home, None)
 }
 
@@ -79,7 +83,7 @@ pub fn write_analysed(
     dir: &Path,
     out: &Path,
     budget: crate::game::grade::Budget,
-) -> Result<Written, String> {
+) -> Result<Written, crate::Error> {
     write_all(dir, out, None, Some(budget))
 }
 
@@ -88,7 +92,7 @@ fn write_all(
     out: &Path,
     home: Option<Home>,
     analysis: Option<crate::game::grade::Budget>,
-) -> Result<Written, String> {
+) -> Result<Written, crate::Error> {
     let meta = output::read_meta(dir)?;
     let t = &meta.tournament;
     let names: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
@@ -105,8 +109,9 @@ fn write_all(
                 .strip_suffix(".html")
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
             if ours {
-                std::fs::remove_file(e.path())
-                    .map_err(|err| format!("cannot remove {}: {err}", e.path().display()))?;
+                std::fs::remove_file(e.path()).map_err(|err| {
+                    crate::Error::io(format!("cannot remove {}", e.path().display()), err)
+                })?;
             }
         }
     }

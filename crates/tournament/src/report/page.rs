@@ -31,13 +31,13 @@ pub fn render(data: &Value, refresh: Option<u32>) -> String {
 
 /// Writes a page atomically (a reader sees the old page or the new one, never half of one);
 /// returns its size.
-pub fn write(path: &Path, html: &str) -> Result<u64, String> {
+pub fn write(path: &Path, html: &str) -> Result<u64, crate::Error> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(|e| crate::Error::io(format!("cannot create {}", dir.display()), e))?;
     }
     write_atomic(path, html.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| crate::Error::io(format!("cannot write {}", path.display()), e))?;
     Ok(html.len() as u64)
 }
 

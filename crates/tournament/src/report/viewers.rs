@@ -52,7 +52,7 @@ pub struct Viewers {
     /// Sends files to the writer; `None` once it was joined.
     jobs: Option<std::sync::mpsc::SyncSender<Job>>,
     /// The writer: bytes and files it wrote, or its first error.
-    writer: Option<std::thread::JoinHandle<Result<(u64, u32), String>>>,
+    writer: Option<std::thread::JoinHandle<Result<(u64, u32), crate::Error>>>,
     /// Bytes and files written, once [`Viewers::flush`] waited for the writer.
     pub bytes: u64,
     pub files: u32,
@@ -102,7 +102,7 @@ impl Viewers {
     }
 
     /// A table's rounds, in round order (their links were [`Viewers::links`]).
-    pub fn table(&mut self, rounds: Vec<RoundRecord>) -> Result<(), String> {
+    pub fn table(&mut self, rounds: Vec<RoundRecord>) -> Result<(), crate::Error> {
         self.pending.extend(rounds);
         if self.pending.len() >= ROUNDS_PER_FILE {
             self.send()?;
@@ -111,7 +111,7 @@ impl Viewers {
     }
 
     /// Hands the pending rounds to the writer as the next file.
-    fn send(&mut self) -> Result<(), String> {
+    fn send(&mut self) -> Result<(), crate::Error> {
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -139,13 +139,13 @@ impl Viewers {
     }
 
     /// Writes the file of the pending rounds and waits until every file is written.
-    pub fn flush(&mut self) -> Result<(), String> {
+    pub fn flush(&mut self) -> Result<(), crate::Error> {
         self.send()?;
         self.jobs = None;
         if let Some(writer) = self.writer.take() {
-            let (bytes, files) = writer
-                .join()
-                .map_err(|_| "the report's viewer writer panicked".to_string())??;
+            let (bytes, files) = writer.join().map_err(|_| {
+                crate::Error::Report("the report's viewer writer panicked".into())
+            })??;
             self.bytes += bytes;
             self.files += files;
         }
@@ -154,7 +154,12 @@ impl Viewers {
 }
 
 /// Writes viewer file `number` of `rounds`; returns its size.
-fn write_file(dir: &Path, number: u32, title: &str, rounds: &[RoundRecord]) -> Result<u64, String> {
+fn write_file(
+    dir: &Path,
+    number: u32,
+    title: &str,
+    rounds: &[RoundRecord],
+) -> Result<u64, crate::Error> {
     let html = match crate::show::html::render(title, rounds, 1, None, None) {
         Ok(html) => with_pick(&html),
         // A round the engine cannot play again: the file says so instead.

@@ -65,10 +65,15 @@ pub enum Opening {
 
 /// Reads and checks an openings file for `game` (whose match seed is `seed`). The error names
 /// the file, the line and what is wrong.
-pub fn read(path: &Path, game: &dyn Game, seed: u64) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the openings file {}: {e}", path.display()))?;
-    parse(&text, game, seed).map_err(|(line, e)| format!("{}: line {line}: {e}", path.display()))
+pub fn read(path: &Path, game: &dyn Game, seed: u64) -> Result<Vec<Opening>, crate::Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        crate::Error::io(
+            format!("cannot read the openings file {}", path.display()),
+            e,
+        )
+    })?;
+    parse(&text, game, seed)
+        .map_err(|(line, e)| crate::Error::Invalid(format!("{}: line {line}: {e}", path.display())))
 }
 
 /// The openings of a file's text; an error is (line from 1, what is wrong).
@@ -95,7 +100,7 @@ pub fn parse(text: &str, game: &dyn Game, seed: u64) -> Result<Vec<Opening>, (us
         } else {
             moves(line, game, seed)
         };
-        out.push(opening.map_err(|e| (i + 1, e))?);
+        out.push(opening.map_err(|e| (i + 1, e.to_string()))?);
     }
     if out.is_empty() {
         return Err((
@@ -106,17 +111,17 @@ pub fn parse(text: &str, game: &dyn Game, seed: u64) -> Result<Vec<Opening>, (us
     Ok(out)
 }
 
-fn deal(line: &str) -> Result<Opening, String> {
+fn deal(line: &str) -> Result<Opening, crate::Error> {
     match line.parse::<u64>() {
         Ok(s) if s <= SEED_MASK => Ok(Opening::Deal(s)),
-        _ => Err(format!(
+        _ => Err(crate::Error::Invalid(format!(
             "{line:?} is not a deal seed: a line of this game's openings is one whole number \
              from 0 to 2^53 - 1, the seed of the round's deal"
-        )),
+        ))),
     }
 }
 
-fn moves(line: &str, game: &dyn Game, seed: u64) -> Result<Opening, String> {
+fn moves(line: &str, game: &dyn Game, seed: u64) -> Result<Opening, crate::Error> {
     let mut round = game.new_round(RoundSetup {
         round: 0,
         match_seed: seed,
@@ -128,10 +133,10 @@ fn moves(line: &str, game: &dyn Game, seed: u64) -> Result<Opening, String> {
         let mv: Value =
             serde_json::from_str(word).unwrap_or_else(|_| Value::String(word.to_string()));
         let ToAct::Seat(seat, Request::TURN) = round.to_act() else {
-            return Err(format!(
+            return Err(crate::Error::Invalid(format!(
                 "move {} ({word}): the round is over before it",
                 n + 1
-            ));
+            )));
         };
         if let Err(refusal) = round.play(seat, &mv) {
             let legal = round
@@ -143,16 +148,18 @@ fn moves(line: &str, game: &dyn Game, seed: u64) -> Result<Opening, String> {
                         .join(" ")
                 })
                 .unwrap_or_default();
-            return Err(format!(
+            return Err(crate::Error::Invalid(format!(
                 "move {} ({word}) is refused: {}; the legal moves there are: {legal}",
                 n + 1,
                 refusal.reason
-            ));
+            )));
         }
         out.push(mv);
     }
     if matches!(round.to_act(), ToAct::Over) {
-        return Err("the opening ends the round: leave the bots something to play".into());
+        return Err(crate::Error::Invalid(
+            "the opening ends the round: leave the bots something to play".into(),
+        ));
     }
     Ok(Opening::Moves(out))
 }

@@ -36,15 +36,15 @@ pub fn fit(
     file_sha256: &str,
     seed_drawn: bool,
     add: bool,
-) -> Result<Field, String> {
+) -> Result<Field, crate::Error> {
     let has_meta = dir.join(output::META).is_file();
     if !has_meta {
         if add {
-            return Err(format!(
+            return Err(crate::Error::Output(format!(
                 "--add-bot: {} holds no tournament to add a bot to: run the tournament first \
                  (without --add-bot), or give its --output",
                 dir.display()
-            ));
+            )));
         }
         return Ok(Field::New);
     }
@@ -57,11 +57,11 @@ pub fn fit(
         }
         // The same --add-bot again (after an interruption) goes on with the grown event.
         if add && old.tournament.added.is_empty() {
-            return Err(format!(
+            return Err(crate::Error::Output(format!(
                 "--add-bot: {file} is the file {} was run with: append the new bots' [[bot]] \
                  entries to it first",
                 dir.display()
-            ));
+            )));
         }
         return Ok(Field::Same);
     }
@@ -71,7 +71,12 @@ pub fn fit(
     }
     let before = &old.tournament;
     let n = before.bots.len();
-    let what = |m: String| format!("--add-bot: {m}; resume {} with its own file", dir.display());
+    let what = |m: String| {
+        crate::Error::Output(format!(
+            "--add-bot: {m}; resume {} with its own file",
+            dir.display()
+        ))
+    };
     if before.schedule != ScheduleSpec::RoundRobin {
         return Err(what(format!(
             "bots can be added to a round robin only, and {} holds a {} event",

@@ -108,18 +108,18 @@ fn phase_sizes(k: usize, kk: usize, max: usize) -> Vec<usize> {
 }
 
 /// Byes of the first phase of a single-elimination bracket of `m` bots, or why none fit.
-pub fn first_byes(m: usize, k: usize, kk: usize) -> Result<usize, String> {
+pub fn first_byes(m: usize, k: usize, kk: usize) -> Result<usize, crate::Error> {
     if m < k {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "a knockout of tables of {k} needs at least {k} bots, not {m}"
-        ));
+        )));
     }
     if kk == 0 || kk >= k || !k.is_multiple_of(kk) {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "advance = {kk}: the bots that go through a table of {k} must be fewer than {k} and \
              divide it (1{})",
             if k == 4 { " or 2" } else { "" }
-        ));
+        )));
     }
     let sizes = phase_sizes(k, kk, m);
     if sizes.contains(&m) {
@@ -140,11 +140,11 @@ pub fn first_byes(m: usize, k: usize, kk: usize) -> Result<usize, String> {
         .take(6)
         .map(|n| n.to_string())
         .collect();
-    Err(format!(
+    Err(crate::Error::Invalid(format!(
         "{m} bots cannot be brought down to one final table of {k} with {kk} going through each \
          table (byes for the top seeds included): fields that work are {} ...",
         fits.join(", ")
-    ))
+    )))
 }
 
 fn first_byes_fit(m: usize, k: usize, kk: usize, sizes: &[usize]) -> bool {
@@ -397,7 +397,7 @@ impl Builder<'_> {
 
 /// The most tables a bracket can take (double elimination: with the bracket reset), for the
 /// progress display; the first error is the field's (see [`first_byes`]).
-pub fn max_tables(format: &Format, bots: usize) -> Result<u32, String> {
+pub fn max_tables(format: &Format, bots: usize) -> Result<u32, crate::Error> {
     match format.elimination {
         Elimination::Single => {
             let (k, kk) = (format.players, format.advance);
@@ -416,13 +416,15 @@ pub fn max_tables(format: &Format, bots: usize) -> Result<u32, String> {
         }
         Elimination::Double => {
             if format.players != 2 || format.advance != 1 {
-                return Err(
+                return Err(crate::Error::Invalid(
                     "double elimination is for tables of 2 (one goes through): give players = 2"
                         .into(),
-                );
+                ));
             }
             if bots < 2 {
-                return Err("a knockout needs at least 2 bots".into());
+                return Err(crate::Error::Invalid(
+                    "a knockout needs at least 2 bots".into(),
+                ));
             }
             // Every tie puts one bot a loss down; all but the champion lose twice, the
             // champion at most once (the reset).

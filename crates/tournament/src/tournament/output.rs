@@ -38,8 +38,12 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `i/n`.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {s:?}: write i/n with 1 <= i <= n, e.g. 2/4");
+    pub fn parse(s: &str) -> Result<Shard, crate::Error> {
+        let bad = || {
+            crate::Error::Invalid(format!(
+                "--shard {s:?}: write i/n with 1 <= i <= n, e.g. 2/4"
+            ))
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -78,16 +82,17 @@ pub struct Meta {
 }
 
 /// Reads `tournament.json` of a directory.
-pub fn read_meta(dir: &Path) -> Result<Meta, String> {
+pub fn read_meta(dir: &Path) -> Result<Meta, crate::Error> {
     let path = dir.join(META);
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
+        crate::Error::Output(format!(
             "{} is not a tournament output directory (cannot read {}: {e})",
             dir.display(),
             path.display()
-        )
+        ))
     })?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not valid: {e}", path.display()))
+    serde_json::from_str(&text)
+        .map_err(|e| crate::Error::Output(format!("{} is not valid: {e}", path.display())))
 }
 
 /// Writes a file whole: to a temporary name, synced, then renamed over the target.
@@ -118,19 +123,23 @@ pub fn is_empty_dir(dir: &Path) -> bool {
 /// Checks that `dir` may receive this tournament: empty, or (`resume`) a directory of the
 /// same tournament, file and shard. Creates it and writes `tournament.json` when new. Returns
 /// true when there was something to resume.
-pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
+pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, crate::Error> {
     if is_empty_dir(dir) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the output directory {}: {e}", dir.display()))?;
-        write_meta(dir, meta).map_err(|e| format!("cannot write {META}: {e}"))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            crate::Error::io(
+                format!("cannot create the output directory {}", dir.display()),
+                e,
+            )
+        })?;
+        write_meta(dir, meta).map_err(|e| crate::Error::io(format!("cannot write {META}"), e))?;
         return Ok(false);
     }
     if !resume {
-        return Err(format!(
+        return Err(crate::Error::Output(format!(
             "the output directory {} is not empty: add --resume to continue the tournament it \
              holds, or choose another --output",
             dir.display()
-        ));
+        )));
     }
     let old = read_meta(dir)?;
     if old.file_sha256 != meta.file_sha256 {
@@ -144,30 +153,30 @@ pub fn prepare(dir: &Path, meta: &Meta, resume: bool) -> Result<bool, String> {
         } else {
             ""
         };
-        return Err(format!(
+        return Err(crate::Error::Output(format!(
             "cannot resume: {} holds a tournament from a different file (SHA-256 {} there, {} \
              for {} now; {changed}); use another --output{hint}",
             dir.display(),
             &old.file_sha256[..12],
             &meta.file_sha256[..12],
             meta.file
-        ));
+        )));
     }
     if old.id != meta.id {
-        return Err(format!(
+        return Err(crate::Error::Output(format!(
             "cannot resume: {} holds the same file run with other settings: {}; resume with the \
              same command-line options",
             dir.display(),
             differences(&old.tournament, &meta.tournament).join("; ")
-        ));
+        )));
     }
     if old.shard != meta.shard {
-        return Err(format!(
+        return Err(crate::Error::Output(format!(
             "cannot resume: {} holds shard {} but shard {} was asked for",
             dir.display(),
             old.shard.map_or("(none)".into(), |s| s.to_string()),
             meta.shard.map_or("(none)".into(), |s| s.to_string())
-        ));
+        )));
     }
     Ok(true)
 }

@@ -168,17 +168,17 @@ impl<R: Read> Lines<R> {
 
 /// Parses the key of a line. `Ok(None)`: a blank line. An unreadable line is damage (only the
 /// last line may be torn, and [`scan`] cuts that one off): the error names it and the way out.
-fn key_of(bytes: &[u8], number: u64) -> Result<Option<Key>, String> {
+fn key_of(bytes: &[u8], number: u64) -> Result<Option<Key>, crate::Error> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     serde_json::from_slice::<Key>(bytes).map(Some).map_err(|e| {
-        format!(
+        crate::Error::Results(format!(
             "line {number} is damaged ({e}): only the last line may be torn (a round being \
              written when the arbiter stopped), so the file was changed or corrupted. Delete \
              line {number} (sed -i '{number}d' FILE) and run again: the table that round \
              belonged to is then incomplete, and --resume plays it again"
-        )
+        ))
     })
 }
 
@@ -188,25 +188,30 @@ fn key_of(bytes: &[u8], number: u64) -> Result<Option<Key>, String> {
 pub fn scan(
     path: &Path,
     rounds: u32,
-    mut check: impl FnMut(&Key) -> Result<(), String>,
-) -> Result<Scan, String> {
+    mut check: impl FnMut(&Key) -> Result<(), crate::Error>,
+) -> Result<Scan, crate::Error> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Scan::default()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => {
+            return Err(crate::Error::io(
+                format!("cannot read {}", path.display()),
+                e,
+            ));
+        }
     };
     let mut lines = Lines::new(file);
     let mut present = Present::default();
     let mut scan = Scan::default();
-    let read_err = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let read_err = |e| crate::Error::io(format!("cannot read {}", path.display()), e);
     while let Some((line, whole)) = lines.next_line().map_err(read_err)? {
         if !whole {
             // The writer died in the middle of this line: cut it off.
             truncate(path, line.offset)?;
             break;
         }
-        let Some(key) =
-            key_of(&lines.buf, line.number).map_err(|e| format!("{}: {e}", path.display()))?
+        let Some(key) = key_of(&lines.buf, line.number)
+            .map_err(|e| crate::Error::Results(format!("{}: {e}", path.display())))?
         else {
             continue;
         };
@@ -224,14 +229,17 @@ pub fn scan(
     Ok(scan)
 }
 
-fn truncate(path: &Path, len: u64) -> Result<(), String> {
+fn truncate(path: &Path, len: u64) -> Result<(), crate::Error> {
     let f = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    f.set_len(len)
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("cannot cut the torn last line of {}: {e}", path.display()))
+        .map_err(|e| crate::Error::io(format!("cannot open {}", path.display()), e))?;
+    f.set_len(len).and_then(|_| f.sync_all()).map_err(|e| {
+        crate::Error::io(
+            format!("cannot cut the torn last line of {}", path.display()),
+            e,
+        )
+    })
 }
 
 /// The second pass: the complete tables of a scanned file in ascending order, each with the
@@ -254,8 +262,9 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn open(path: &Path, complete: BTreeMap<u32, u32>) -> Result<Tables, String> {
-        let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    pub fn open(path: &Path, complete: BTreeMap<u32, u32>) -> Result<Tables, crate::Error> {
+        let file = File::open(path)
+            .map_err(|e| crate::Error::io(format!("cannot read {}", path.display()), e))?;
         let next = complete.keys().next().copied();
         Ok(Tables {
             path: path.to_path_buf(),
@@ -269,16 +278,16 @@ impl Tables {
     }
 
     /// The next complete table: its number and its rounds' places, in round order.
-    pub fn next_table(&mut self) -> Result<Option<(u32, Vec<Line>)>, String> {
+    pub fn next_table(&mut self) -> Result<Option<(u32, Vec<Line>)>, crate::Error> {
         let Some(want) = self.next else {
             return Ok(None);
         };
         while !self.ready.contains_key(&want) {
             if self.eof {
-                return Err(format!(
+                return Err(crate::Error::Results(format!(
                     "{} changed while it was read: table {want} is no longer whole",
                     self.path.display()
-                ));
+                )));
             }
             self.advance()?;
         }
@@ -288,12 +297,12 @@ impl Tables {
     }
 
     /// Reads one more line.
-    fn advance(&mut self) -> Result<(), String> {
+    fn advance(&mut self) -> Result<(), crate::Error> {
         let path = &self.path;
         let Some((line, whole)) = self
             .lines
             .next_line()
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .map_err(|e| crate::Error::io(format!("cannot read {}", path.display()), e))?
         else {
             self.eof = true;
             return Ok(());
@@ -302,8 +311,8 @@ impl Tables {
             self.eof = true;
             return Ok(());
         }
-        let Some(key) =
-            key_of(&self.lines.buf, line.number).map_err(|e| format!("{}: {e}", path.display()))?
+        let Some(key) = key_of(&self.lines.buf, line.number)
+            .map_err(|e| crate::Error::Results(format!("{}: {e}", path.display())))?
         else {
             return Ok(());
         };
@@ -341,24 +350,24 @@ impl Tables {
     }
 
     /// The bytes of a line.
-    pub fn read(&self, line: &Line) -> Result<Vec<u8>, String> {
+    pub fn read(&self, line: &Line) -> Result<Vec<u8>, crate::Error> {
         let mut buf = vec![0u8; line.len as usize];
         self.lines
             .reader
             .get_ref()
             .read_exact_at(&mut buf, line.offset)
-            .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
+            .map_err(|e| crate::Error::io(format!("cannot read {}", self.path.display()), e))?;
         Ok(buf)
     }
 
     /// A line parsed as a round.
-    pub fn record(&self, line: &Line, bytes: &[u8]) -> Result<RoundRecord, String> {
+    pub fn record(&self, line: &Line, bytes: &[u8]) -> Result<RoundRecord, crate::Error> {
         serde_json::from_slice(bytes).map_err(|e| {
-            format!(
+            crate::Error::Results(format!(
                 "{}: line {} is not a valid round record: {e}",
                 self.path.display(),
                 line.number
-            )
+            ))
         })
     }
 }

@@ -82,7 +82,7 @@ pub struct RunOptions {
 pub struct OnStandings(pub Arc<StandingsHook>);
 
 /// A function of the standings that may fail (its error is logged).
-pub type StandingsHook = dyn Fn(&Standings) -> Result<(), String> + Send + Sync;
+pub type StandingsHook = dyn Fn(&Standings) -> Result<(), crate::Error> + Send + Sync;
 
 impl std::fmt::Debug for OnStandings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -91,23 +91,22 @@ impl std::fmt::Debug for OnStandings {
 }
 
 /// Why a run could not be done.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// The user can fix it (bad directory, another tournament's output): exit 2.
+    #[error("{0}")]
     Usage(String),
     /// The arbiter failed (a record that cannot be written): exit 3.
+    #[error("{0}")]
     Failed(String),
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunError::Usage(m) | RunError::Failed(m) => f.write_str(m),
-        }
+impl RunError {
+    /// The user's to fix, from the refusal (of this layer or a lower one).
+    pub fn usage(e: impl std::fmt::Display) -> RunError {
+        RunError::Usage(e.to_string())
     }
 }
-
-impl std::error::Error for RunError {}
 
 /// How a run ended.
 #[derive(Debug)]
@@ -236,7 +235,10 @@ impl State {
 }
 
 /// The tables of a fixed schedule that this run (shard) plays.
-pub fn shard_tables(t: &Tournament, shard: Option<Shard>) -> Result<Option<Vec<Table>>, String> {
+pub fn shard_tables(
+    t: &Tournament,
+    shard: Option<Shard>,
+) -> Result<Option<Vec<Table>>, crate::Error> {
     match schedule::fixed(t) {
         None => Ok(None),
         Some(tables) => Ok(Some(
@@ -249,7 +251,7 @@ pub fn shard_tables(t: &Tournament, shard: Option<Shard>) -> Result<Option<Vec<T
 }
 
 /// Tables in the whole schedule (Swiss: every phase).
-pub fn scheduled_tables(t: &Tournament) -> Result<u32, String> {
+pub fn scheduled_tables(t: &Tournament) -> Result<u32, crate::Error> {
     match &t.schedule {
         ScheduleSpec::Swiss { swiss_rounds } => Ok(swiss_rounds * (t.bots.len() / 2) as u32),
         ScheduleSpec::Knockout { .. } => {
@@ -269,16 +271,16 @@ pub fn match_id(id: &str, table: u32) -> String {
 pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
     let id = t.id();
     refuse_unshardable(t, &opts)?;
-    let game = t.game().map_err(RunError::Usage)?;
+    let game = t.game().map_err(RunError::usage)?;
     let book = match &t.openings {
-        Some(b) => Some(read_book(b, &*game, t.seed).map_err(RunError::Usage)?),
+        Some(b) => Some(read_book(b, &*game, t.seed).map_err(RunError::usage)?),
         None => None,
     };
     if let Some(w) = game.schedule_warning(t.rounds) {
         tracing::warn!("{w}");
     }
-    let fixed = shard_tables(t, opts.shard).map_err(RunError::Usage)?;
-    let scheduled = scheduled_tables(t).map_err(RunError::Usage)?;
+    let fixed = shard_tables(t, opts.shard).map_err(RunError::usage)?;
+    let scheduled = scheduled_tables(t).map_err(RunError::usage)?;
     let meta = Meta {
         layout: output::LAYOUT_VERSION,
         id: id.clone(),
@@ -289,7 +291,7 @@ pub fn run(t: &Tournament, opts: RunOptions) -> Result<Finished, RunError> {
         tournament: t.clone(),
     };
     let dir = opts.output.clone();
-    let resuming = output::prepare(&dir, &meta, opts.resume).map_err(RunError::Usage)?;
+    let resuming = output::prepare(&dir, &meta, opts.resume).map_err(RunError::usage)?;
     if opts.resume && !resuming {
         tracing::info!("nothing to resume in {}: starting afresh", dir.display());
     }
@@ -400,13 +402,13 @@ fn keep_from_before(
 ) -> Result<Kept, RunError> {
     let scan = results::scan(path, t.rounds, |k| match k.table {
         Some(tb) if k.match_id == match_id(id, tb) => Ok(()),
-        _ => Err(format!(
+        _ => Err(crate::Error::Results(format!(
             "{} holds a round of match {:?}, which is not of this tournament",
             path.display(),
             k.match_id
-        )),
+        ))),
     })
-    .map_err(RunError::Usage)?;
+    .map_err(RunError::usage)?;
     let mut seq = Sequencer::new(Fold::new(t));
     seq.expect(expected);
     let mut state = State {
@@ -582,26 +584,30 @@ fn keep_tables(
     let failed = |e: std::io::Error| RunError::Failed(format!("cannot rewrite the results: {e}"));
     let mut wanted = complete.clone();
     wanted.extend(&partial);
-    let mut tables = Tables::open(path, wanted).map_err(RunError::Usage)?;
+    let mut tables = Tables::open(path, wanted).map_err(RunError::usage)?;
     let mut out = if rewrite {
         Some(Rewrite::create(path).map_err(failed)?)
     } else {
         None
     };
-    while let Some((table, lines)) = tables.next_table().map_err(RunError::Usage)? {
+    while let Some((table, lines)) = tables.next_table().map_err(RunError::usage)? {
         let mut rounds = Vec::with_capacity(lines.len());
-        let mut resume: Result<Option<Resume>, String> = Ok(None);
+        let mut resume: Result<Option<Resume>, crate::Error> = Ok(None);
         let mut kept = Vec::new();
         for line in &lines {
-            let bytes = tables.read(line).map_err(RunError::Usage)?;
-            let record = tables.record(line, &bytes).map_err(RunError::Usage)?;
+            let bytes = tables.read(line).map_err(RunError::usage)?;
+            let record = tables.record(line, &bytes).map_err(RunError::usage)?;
             rounds.push(RoundSummary::of(t, &record));
             if complete.contains_key(&table) {
                 if let Some(out) = &mut out {
                     out.line(&bytes).map_err(failed)?;
                 }
             } else {
-                resume = resume.and_then(|r| Resume::add(r, &record).map(Some));
+                resume = resume.and_then(|r| {
+                    Resume::add(r, &record)
+                        .map(Some)
+                        .map_err(crate::Error::lower)
+                });
                 kept.push(bytes);
             }
         }
@@ -638,15 +644,19 @@ fn read_book(
     b: &super::book::BookConfig,
     game: &dyn Game,
     seed: u64,
-) -> Result<Vec<super::book::Opening>, String> {
-    let bytes = std::fs::read(&b.file)
-        .map_err(|e| format!("cannot read the openings file {}: {e}", b.file.display()))?;
+) -> Result<Vec<super::book::Opening>, crate::Error> {
+    let bytes = std::fs::read(&b.file).map_err(|e| {
+        crate::Error::io(
+            format!("cannot read the openings file {}", b.file.display()),
+            e,
+        )
+    })?;
     if super::config::sha256_hex(&bytes) != b.sha256 {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "the openings file {} changed since this tournament was set up: restore it, or run \
              the new file as another tournament (another --output)",
             b.file.display()
-        ));
+        )));
     }
     super::book::read(&b.file, game, seed)
 }
@@ -931,7 +941,7 @@ async fn play_table(
 }
 
 /// The match a table plays: its seats' bots, openings and the tournament's settings.
-fn table_config(ctx: &Ctx, table: &Table) -> Result<MatchConfig, String> {
+fn table_config(ctx: &Ctx, table: &Table) -> Result<MatchConfig, crate::Error> {
     let t = &ctx.tournament;
     let bots = table
         .bots
@@ -971,8 +981,8 @@ fn table_config(ctx: &Ctx, table: &Table) -> Result<MatchConfig, String> {
 
 /// How a bot of the field is started (its command, directory and limits), as every table and
 /// the pre-flight start it.
-pub fn spec_of(b: &crate::tournament::config::BotConfig) -> Result<BotSpec, String> {
-    let mut spec = BotSpec::parse(&b.name, &b.command)?;
+pub fn spec_of(b: &crate::tournament::config::BotConfig) -> Result<BotSpec, crate::Error> {
+    let mut spec = BotSpec::parse(&b.name, &b.command).map_err(crate::Error::lower)?;
     if let Some(cwd) = &b.cwd {
         // A relative program is relative to the bot's own directory.
         if spec.argv[0].contains('/') && Path::new(&spec.argv[0]).is_relative() {
@@ -985,7 +995,7 @@ pub fn spec_of(b: &crate::tournament::config::BotConfig) -> Result<BotSpec, Stri
 }
 
 /// The command of a bot at a seat of a table.
-fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, String> {
+fn bot_spec(ctx: &Ctx, table: u32, seat: usize, bot: usize) -> Result<BotSpec, crate::Error> {
     let b = &ctx.tournament.bots[bot];
     let mut spec = spec_of(b)?;
     spec.tc = ctx.tournament.tc_of(b);

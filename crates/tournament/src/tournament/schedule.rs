@@ -40,7 +40,7 @@ const RANDOM_SALT: u64 = 0x7363_6865_6475_6c65;
 
 /// The whole schedule of a fixed (non-Swiss) tournament, or an error for the organiser.
 /// `None` for Swiss, which is decided round by round.
-pub fn fixed(t: &Tournament) -> Option<Result<Vec<Table>, String>> {
+pub fn fixed(t: &Tournament) -> Option<Result<Vec<Table>, crate::Error>> {
     let n = t.bots.len();
     let k = t.players;
     let groups = match &t.schedule {
@@ -145,17 +145,17 @@ pub fn balanced_random(
     k: usize,
     tables_per_bot: u32,
     seed: u64,
-) -> Result<Vec<Vec<usize>>, String> {
+) -> Result<Vec<Vec<usize>>, crate::Error> {
     let slots = n * tables_per_bot as usize;
     if !slots.is_multiple_of(k) {
         let lower = (slots / k) * k / n;
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "{n} bots x {tables_per_bot} tables each is not a multiple of {k} seats per table: \
              no schedule gives every bot the same number of tables (try tables_per_bot = {} \
              or {})",
             next_fit(n, k, tables_per_bot, false).unwrap_or(lower as u32),
             next_fit(n, k, tables_per_bot, true).unwrap_or(tables_per_bot + 1)
-        ));
+        )));
     }
     let total = slots / k;
     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed ^ RANDOM_SALT));

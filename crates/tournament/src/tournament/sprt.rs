@@ -52,23 +52,31 @@ pub enum Verdict {
 
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`.
-    pub fn parse(s: &str, model: EloModel) -> Result<Sprt, String> {
+    pub fn parse(s: &str, model: EloModel) -> Result<Sprt, crate::Error> {
         let parts: Vec<f64> = s
             .split(',')
             .map(|p| p.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("--sprt {s:?}: give four numbers, elo0,elo1,alpha,beta"))?;
+            .map_err(|_| {
+                crate::Error::Invalid(format!(
+                    "--sprt {s:?}: give four numbers, elo0,elo1,alpha,beta"
+                ))
+            })?;
         let [elo0, elo1, alpha, beta] = parts[..] else {
-            return Err(format!(
+            return Err(crate::Error::Invalid(format!(
                 "--sprt {s:?}: give four numbers, elo0,elo1,alpha,beta (e.g. 0,5,0.05,0.05)"
-            ));
+            )));
         };
         if elo0 >= elo1 {
-            return Err(format!("--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(crate::Error::Invalid(format!(
+                "--sprt: elo0 ({elo0}) must be below elo1 ({elo1})"
+            )));
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(format!("--sprt: {name} ({v}) must be between 0 and 0.5"));
+                return Err(crate::Error::Invalid(format!(
+                    "--sprt: {name} ({v}) must be between 0 and 0.5"
+                )));
             }
         }
         Ok(Sprt {

@@ -30,7 +30,8 @@ pub struct GoofspielCheck;
 const CONTEST: Contest = Contest {
     name: "goofspiel",
     default_players: &[2, 4],
-    build,
+    // A game refused by its options is a check's settings refused.
+    build: |config, players| build(config, players).map_err(rollarena_run::Error::settings),
 };
 
 pub static CHECK: GoofspielCheck = GoofspielCheck;
@@ -81,7 +82,7 @@ impl GameCheck for GoofspielCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 
@@ -117,7 +118,7 @@ impl GameCheck for GoofspielCheck {
 }
 
 /// The game of the contest's options with `players` seats.
-fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> {
+fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, crate::Error> {
     (super::entry::ENTRY.build)(&config.options_with(players))
 }
 

@@ -11,7 +11,7 @@ pub static ENTRY: Entry = Entry {
     title: "Goofspiel, sealed bids for a shuffled prize deck (protocol/games/goofspiel.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(crate::Error::options),
     demo,
     summary: points_line,
     players: 2..=4,

@@ -117,16 +117,18 @@ impl GameCheck for RobotsCheck {
     }
 
     /// Two seats, whatever was asked: the check plays the other one.
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         if config.players.iter().any(|&p| p != 2) {
-            return Err(
+            return Err(rollarena_run::Error::Settings(
                 "the robots check sits at a table of two (the check plays the other \
                         seat): leave --players out"
                     .into(),
-            );
+            ));
         }
         config.players = vec![2];
-        (super::entry::ENTRY.build)(&config.options_with(2)).map(|_| ())
+        (super::entry::ENTRY.build)(&config.options_with(2))
+            .map(|_| ())
+            .map_err(rollarena_run::Error::settings)
     }
 
     fn run<'a>(&'a self, item: Item, config: &'a CheckConfig, seen: &'a mut Seen) -> Running<'a> {

@@ -13,7 +13,7 @@ pub static ENTRY: Entry = Entry {
     title: "Rock'n'Roll Robot, a race to the target (protocol/games/robots.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(crate::Error::options),
     demo,
     summary,
     players: 1..=8,

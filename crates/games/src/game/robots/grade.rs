@@ -66,10 +66,12 @@ pub fn short(moves: &[Move]) -> String {
 }
 
 /// Every demonstration of a robots token, graded.
-pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, String> {
-    let rp = replay(0, record).map_err(|d| match d.ply {
-        Some(ply) => format!("action {ply}: {}", d.reason),
-        None => d.reason,
+pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, crate::Error> {
+    let rp = replay(0, record).map_err(|d| {
+        crate::Error::Record(match d.ply {
+            Some(ply) => format!("action {ply}: {}", d.reason),
+            None => d.reason,
+        })
     })?;
     let demonstrations: Vec<(usize, &Demonstration)> = rp
         .actions
@@ -182,39 +184,42 @@ fn optimum(
     rp: &RobotsReplay,
     budget: &Budget,
     shortest_shown: Option<Vec<Move>>,
-) -> Result<Optimum, String> {
+) -> Result<Optimum, crate::Error> {
     let recorded = record.board.get("optimal");
     if let Some(o) = recorded {
         if let (Some(n), Some(path)) = (o.get("moves").and_then(Value::as_u64), o.get("solution")) {
-            let path = parse_solution(path)
-                .map_err(|e| format!("the record's optimal solution cannot be read: {e}"))?;
+            let path = parse_solution(path).map_err(|e| {
+                crate::Error::Record(format!("the record's optimal solution cannot be read: {e}"))
+            })?;
             check_solution(&rp.board, &rp.start, rp.token, &path, path.len()).map_err(|e| {
-                format!("the record's optimal solution does not solve the token: {e}")
+                crate::Error::Record(format!(
+                    "the record's optimal solution does not solve the token: {e}"
+                ))
             })?;
             if path.len() as u64 != n {
-                return Err(format!(
+                return Err(crate::Error::Record(format!(
                     "the record's optimal solution has {} moves, not the {n} it says",
                     path.len()
-                ));
+                )));
             }
             if let Some(shown) = &shortest_shown
                 && shown.len() < path.len()
             {
-                return Err(format!(
+                return Err(crate::Error::Record(format!(
                     "a demonstration won with {} moves, fewer than the record's optimum of {n}: \
                      the record is not the arbiter's (`rollarena replay --verify` judges it)",
                     shown.len()
-                ));
+                )));
             }
             return Ok(Optimum::Exact(path));
         }
         if o.get("impossible") == Some(&Value::Bool(true)) {
             if shortest_shown.is_some() {
-                return Err(
+                return Err(crate::Error::Record(
                     "a demonstration won a token the record calls impossible: the record \
                             is not the arbiter's (`rollarena replay --verify` judges it)"
                         .into(),
-                );
+                ));
             }
             return Ok(Optimum::Impossible);
         }
@@ -336,11 +341,11 @@ mod tests {
     fn a_record_whose_optimum_does_not_hold_is_refused() {
         let mut record = token_3();
         record.board["optimal"]["moves"] = json!(5);
-        let e = grade(&record, &ample()).unwrap_err();
+        let e = grade(&record, &ample()).unwrap_err().to_string();
         assert!(e.contains("has 6 moves, not the 5 it says"), "{e}");
         let mut record = token_3();
         record.board["optimal"]["solution"][0]["dir"] = json!("up");
-        let e = grade(&record, &ample()).unwrap_err();
+        let e = grade(&record, &ample()).unwrap_err().to_string();
         assert!(e.contains("does not solve the token"), "{e}");
     }
 

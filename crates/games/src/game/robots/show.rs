@@ -124,29 +124,34 @@ impl RobotsReplay {
 }
 
 /// The robots variant a record's options name, checked against the rules this build knows.
-pub fn robots_of(record: &RoundRecord) -> Result<Robots, String> {
+pub fn robots_of(record: &RoundRecord) -> Result<Robots, crate::Error> {
     use crate::game::robots::RULES_VERSION;
     if record.game != "robots" {
-        return Err(format!("the record is of {:?}, not robots", record.game));
+        return Err(crate::Error::Record(format!(
+            "the record is of {:?}, not robots",
+            record.game
+        )));
     }
     if record.rules == 0 || record.rules > RULES_VERSION {
-        return Err(format!(
+        return Err(crate::Error::Record(format!(
             "the record was played under robots rules version {}; this build knows versions 1 \
              to {RULES_VERSION}",
             record.rules
-        ));
+        )));
     }
-    Robots::from_options(&record.options).map(|g| Robots {
-        rules: record.rules,
-        ..g
-    })
+    Robots::from_options(&record.options)
+        .map(|g| Robots {
+            rules: record.rules,
+            ..g
+        })
+        .map_err(crate::Error::record)
 }
 
 /// Plays one token's recorded actions through the engine. `game` is the token's index in its
 /// file (from 1), for the error.
 pub fn replay(game: usize, record: &RoundRecord) -> Result<RobotsReplay, Discrepancy> {
     let fail = |ply: Option<u32>, reason: String| Discrepancy { game, ply, reason };
-    let rules = robots_of(record).map_err(|r| fail(None, r))?;
+    let rules = robots_of(record).map_err(|r| fail(None, r.to_string()))?;
     let board = rules.board(record.match_seed);
     let state = match &record.carry {
         Some(c) => serde_json::from_value(c.clone())
@@ -266,11 +271,11 @@ fn demonstration(
             return Ok(Demonstration {
                 declared,
                 sent: true,
-                unreadable: Some(e.clone()),
+                unreadable: Some(e.0.clone()),
                 steps: Vec::new(),
                 count: 0,
                 ok: false,
-                reason: Some(e),
+                reason: Some(e.0),
             });
         }
     };
@@ -289,7 +294,7 @@ fn demonstration(
         count: parsed.len(),
         steps,
         ok: verdict.is_ok(),
-        reason: verdict.err(),
+        reason: verdict.err().map(|e| e.0),
     })
 }
 

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, Options, ServeBot};
+use crate::game::bot::{BotFlag, BotSettings, Build, BuiltinBot, Options, ServeBot, Unreadable};
 use crate::game::robots::{Board, Budget, Move, Solution, StateView, quick_solution, solve};
 
 /// The strongest setting (and the default).
@@ -36,15 +36,17 @@ pub const BOT: BuiltinBot = BuiltinBot {
 
 /// `--strength` from 1 to [`MAX_STRENGTH`]; `--noise` does not apply (the solver has no
 /// random choices to replace) and `--seed` changes nothing.
-fn build(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, crate::Error> {
     let strength = settings.strength.unwrap_or(MAX_STRENGTH);
     if !(1..=MAX_STRENGTH).contains(&strength) {
-        return Err(format!(
+        return Err(crate::Error::BotSettings(format!(
             "--strength {strength}: from 1 (solutions of at most 3 moves) to {MAX_STRENGTH}"
-        ));
+        )));
     }
     if options.noise != 0.0 {
-        return Err("--noise: the solver makes no random choices to replace".into());
+        return Err(crate::Error::BotSettings(
+            "--noise: the solver makes no random choices to replace".into(),
+        ));
     }
     Ok(Box::new(Solver { strength }))
 }
@@ -94,7 +96,7 @@ pub fn serve(strength: u32, input: impl BufRead, mut out: impl Write) -> io::Res
             Some("start") => {
                 current = Plan::default();
                 if let Err(e) = think(strength, solo, &msg["state"], &mut current, &mut out) {
-                    send(&mut out, json!({"type": "log", "text": e}))?;
+                    send(&mut out, json!({"type": "log", "text": e.0}))?;
                 }
             }
             Some("prove") => {
@@ -118,9 +120,9 @@ fn think(
     state: &Value,
     current: &mut Plan,
     out: &mut impl Write,
-) -> Result<(), String> {
+) -> Result<(), Unreadable> {
     let view = StateView::deserialize(state).map_err(|e| format!("cannot read the state: {e}"))?;
-    let board = Board::from_view(&view.board)?;
+    let board = Board::from_view(&view.board).map_err(|e| Unreadable(e.to_string()))?;
     let (robots, token) = (view.robots, view.token);
     let cap = if strength >= MAX_STRENGTH {
         Budget::default().max_moves
@@ -134,10 +136,10 @@ fn think(
         }
         better && current.best.is_some()
     };
-    let declare = |current: &Plan, out: &mut dyn Write| -> Result<(), String> {
+    let declare = |current: &Plan, out: &mut dyn Write| -> Result<(), Unreadable> {
         match &current.best {
             Some(best) => send(out, json!({"type": "declare", "moves": best.len()}))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| Unreadable(e.to_string())),
             None => Ok(()),
         }
     };
@@ -170,7 +172,7 @@ fn think(
     // Nothing better will come: say so, so the hourglass need not run out for us (alone, a
     // declaration is verified at once and there is nothing left to pass).
     if !(solo && current.best.is_some()) {
-        send(out, json!({"type": "pass"})).map_err(|e| e.to_string())?;
+        send(out, json!({"type": "pass"})).map_err(|e| Unreadable(e.to_string()))?;
     }
     Ok(())
 }

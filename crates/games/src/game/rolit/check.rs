@@ -109,17 +109,17 @@ impl GameCheck for RolitCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
-        let size = size(config)?;
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
+        let size = size(config).map_err(rollarena_run::Error::settings)?;
         if config.players.is_empty() {
             config.players = (2..=4).filter(|&p| Rolit::new(size, p).is_ok()).collect();
         }
         if config.players.is_empty() {
             // No count fits this board: the rules say why.
-            Rolit::new(size, 2).map_err(|e| e.to_string())?;
+            Rolit::new(size, 2).map_err(rollarena_run::Error::settings)?;
         }
         for &p in &config.players {
-            Rolit::new(size, p).map_err(|e| e.to_string())?;
+            Rolit::new(size, p).map_err(rollarena_run::Error::settings)?;
         }
         Ok(())
     }
@@ -155,10 +155,12 @@ impl GameCheck for RolitCheck {
 }
 
 /// The board size of the check: the `--size` given, or 8.
-fn size(config: &CheckConfig) -> Result<u8, String> {
+fn size(config: &CheckConfig) -> Result<u8, crate::Error> {
     match config.options.get("size") {
         None => Ok(8),
-        Some(v) => crate::game::registry::whole("size", v).map(|n| n.min(255) as u8),
+        Some(v) => crate::game::registry::whole("size", v)
+            .map(|n| n.min(255) as u8)
+            .map_err(crate::Error::options),
     }
 }
 

@@ -12,7 +12,7 @@ pub static ENTRY: Entry = Entry {
     title: "Rolit, a four-colour cousin of Othello (protocol/games/rolit.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(crate::Error::options),
     demo,
     summary: points_line,
     players: 2..=4,
@@ -82,37 +82,41 @@ impl PerftFrom for Position {
 
 /// The start of `size` (default 8) for `players` (default 4, or 2 on a 4x4 board) with
 /// `first` to move, or the `position` given.
-fn perft_start(options: &Map<String, Value>) -> Result<Box<dyn PerftFrom>, String> {
+fn perft_start(options: &Map<String, Value>) -> Result<Box<dyn PerftFrom>, crate::Error> {
     Ok(Box::new(position_of(options)?))
 }
 
 /// The position `perft` and `solve` start from: the `position` given (a JSON state, or for
 /// `solve` a board as rows with `to-move`), or the start of `size` (default 8) for `players`
 /// (default 4, or 2 on a 4x4 board) with `first` to move (default red).
-pub fn position_of(options: &Map<String, Value>) -> Result<Position, String> {
+pub fn position_of(options: &Map<String, Value>) -> Result<Position, crate::Error> {
     let text = |key: &str| options.get(key).and_then(Value::as_str);
     let players = options
         .get("players")
         .map(|v| whole("players", v))
-        .transpose()?;
+        .transpose()
+        .map_err(crate::Error::options)?;
     let default_players = |size: usize| if size == 4 { 2 } else { 4 };
     let to_move = text("to-move")
         .map(|c| {
             Colour::from_name(c).ok_or_else(|| {
-                format!("--to-move {c}: not a colour; use red, yellow, green or blue")
+                crate::Error::Options(format!(
+                    "--to-move {c}: not a colour; use red, yellow, green or blue"
+                ))
             })
         })
         .transpose()?;
     if let Some(given) = text("position") {
         let mut state: State = if given.trim_start().starts_with('{') {
-            serde_json::from_str(given)
-                .map_err(|e| format!("--position is not a Rolit state: {e}"))?
+            serde_json::from_str(given).map_err(|e| {
+                crate::Error::Options(format!("--position is not a Rolit state: {e}"))
+            })?
         } else {
             let Some(c) = to_move else {
-                return Err(format!(
+                return Err(crate::Error::Options(format!(
                     "--position {given:?} is a board without the colour to move: add \
                      --to-move COLOUR (or give the JSON state a bot receives)"
-                ));
+                )));
             };
             State {
                 board: given
@@ -130,16 +134,20 @@ pub fn position_of(options: &Map<String, Value>) -> Result<Position, String> {
         let players = players.map_or_else(|| default_players(state.board.len()), |p| p as usize);
         return state
             .to_position(players)
-            .map_err(|e| format!("--position: {e}"));
+            .map_err(|e| crate::Error::Options(format!("--position: {e}")));
     }
     let size = options
         .get("size")
         .map(|v| whole("size", v))
-        .transpose()?
+        .transpose()
+        .map_err(crate::Error::options)?
         .unwrap_or(8);
     let first = text("first").unwrap_or("red");
-    let first = Colour::from_name(first)
-        .ok_or_else(|| format!("--first {first}: not a colour; use red, yellow, green or blue"))?;
+    let first = Colour::from_name(first).ok_or_else(|| {
+        crate::Error::Options(format!(
+            "--first {first}: not a colour; use red, yellow, green or blue"
+        ))
+    })?;
     let players = players.map_or_else(|| default_players(size as usize), |p| p as usize);
-    Position::start(size.min(255) as u8, players, first).map_err(|e| e.to_string())
+    Position::start(size.min(255) as u8, players, first).map_err(crate::Error::options)
 }

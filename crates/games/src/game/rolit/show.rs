@@ -26,30 +26,33 @@ pub struct RolitReplay {
 }
 
 /// The Rolit variant a record's options name, checked against the rules this build knows.
-pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, String> {
+pub fn rolit_of(record: &RoundRecord) -> Result<Rolit, crate::Error> {
     if record.game != "rolit" {
-        return Err(format!("the record is of {:?}, not rolit", record.game));
+        return Err(crate::Error::Record(format!(
+            "the record is of {:?}, not rolit",
+            record.game
+        )));
     }
-    let game = crate::game::registry::of_record(record)?;
+    let game = crate::game::registry::of_record(record).map_err(crate::Error::record)?;
     let size = record
         .options
         .get("size")
         .and_then(serde_json::Value::as_u64);
     let players = game.seats();
     let Some(size) = size else {
-        return Err(format!(
+        return Err(crate::Error::Record(format!(
             "the options {} do not give a board size",
             crate::game::short_json(&record.options)
-        ));
+        )));
     };
-    Rolit::new(size.min(255) as u8, players).map_err(|e| e.to_string())
+    Rolit::new(size.min(255) as u8, players).map_err(crate::Error::record)
 }
 
 /// Plays a round's recorded moves through the engine. `game` is the round's index in its file
 /// (from 1), for the error. Fails on the first move the rules refuse or that is out of turn.
 pub fn replay(game: usize, record: &RoundRecord) -> Result<RolitReplay, Discrepancy> {
     let fail = |ply: Option<u32>, reason: String| Discrepancy { game, ply, reason };
-    let rolit = rolit_of(record).map_err(|r| fail(None, r))?;
+    let rolit = rolit_of(record).map_err(|r| fail(None, r.to_string()))?;
     let mut round = new_round(&rolit, record);
     let colours = round.colours().unwrap_or_default();
     let mut boards = vec![rows(&round.public_view())];

@@ -31,7 +31,8 @@ pub struct RollerballCheck;
 const CONTEST: Contest = Contest {
     name: "rollerball",
     default_players: &[2, 5],
-    build,
+    // A game refused by its options is a check's settings refused.
+    build: |config, players| build(config, players).map_err(rollarena_run::Error::settings),
 };
 
 pub static CHECK: RollerballCheck = RollerballCheck;
@@ -85,7 +86,7 @@ impl GameCheck for RollerballCheck {
         SCENARIOS
     }
 
-    fn prepare(&self, config: &mut CheckConfig) -> Result<(), String> {
+    fn prepare(&self, config: &mut CheckConfig) -> Result<(), rollarena_run::Error> {
         CONTEST.prepare(config)
     }
 
@@ -121,10 +122,10 @@ impl GameCheck for RollerballCheck {
 
 /// The game of the contest's options with `players` seats, its turn limit cut to
 /// [`TURNS_A_PLAYER`] turns a player.
-fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, String> {
+fn build(config: &CheckConfig, players: usize) -> Result<Arc<dyn Game>, crate::Error> {
     let mut options = config.options_with(players);
     let given = match options.get("turn_limit") {
-        Some(v) => crate::game::registry::whole("turn_limit", v)?,
+        Some(v) => crate::game::registry::whole("turn_limit", v).map_err(crate::Error::options)?,
         None => u64::from(super::RollerballGame::default_turn_limit()),
     };
     let short = given.min(TURNS_A_PLAYER * players as u64).max(1);

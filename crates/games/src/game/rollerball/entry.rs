@@ -13,7 +13,7 @@ pub static ENTRY: Entry = Entry {
     title: "Rollerball, rolling balls, workmen and diversion cards (protocol/games/rollerball.md)",
     rules_version: super::options::RULES.rules_version,
     flags: FLAGS,
-    build: super::options::RULES.build,
+    build: |options| (super::options::RULES.build)(options).map_err(crate::Error::options),
     demo,
     summary: points_line,
     players: 2..=6,
@@ -89,16 +89,22 @@ impl PerftFrom for Rollerball {
 }
 
 /// The deal for `players` (default 4) and `turn_limit`, from `chance_seed`, then `moves`.
-fn perft_start(options: &Options) -> Result<Box<dyn PerftFrom>, String> {
-    let number = |key: &str, default: u64| options.get(key).map_or(Ok(default), |v| whole(key, v));
+fn perft_start(options: &Options) -> Result<Box<dyn PerftFrom>, crate::Error> {
+    let number = |key: &str, default: u64| {
+        options
+            .get(key)
+            .map_or(Ok(default), |v| whole(key, v))
+            .map_err(crate::Error::options)
+    };
     let players = number("players", 4)? as usize;
     let turn_limit = number(
         "turn_limit",
         u64::from(RollerballGame::default_turn_limit()),
     )?;
-    let turn_limit = u32::try_from(turn_limit).map_err(|_| "turn_limit is too large")?;
+    let turn_limit = u32::try_from(turn_limit)
+        .map_err(|_| crate::Error::Options("turn_limit is too large".into()))?;
     let mut state = Rollerball::new(players, turn_limit, number("chance_seed", 1)?)
-        .map_err(|e| e.to_string())?;
+        .map_err(crate::Error::options)?;
     let moves = options.get("moves").and_then(Value::as_str).unwrap_or("");
     for (i, text) in moves
         .split('|')
@@ -107,14 +113,14 @@ fn perft_start(options: &Options) -> Result<Box<dyn PerftFrom>, String> {
         .enumerate()
     {
         let Some(seat) = state.to_act().and_then(|t| t.seats.first().copied()) else {
-            return Err(format!(
+            return Err(crate::Error::Options(format!(
                 "--moves: the game is over before decision {} ({text})",
                 i + 1
-            ));
+            )));
         };
-        state
-            .apply_text(seat, text)
-            .map_err(|e| format!("--moves: decision {} by seat {seat}: {e}", i + 1))?;
+        state.apply_text(seat, text).map_err(|e| {
+            crate::Error::Options(format!("--moves: decision {} by seat {seat}: {e}", i + 1))
+        })?;
     }
     Ok(Box::new(state))
 }

@@ -58,7 +58,7 @@ pub fn replay(game: usize, record: &RoundRecord) -> Result<RollerballReplay, Dis
             format!("the record is of {:?}, not rollerball", record.game),
         ));
     }
-    crate::game::registry::of_record(record).map_err(|e| fail(None, e))?;
+    crate::game::registry::of_record(record).map_err(|e| fail(None, e.to_string()))?;
     let whole = |key: &str| record.options.get(key).and_then(Value::as_u64);
     let players = whole("players").unwrap_or(record.seats.len() as u64) as usize;
     let turn_limit = whole("turn_limit").unwrap_or(u64::from(super::TURN_LIMIT)) as u32;

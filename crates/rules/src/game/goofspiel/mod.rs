@@ -15,6 +15,7 @@ pub mod view;
 
 use serde_json::{Map, Value, json};
 
+use crate::Error;
 use crate::game::{Game, Round, RoundSetup};
 
 pub use round::GoofspielRound;
@@ -33,14 +34,16 @@ pub struct Goofspiel {
 
 impl Goofspiel {
     /// Checks the options.
-    pub fn new(players: usize, cards: u8) -> Result<Goofspiel, String> {
+    pub fn new(players: usize, cards: u8) -> Result<Goofspiel, Error> {
         if !(2..=4).contains(&players) {
-            return Err(format!("Goofspiel is for 2 to 4 players, not {players}"));
+            return Err(Error::Options(format!(
+                "Goofspiel is for 2 to 4 players, not {players}"
+            )));
         }
         if !(1..=13).contains(&cards) {
-            return Err(format!(
+            return Err(Error::Options(format!(
                 "Goofspiel is played with 1 to 13 cards per suit, not {cards}"
-            ));
+            )));
         }
         Ok(Goofspiel { players, cards })
     }
@@ -48,20 +51,22 @@ impl Goofspiel {
     /// The one parser of options, whether they come from the command line, a tournament file
     /// or a record: `players` (2 to 4) and `cards` (1 to 13, default 13); any other key is an
     /// error naming it.
-    pub fn from_options(options: &Map<String, Value>) -> Result<Goofspiel, String> {
+    pub fn from_options(options: &Map<String, Value>) -> Result<Goofspiel, Error> {
         let mut players = None;
         let mut cards = 13u8;
         for (key, value) in options {
             let n = value.as_u64().ok_or_else(|| {
-                format!("the Goofspiel option {key} must be a whole number, not {value}")
+                Error::Options(format!(
+                    "the Goofspiel option {key} must be a whole number, not {value}"
+                ))
             })?;
             match key.as_str() {
                 "players" => players = Some(n as usize),
                 "cards" => cards = n.min(255) as u8,
                 other => {
-                    return Err(format!(
+                    return Err(Error::Options(format!(
                         "Goofspiel has no option {other:?} (it takes players and cards)"
-                    ));
+                    )));
                 }
             }
         }

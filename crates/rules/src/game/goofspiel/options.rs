@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{Goofspiel, RULES_VERSION};
+use crate::Error;
 use crate::game::Game;
 use crate::game::catalog::{Options, Rules};
 
@@ -18,13 +19,13 @@ pub const RULES: Rules = Rules {
 };
 
 /// The game the options name; the error says which option was wrong and how.
-pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
+pub fn build(options: &Options) -> Result<Arc<dyn Game>, Error> {
     let mut options = options.clone();
     if let Some(Value::String(s)) = options.get("cards") {
         let n: u64 = s
             .trim()
             .parse()
-            .map_err(|_| format!("cards: {s:?} is not a whole number"))?;
+            .map_err(|_| Error::Options(format!("cards: {s:?} is not a whole number")))?;
         options.insert("cards".into(), n.into());
     }
     Ok(Arc::new(Goofspiel::from_options(&options)?))

@@ -17,6 +17,7 @@ use super::robot::Colour;
 use super::slide::Paths;
 use super::text::{Code, Drawing};
 use super::token::Token;
+use crate::Error;
 
 /// The orientation of a diagonal wall as drawn with up at the top: `/` joins the bottom-left and
 /// top-right corners of its cell, `\` the top-left and bottom-right ones.
@@ -113,12 +114,12 @@ impl Board {
     /// cells are walls whether drawn or not. Refuses a token drawn twice, a wall drawn on one side
     /// only (impossible in the text format, possible in JSON) and nothing else: the properties
     /// of real assemblies are checked by the tests of [`super::boards`].
-    pub fn from_drawing(d: &Drawing, assembly: Vec<Placement>) -> Result<Board, String> {
+    pub fn from_drawing(d: &Drawing, assembly: Vec<Placement>) -> Result<Board, Error> {
         if d.n != SIZE {
-            return Err(format!(
+            return Err(Error::Parse(format!(
                 "a board is {SIZE}x{SIZE}, this drawing is {0}x{0}",
                 d.n
-            ));
+            )));
         }
         let mut walls = [0u8; CELLS];
         let mut blocked = [false; CELLS];
@@ -135,9 +136,9 @@ impl Board {
                     Code::Diagonal(diag) => diagonals[i] = Some(diag),
                     Code::Target(t) => {
                         if let Some((_, other)) = targets.iter().find(|(u, _)| *u == t) {
-                            return Err(format!(
+                            return Err(Error::Parse(format!(
                                 "the {t} target is drawn twice, on {other} and {cell}"
-                            ));
+                            )));
                         }
                         targets.push((t, cell));
                     }
@@ -154,7 +155,7 @@ impl Board {
         diagonals: [Option<Diagonal>; CELLS],
         targets: Vec<(Token, Cell)>,
         assembly: Vec<Placement>,
-    ) -> Result<Board, String> {
+    ) -> Result<Board, Error> {
         for cell in Cell::all() {
             for dir in Dir::ALL {
                 let closed = match cell.step(dir) {
@@ -172,9 +173,9 @@ impl Board {
                     let here = walls[cell.index()] & dir.bit() != 0;
                     let there = walls[next.index()] & dir.opposite().bit() != 0;
                     if here != there {
-                        return Err(format!(
+                        return Err(Error::Parse(format!(
                             "the wall between {cell} and {next} is on one side only"
-                        ));
+                        )));
                     }
                 }
             }
@@ -192,7 +193,7 @@ impl Board {
 
     /// A board from its text drawing (see [`super::text`]): 33 lines, `#` comments and blank
     /// lines before it allowed.
-    pub fn from_text(text: &str) -> Result<Board, String> {
+    pub fn from_text(text: &str) -> Result<Board, Error> {
         let lines: Vec<(usize, &str)> = text
             .lines()
             .enumerate()

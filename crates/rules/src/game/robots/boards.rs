@@ -24,6 +24,7 @@ use super::board::{Board, Diagonal, Placement};
 use super::cell::Dir;
 use super::robot::Colour;
 use super::text::{Code, Drawing, parse_sides};
+use crate::Error;
 
 /// Cells per side of a quarter board.
 pub const QUARTER: usize = 8;
@@ -75,18 +76,19 @@ pub struct Choice {
 /// edge walled on the top and left borders, nothing on the seams but the central block's
 /// walls, exactly one `##` in the bottom-right cell, no diagonal on side A, the same targets on
 /// both sides.
-pub fn parse_quarter(name: &str, indicator: Colour, text: &str) -> Result<QuarterBoard, String> {
-    let sides = parse_sides(text, QUARTER).map_err(|e| format!("{name}: {e}"))?;
+pub fn parse_quarter(name: &str, indicator: Colour, text: &str) -> Result<QuarterBoard, Error> {
+    let sides = parse_sides(text, QUARTER).map_err(|e| Error::Parse(format!("{name}: {e}")))?;
     let names: Vec<&str> = sides.iter().map(|(s, _)| s.as_str()).collect();
     if names != ["A", "B"] {
-        return Err(format!(
+        return Err(Error::Parse(format!(
             "{name}: expected side A then side B, found sides {names:?}"
-        ));
+        )));
     }
     let mut drawings = sides.into_iter().map(|(_, d)| d);
     let sides = [drawings.next().unwrap(), drawings.next().unwrap()];
     for (side, d) in ["A", "B"].iter().zip(&sides) {
-        check_quarter(d, *side == "B").map_err(|e| format!("{name} side {side}: {e}"))?;
+        check_quarter(d, *side == "B")
+            .map_err(|e| Error::Parse(format!("{name} side {side}: {e}")))?;
     }
     let targets = |d: &Drawing| {
         let mut t: Vec<_> = d
@@ -101,7 +103,9 @@ pub fn parse_quarter(name: &str, indicator: Colour, text: &str) -> Result<Quarte
         t
     };
     if targets(&sides[0]) != targets(&sides[1]) {
-        return Err(format!("{name}: sides A and B carry different targets"));
+        return Err(Error::Parse(format!(
+            "{name}: sides A and B carry different targets"
+        )));
     }
     Ok(QuarterBoard {
         name: name.to_string(),
@@ -110,20 +114,22 @@ pub fn parse_quarter(name: &str, indicator: Colour, text: &str) -> Result<Quarte
     })
 }
 
-fn check_quarter(d: &Drawing, side_b: bool) -> Result<(), String> {
+fn check_quarter(d: &Drawing, side_b: bool) -> Result<(), Error> {
     let n = QUARTER;
     let centre = (n - 1, n - 1);
     for i in 0..n {
         if !d.wall(0, i, Dir::Up) || !d.wall(i, 0, Dir::Left) {
-            return Err("the top and left borders (the board's edge) must be walled".into());
+            return Err(Error::Parse(
+                "the top and left borders (the board's edge) must be walled".into(),
+            ));
         }
         let seam = i < n - 1; // the last cell of each seam is the central block's
         if seam && (d.wall(n - 1, i, Dir::Down) || d.wall(i, n - 1, Dir::Right)) {
-            return Err(
+            return Err(Error::Parse(
                 "the right and bottom borders are seams with other quarters: only the central \
                  block may have walls there"
                     .into(),
-            );
+            ));
         }
     }
     for row in 0..n {
@@ -132,26 +138,34 @@ fn check_quarter(d: &Drawing, side_b: bool) -> Result<(), String> {
             let here = format!("row {} column {}", row + 1, col + 1);
             match code {
                 Code::Blocked if (row, col) != centre => {
-                    return Err(format!("{here}: ## belongs in the bottom-right cell only"));
+                    return Err(Error::Parse(format!(
+                        "{here}: ## belongs in the bottom-right cell only"
+                    )));
                 }
                 Code::Diagonal(_) if !side_b => {
-                    return Err(format!("{here}: side A has straight walls only"));
+                    return Err(Error::Parse(format!(
+                        "{here}: side A has straight walls only"
+                    )));
                 }
                 _ => {}
             }
         }
     }
     if d.codes[centre.0 * n + centre.1] != Code::Blocked {
-        return Err("the bottom-right cell must be ## (the corner of the central block)".into());
+        return Err(Error::Parse(
+            "the bottom-right cell must be ## (the corner of the central block)".into(),
+        ));
     }
     if Dir::ALL
         .into_iter()
         .any(|dir| !d.wall(centre.0, centre.1, dir))
     {
-        return Err("the central block's cell must be walled on all four sides".into());
+        return Err(Error::Parse(
+            "the central block's cell must be walled on all four sides".into(),
+        ));
     }
     if side_b && !d.codes.iter().any(|c| matches!(c, Code::Diagonal(_))) {
-        return Err("side B must have diagonal walls".into());
+        return Err(Error::Parse("side B must have diagonal walls".into()));
     }
     Ok(())
 }

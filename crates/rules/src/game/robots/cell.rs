@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use std::borrow::Cow;
 
+use crate::Error;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -61,12 +62,15 @@ impl fmt::Display for Cell {
 }
 
 impl FromStr for Cell {
-    type Err = String;
+    type Err = Error;
     /// Accepts exactly the canonical names `a1`..`p16` (lower-case file, rank without sign,
     /// space or leading zero).
-    fn from_str(s: &str) -> Result<Cell, String> {
-        let bad =
-            || format!("{s:?} is not a cell: cells are named a1 to p16 (file a-p, rank 1-16)");
+    fn from_str(s: &str) -> Result<Cell, Error> {
+        let bad = || {
+            Error::Parse(format!(
+                "{s:?} is not a cell: cells are named a1 to p16 (file a-p, rank 1-16)"
+            ))
+        };
         let mut chars = s.chars();
         let file = chars.next().ok_or_else(bad)?;
         let rank = chars.as_str();
@@ -173,12 +177,11 @@ impl fmt::Display for Dir {
 }
 
 impl FromStr for Dir {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Dir, String> {
-        Dir::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a direction: up, down, left or right"))
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Dir, Error> {
+        Dir::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| {
+            Error::Parse(format!("{s:?} is not a direction: up, down, left or right"))
+        })
     }
 }
 
@@ -189,7 +192,7 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for c in Cell::all() {
-            assert_eq!(c.to_string().parse::<Cell>(), Ok(c));
+            assert_eq!(c.to_string().parse::<Cell>().ok(), Some(c));
         }
         assert_eq!(Cell::new(0, 0).to_string(), "a1");
         assert_eq!(Cell::new(15, 15).to_string(), "p16");

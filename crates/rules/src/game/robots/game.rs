@@ -16,6 +16,7 @@ use super::board::Board;
 use super::robot::{Positions, place_robots};
 use super::round::RobotsRound;
 use super::token::Token;
+use crate::Error;
 use crate::game::{Game, Round, RoundSetup};
 
 /// The rules version of this implementation, bumped whenever what a record says can change.
@@ -66,11 +67,11 @@ pub struct Robots {
 
 impl Robots {
     /// The rules' defaults for `players` seats.
-    pub fn new(players: usize) -> Result<Robots, String> {
+    pub fn new(players: usize) -> Result<Robots, Error> {
         if !(1..=MAX_PLAYERS).contains(&players) {
-            return Err(format!(
+            return Err(Error::Options(format!(
                 "Rock'n'Roll Robot is for 1 to {MAX_PLAYERS} players, not {players}"
-            ));
+            )));
         }
         Ok(Robots {
             players,
@@ -112,16 +113,16 @@ impl Robots {
     }
 
     /// The options a record names, read back (replays).
-    pub fn from_options(v: &Value) -> Result<Robots, String> {
+    pub fn from_options(v: &Value) -> Result<Robots, Error> {
         let num = |k: &str| {
             v.get(k)
                 .and_then(Value::as_u64)
-                .ok_or_else(|| format!("the options lack a whole number {k:?}"))
+                .ok_or_else(|| Error::Options(format!("the options lack a whole number {k:?}")))
         };
         let flag = |k: &str| {
             v.get(k)
                 .and_then(Value::as_bool)
-                .ok_or_else(|| format!("the options lack a true/false {k:?}"))
+                .ok_or_else(|| Error::Options(format!("the options lack a true/false {k:?}")))
         };
         let mut g = Robots::new(num("players")? as usize)?;
         g.diagonals = flag("diagonals")?;
@@ -131,13 +132,15 @@ impl Robots {
         g.prove_ms = num("prove_ms")?;
         g.solver_nodes = num("solver_nodes")?;
         g.tiebreak = serde_json::from_value(v.get("tiebreak").cloned().unwrap_or(Value::Null))
-            .map_err(|_| "the options' \"tiebreak\" is not \"time\" or \"cpu\"".to_string())?;
+            .map_err(|_| {
+                Error::Options("the options' \"tiebreak\" is not \"time\" or \"cpu\"".into())
+            })?;
         if g.to_options() != *v {
-            return Err(format!(
+            return Err(Error::Options(format!(
                 "the options {} are not the canonical {}",
                 crate::game::short_json(v),
                 g.to_options()
-            ));
+            )));
         }
         Ok(g)
     }
@@ -165,7 +168,7 @@ impl Robots {
     }
 
     /// The round that continues a match from `state` (replays check the state first).
-    pub fn round_from(&self, setup: RoundSetup, state: MatchState) -> Result<RobotsRound, String> {
+    pub fn round_from(&self, setup: RoundSetup, state: MatchState) -> Result<RobotsRound, Error> {
         let board = self.board(setup.match_seed);
         state.check(&board, self)?;
         Ok(RobotsRound::new(
@@ -195,13 +198,13 @@ pub struct MatchState {
 
 impl MatchState {
     /// A carried state is whole: one list per seat, each token once, robots on free cells.
-    fn check(&self, board: &Board, game: &Robots) -> Result<(), String> {
+    fn check(&self, board: &Board, game: &Robots) -> Result<(), Error> {
         if self.won.len() != game.players {
-            return Err(format!(
+            return Err(Error::Unplayable(format!(
                 "the carried state lists tokens for {} seats, not {}",
                 self.won.len(),
                 game.players
-            ));
+            )));
         }
         let mut seen: Vec<Token> = self
             .pile
@@ -214,20 +217,26 @@ impl MatchState {
         seen.sort();
         seen.dedup();
         if seen.len() != n || n != Token::all().len() {
-            return Err("the carried state does not hold each of the 17 tokens once".into());
+            return Err(Error::Unplayable(
+                "the carried state does not hold each of the 17 tokens once".into(),
+            ));
         }
         if self.pile.is_empty() {
-            return Err("the carried state has no token left to draw".into());
+            return Err(Error::Unplayable(
+                "the carried state has no token left to draw".into(),
+            ));
         }
         for (robot, cell) in self.robots.iter() {
             if board.is_blocked(cell) {
-                return Err(format!(
+                return Err(Error::Unplayable(format!(
                     "the carried state puts the {robot} robot in the centre"
-                ));
+                )));
             }
         }
         if self.robots.get(super::robot::Robot::Black).is_some() != game.black {
-            return Err("the carried state's black robot does not match the options".into());
+            return Err(Error::Unplayable(
+                "the carried state's black robot does not match the options".into(),
+            ));
         }
         Ok(())
     }
@@ -270,9 +279,9 @@ impl Game for Robots {
         ))
     }
 
-    fn next_round(&self, setup: RoundSetup, carry: &Value) -> Result<Box<dyn Round>, String> {
+    fn next_round(&self, setup: RoundSetup, carry: &Value) -> Result<Box<dyn Round>, Error> {
         let state: MatchState = serde_json::from_value(carry.clone())
-            .map_err(|e| format!("the carried state cannot be read: {e}"))?;
+            .map_err(|e| Error::Unplayable(format!("the carried state cannot be read: {e}")))?;
         Ok(Box::new(self.round_from(setup, state)?))
     }
 

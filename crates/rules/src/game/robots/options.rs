@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{RULES_VERSION, Robots, Tiebreak};
+use crate::Error;
 use crate::game::Game;
 use crate::game::catalog::{Options, Rules, switch, whole};
 
@@ -20,7 +21,7 @@ pub const RULES: Rules = Rules {
 /// The options as a user gives them (`diagonals`, `black`, `hourglass`, `first_declaration`,
 /// `prove_time` as durations such as "60s", `cpu_tiebreak`), or the canonical ones of a record
 /// (`hourglass_ms`, ..., `tiebreak`, `solver_nodes`), with `players`.
-pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
+pub fn build(options: &Options) -> Result<Arc<dyn Game>, Error> {
     if options.contains_key("hourglass_ms") {
         return Ok(Arc::new(Robots::from_options(&Value::Object(
             options.clone(),
@@ -32,13 +33,15 @@ pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
     };
     let mut g = Robots::new(players)?;
     for (key, value) in options {
-        let ms = || -> Result<u64, String> {
+        let ms = || -> Result<u64, Error> {
+            let refused = |text: String| Error::Options(text);
             let text = value
                 .as_str()
-                .ok_or_else(|| format!("{key}: give a duration such as \"60s\""))?;
-            let d = crate::duration::parse_duration(text).map_err(|e| format!("{key}: {e}"))?;
+                .ok_or_else(|| refused(format!("{key}: give a duration such as \"60s\"")))?;
+            let d = crate::duration::parse_duration(text)
+                .map_err(|e| refused(format!("{key}: {e}")))?;
             if d.is_zero() {
-                return Err(format!("{key} must be longer than 0"));
+                return Err(refused(format!("{key} must be longer than 0")));
             }
             Ok(d.as_millis() as u64)
         };
@@ -55,10 +58,10 @@ pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
                 }
             }
             other => {
-                return Err(format!(
+                return Err(Error::Options(format!(
                     "robots has no option {other:?} (it takes players, diagonals, black, \
                      hourglass, first_declaration, prove_time and cpu_tiebreak)"
-                ));
+                )));
             }
         }
     }

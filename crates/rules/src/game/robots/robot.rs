@@ -15,6 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::board::Board;
 use super::cell::{CELLS, Cell};
+use crate::Error;
 
 /// The four colours of robots, targets and diagonal walls.
 #[derive(
@@ -98,12 +99,16 @@ impl fmt::Display for Robot {
 }
 
 impl FromStr for Robot {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Robot, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Robot, Error> {
         Robot::ALL
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a robot: red, green, blue, yellow or black"))
+            .ok_or_else(|| {
+                Error::Parse(format!(
+                    "{s:?} is not a robot: red, green, blue, yellow or black"
+                ))
+            })
     }
 }
 
@@ -143,16 +148,16 @@ impl Positions {
         self.len() == 0
     }
     /// Checks that the robots stand on distinct cells a robot may occupy.
-    pub fn validate(&self, board: &Board) -> Result<(), String> {
+    pub fn validate(&self, board: &Board) -> Result<(), Error> {
         let mut seen = [false; CELLS];
         for (r, c) in self.iter() {
             if board.is_blocked(c) {
-                return Err(format!(
+                return Err(Error::Parse(format!(
                     "the {r} robot stands on {c}, a cell of the central block"
-                ));
+                )));
             }
             if std::mem::replace(&mut seen[c.index()], true) {
-                return Err(format!("two robots stand on {c}"));
+                return Err(Error::Parse(format!("two robots stand on {c}")));
             }
         }
         Ok(())

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use super::board::Board;
 use super::game::{MatchState, Robots, Tiebreak};
 use super::robot::Positions;
-use super::solution::{check_solution, parse_solution};
+use super::solution::{BadSolution, check_solution, parse_solution};
 use super::solver::{Budget, Solution, solve};
 use super::state::{self, StateView};
 use super::token::Token;
@@ -340,10 +340,10 @@ impl RobotsRound {
         let mut queue = queue.clone();
         let declared = self.declarations[queue.remove(0)].moves;
         let result = match moves {
-            None => Err(format!(
+            None => Err(BadSolution(format!(
                 "no solution within {} ms of the request",
                 self.game.prove_ms
-            )),
+            ))),
             Some(v) => parse_solution(v).and_then(|path| {
                 check_solution(
                     &self.board,
@@ -366,7 +366,7 @@ impl RobotsRound {
                 self.phase = Phase::Over;
                 None
             }
-            Err(reason) => {
+            Err(BadSolution(reason)) => {
                 let reason = match reason.strip_prefix("after the last move no robot stands on ") {
                     Some(target) if self.game.rules < 2 => {
                         format!("after the last move no robot stands there, not on {target}")

@@ -29,6 +29,12 @@ impl Move {
     }
 }
 
+/// Why a bot's solution fails: a reason recorded in the round (the bot's misbehaviour is a
+/// recorded value, not an error of the rules), written for the bot's author.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSolution(pub String);
+
 impl std::fmt::Display for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} {}", self.robot, self.dir)
@@ -37,30 +43,32 @@ impl std::fmt::Display for Move {
 
 /// Reads a solution from a bot's JSON: a list of `{"robot": ..., "dir": ...}` objects (other
 /// fields are ignored). The reason names the first bad move, counted from 1.
-pub fn parse_solution(v: &Value) -> Result<Vec<Move>, String> {
+pub fn parse_solution(v: &Value) -> Result<Vec<Move>, BadSolution> {
     let example = r#"[{"robot":"red","dir":"up"},{"robot":"blue","dir":"left"}]"#;
     let list = v
         .as_array()
-        .ok_or_else(|| format!("a solution is a list of moves like {example}"))?;
+        .ok_or_else(|| BadSolution(format!("a solution is a list of moves like {example}")))?;
     list.iter()
         .enumerate()
         .map(|(i, m)| {
             let n = i + 1;
             let obj = m.as_object().ok_or_else(|| {
-                format!("move {n}: a move is an object like {{\"robot\":\"red\",\"dir\":\"up\"}}")
+                BadSolution(format!(
+                    "move {n}: a move is an object like {{\"robot\":\"red\",\"dir\":\"up\"}}"
+                ))
             })?;
             let field = |name: &str| {
                 obj.get(name)
-                    .ok_or_else(|| format!("move {n}: missing \"{name}\""))?
+                    .ok_or_else(|| BadSolution(format!("move {n}: missing \"{name}\"")))?
                     .as_str()
-                    .ok_or_else(|| format!("move {n}: \"{name}\" must be a string"))
+                    .ok_or_else(|| BadSolution(format!("move {n}: \"{name}\" must be a string")))
             };
             let robot = field("robot")?
                 .parse::<Robot>()
-                .map_err(|e| format!("move {n}: {e}"))?;
+                .map_err(|e| BadSolution(format!("move {n}: {e}")))?;
             let dir = field("dir")?
                 .parse::<Dir>()
-                .map_err(|e| format!("move {n}: {e}"))?;
+                .map_err(|e| BadSolution(format!("move {n}: {e}")))?;
             Ok(Move { robot, dir })
         })
         .collect()
@@ -74,50 +82,53 @@ pub fn check_solution(
     token: Token,
     moves: &[Move],
     declared: usize,
-) -> Result<Positions, String> {
+) -> Result<Positions, BadSolution> {
     start
         .validate(board)
-        .map_err(|e| format!("the start position is not valid: {e}"))?;
+        .map_err(|e| BadSolution(format!("the start position is not valid: {e}")))?;
     if moves.is_empty() {
-        return Err("the solution has no move".into());
+        return Err(BadSolution("the solution has no move".into()));
     }
     if moves.len() > declared {
-        return Err(format!(
+        return Err(BadSolution(format!(
             "the solution has {} moves, more than the {declared} declared",
             moves.len()
-        ));
+        )));
     }
     let target = board
         .target(token)
-        .ok_or_else(|| format!("the board has no {token} target"))?;
+        .ok_or_else(|| BadSolution(format!("the board has no {token} target")))?;
     let mut pos = *start;
     let mut moved = [0usize; 5];
     for (i, m) in moves.iter().enumerate() {
         let n = i + 1;
-        let from = pos
-            .get(m.robot)
-            .ok_or_else(|| format!("move {n}: there is no {} robot in this game", m.robot))?;
+        let from = pos.get(m.robot).ok_or_else(|| {
+            BadSolution(format!(
+                "move {n}: there is no {} robot in this game",
+                m.robot
+            ))
+        })?;
         match slide_path(board, &pos, m.robot, m.dir) {
             (_, Slide::Moved(to)) => pos.set(m.robot, to),
             (path, Slide::Stays) if path.is_empty() => {
-                return Err(format!(
+                return Err(BadSolution(format!(
                     "move {n}: {} cannot move {} from {from}: it is blocked at once",
                     m.robot, m.dir
-                ));
+                )));
             }
             (_, Slide::Stays) => {
-                return Err(format!(
+                return Err(BadSolution(format!(
                     "move {n}: {} moving {} from {from} comes back to {from}: a move must move \
                      its robot",
                     m.robot, m.dir
-                ));
+                )));
             }
             (_, Slide::Endless) => {
-                return Err(format!(
+                return Err(BadSolution(format!(
                     "move {n}: {} moving {} from {from} would go round through diagonal walls \
                      forever",
                     m.robot, m.dir
-                ));
+                )));
             }
         }
         moved[m.robot.index()] += 1;
@@ -125,15 +136,15 @@ pub fn check_solution(
     let winner = match pos.at(target) {
         Some(r) if token.accepts(r) => r,
         Some(r) => {
-            return Err(format!(
+            return Err(BadSolution(format!(
                 "after the last move the {r} robot stands on the {token} target at {target}, \
                  which only the {} robot can take",
                 token.robot().map_or("any", |r| r.name())
-            ));
+            )));
         }
         None => {
             let target = format!("the {token} target at {target}");
-            return Err(match token.robot().map(|r| (r, pos.get(r))) {
+            return Err(BadSolution(match token.robot().map(|r| (r, pos.get(r))) {
                 Some((r, Some(cell))) => {
                     format!("after the last move the {r} robot stands on {cell}, not on {target}")
                 }
@@ -142,14 +153,14 @@ pub fn check_solution(
                      {target}"
                 ),
                 None => format!("after the last move no robot stands on {target}"),
-            });
+            }));
         }
     };
     if moved[winner.index()] < 2 {
-        return Err(format!(
+        return Err(BadSolution(format!(
             "the {winner} robot reached {target} in its only move of the solution: it must bounce \
              off an obstacle on the way (at least two moves of that robot)"
-        ));
+        )));
     }
     Ok(pos)
 }

@@ -25,6 +25,7 @@ use super::board::{Diagonal, Kind};
 use super::cell::Dir;
 use super::robot::Colour;
 use super::token::Token;
+use crate::Error;
 
 /// What a cell of a drawing holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,26 +92,28 @@ impl Drawing {
 
     /// Parses a drawing of `n` rows from its `2n + 1` lines, each given with its line number in
     /// the file (for error messages).
-    pub fn parse(lines: &[(usize, &str)], n: usize) -> Result<Drawing, String> {
+    pub fn parse(lines: &[(usize, &str)], n: usize) -> Result<Drawing, Error> {
         if lines.len() != 2 * n + 1 {
-            return Err(format!(
+            return Err(Error::Parse(format!(
                 "a drawing of {n} rows has {} lines, found {}",
                 2 * n + 1,
                 lines.len()
-            ));
+            )));
         }
         let width = 3 * n + 1;
         let mut d = Drawing::empty(n);
         for (i, &(number, raw)) in lines.iter().enumerate() {
             let at = |col: usize| format!("line {number}, column {}", col + 1);
             if !raw.is_ascii() {
-                return Err(format!("line {number}: only ASCII characters are allowed"));
+                return Err(Error::Parse(format!(
+                    "line {number}: only ASCII characters are allowed"
+                )));
             }
             if raw.trim_end().len() > width {
-                return Err(format!(
+                return Err(Error::Parse(format!(
                     "{}: the line is longer than {width} characters",
                     at(width)
-                ));
+                )));
             }
             let line = format!("{raw:width$}");
             let b = line.as_bytes();
@@ -119,7 +122,10 @@ impl Drawing {
                 let below = i / 2;
                 for col in 0..=n {
                     if b[3 * col] != b'+' {
-                        return Err(format!("{}: expected '+' at a corner", at(3 * col)));
+                        return Err(Error::Parse(format!(
+                            "{}: expected '+' at a corner",
+                            at(3 * col)
+                        )));
                     }
                     if col == n {
                         break;
@@ -128,10 +134,10 @@ impl Drawing {
                         "--" => true,
                         "  " => false,
                         other => {
-                            return Err(format!(
+                            return Err(Error::Parse(format!(
                                 "{}: expected \"--\" (a wall) or two spaces, found {other:?}",
                                 at(3 * col + 1)
-                            ));
+                            )));
                         }
                     };
                     if wall {
@@ -150,11 +156,11 @@ impl Drawing {
                         b'|' => true,
                         b' ' => false,
                         other => {
-                            return Err(format!(
+                            return Err(Error::Parse(format!(
                                 "{}: expected '|' (a wall) or a space, found {:?}",
                                 at(3 * col),
                                 other as char
-                            ));
+                            )));
                         }
                     };
                     if wall {
@@ -170,12 +176,12 @@ impl Drawing {
                     }
                     let text = &line[3 * col + 1..3 * col + 3];
                     d.codes[row * n + col] = Code::parse(text).ok_or_else(|| {
-                        format!(
+                        Error::Parse(format!(
                             "{}: unknown cell {text:?}: expected two spaces, ## (central block), \
                              a target like Rm (colour R G B Y, symbol m s g p), ** (vortex) or a \
                              diagonal like r/ or b\\",
                             at(3 * col + 1)
-                        )
+                        ))
                     })?;
                 }
             }
@@ -224,7 +230,7 @@ impl Drawing {
 /// Parses a file of named drawings: `side A` and `side B` headers, each followed by its drawing
 /// of `n` rows. Lines starting with `#` before a header are comments, blank lines there are
 /// ignored. Returns the drawings in file order with their side names.
-pub fn parse_sides(text: &str, n: usize) -> Result<Vec<(String, Drawing)>, String> {
+pub fn parse_sides(text: &str, n: usize) -> Result<Vec<(String, Drawing)>, Error> {
     let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -236,18 +242,19 @@ pub fn parse_sides(text: &str, n: usize) -> Result<Vec<(String, Drawing)>, Strin
             continue;
         }
         let Some(side) = trimmed.strip_prefix("side ") else {
-            return Err(format!(
+            return Err(Error::Parse(format!(
                 "line {number}: expected a header like \"side A\", a comment (#) or a blank line, \
                  found {trimmed:?}"
-            ));
+            )));
         };
         let grid = lines.get(i + 1..i + 2 + 2 * n).ok_or_else(|| {
-            format!(
+            Error::Parse(format!(
                 "line {number}: side {side} needs {} lines of drawing after its header",
                 2 * n + 1
-            )
+            ))
         })?;
-        let drawing = Drawing::parse(grid, n).map_err(|e| format!("side {side}: {e}"))?;
+        let drawing =
+            Drawing::parse(grid, n).map_err(|e| Error::Parse(format!("side {side}: {e}")))?;
         out.push((side.trim().to_string(), drawing));
         i += 2 + 2 * n;
     }
@@ -290,16 +297,18 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         let text = "+--+\n|Xq|\n+--+";
-        let e = Drawing::parse(&lines(text), 1).unwrap_err();
+        let e = Drawing::parse(&lines(text), 1).unwrap_err().to_string();
         assert!(
             e.starts_with("line 2, column 2: unknown cell \"Xq\""),
             "{e}"
         );
-        let e = Drawing::parse(&lines("+-+\n|  |\n+--+"), 1).unwrap_err();
+        let e = Drawing::parse(&lines("+-+\n|  |\n+--+"), 1)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 1, column 2"), "{e}");
-        let e = parse_sides("side A\n+--+\n", 1).unwrap_err();
+        let e = parse_sides("side A\n+--+\n", 1).unwrap_err().to_string();
         assert!(e.contains("needs 3 lines"), "{e}");
-        let e = parse_sides("board\n", 1).unwrap_err();
+        let e = parse_sides("board\n", 1).unwrap_err().to_string();
         assert!(e.contains("expected a header"), "{e}");
     }
 }

@@ -11,6 +11,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::robot::{Colour, Robot};
+use crate::Error;
 
 /// The four target symbols.
 #[derive(
@@ -90,16 +91,16 @@ impl fmt::Display for Token {
 }
 
 impl FromStr for Token {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Token, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Token, Error> {
         Token::all()
             .into_iter()
             .find(|t| t.to_string() == s)
             .ok_or_else(|| {
-                format!(
+                Error::Parse(format!(
                     "{s:?} is not a token: a colour and a symbol like \"red-moon\" \
                      (red, green, blue, yellow; moon, star, gear, planet) or \"vortex\""
-                )
+                ))
             })
     }
 }
@@ -144,7 +145,7 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), 17);
         for t in all {
-            assert_eq!(t.to_string().parse::<Token>(), Ok(t));
+            assert_eq!(t.to_string().parse::<Token>().ok(), Some(t));
             assert_eq!(Token::from_code(&t.code()), Some(t));
         }
         assert_eq!(Token::all()[0].to_string(), "red-moon");

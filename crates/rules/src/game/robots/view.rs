@@ -12,6 +12,7 @@ use super::board::{Board, Diagonal, Kind, Placement};
 use super::cell::{CELLS, Cell, Dir, SIZE};
 use super::robot::Colour;
 use super::token::Token;
+use crate::Error;
 
 /// A board as bots see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -95,9 +96,12 @@ impl Board {
     }
 
     /// A board back from its view.
-    pub fn from_view(view: &BoardView) -> Result<Board, String> {
+    pub fn from_view(view: &BoardView) -> Result<Board, Error> {
         if view.size != SIZE {
-            return Err(format!("a board is {SIZE}x{SIZE}, not {0}x{0}", view.size));
+            return Err(Error::Parse(format!(
+                "a board is {SIZE}x{SIZE}, not {0}x{0}",
+                view.size
+            )));
         }
         let mut walls = [0u8; CELLS];
         for (cell, sides) in &view.walls {
@@ -105,7 +109,9 @@ impl Board {
                 let dir = Dir::ALL
                     .into_iter()
                     .find(|d| d.compass() == ch)
-                    .ok_or_else(|| format!("walls of {cell}: {ch:?} is not one of N E S W"))?;
+                    .ok_or_else(|| {
+                        Error::Parse(format!("walls of {cell}: {ch:?} is not one of N E S W"))
+                    })?;
                 walls[cell.index()] |= dir.bit();
             }
         }
@@ -123,7 +129,10 @@ impl Board {
         let mut targets: Vec<(Token, Cell)> = Vec::new();
         for t in &view.targets {
             if targets.iter().any(|(u, _)| *u == t.token) {
-                return Err(format!("the {} target is listed twice", t.token));
+                return Err(Error::Parse(format!(
+                    "the {} target is listed twice",
+                    t.token
+                )));
             }
             targets.push((t.token, t.cell));
         }
@@ -132,8 +141,9 @@ impl Board {
     }
 
     /// A board back from its view as JSON.
-    pub fn from_json(v: &Value) -> Result<Board, String> {
-        let view = BoardView::deserialize(v).map_err(|e| format!("not a board: {e}"))?;
+    pub fn from_json(v: &Value) -> Result<Board, Error> {
+        let view =
+            BoardView::deserialize(v).map_err(|e| Error::Parse(format!("not a board: {e}")))?;
         Board::from_view(&view)
     }
 }

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{RULES_VERSION, Rolit};
+use crate::Error;
 use crate::game::Game;
 use crate::game::catalog::{Options, Rules, whole};
 
@@ -16,7 +17,7 @@ pub const RULES: Rules = Rules {
 };
 
 /// `size` (8, 6 or 4; default 8) and `players` (2 to 4; default 4).
-pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
+pub fn build(options: &Options) -> Result<Arc<dyn Game>, Error> {
     let mut size = 8;
     let mut players = 4;
     for (key, value) in options {
@@ -24,12 +25,13 @@ pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
             "size" => size = whole(key, value)?,
             "players" => players = whole(key, value)?,
             other => {
-                return Err(format!(
+                return Err(Error::Options(format!(
                     "rolit has no option {other:?} (it takes size and players)"
-                ));
+                )));
             }
         }
     }
-    let game = Rolit::new(size.min(255) as u8, players as usize).map_err(|e| e.to_string())?;
+    let game =
+        Rolit::new(size.min(255) as u8, players as usize).map_err(|e| Error::Options(e.0))?;
     Ok(Arc::new(game))
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::{COLOURS, Rollerball, TURN_LIMIT};
+use crate::Error;
 use crate::game::{
     Applied, Game, Refusal, Request, Round, RoundResult, RoundSetup, Seat, Shown, ToAct,
 };
@@ -26,12 +27,14 @@ pub struct RollerballGame {
 }
 
 impl RollerballGame {
-    pub fn new(players: usize, turn_limit: u32) -> Result<RollerballGame, String> {
+    pub fn new(players: usize, turn_limit: u32) -> Result<RollerballGame, Error> {
         if !(2..=6).contains(&players) {
-            return Err(format!("Rollerball is for 2 to 6 players, not {players}"));
+            return Err(Error::Options(format!(
+                "Rollerball is for 2 to 6 players, not {players}"
+            )));
         }
         if turn_limit == 0 {
-            return Err("turn_limit must be 1 or more".into());
+            return Err(Error::Options("turn_limit must be 1 or more".into()));
         }
         Ok(RollerballGame {
             players,

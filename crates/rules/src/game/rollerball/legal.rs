@@ -9,7 +9,11 @@ use super::square::{
 };
 use super::state::{COLOURS, Phase, Rollerball};
 
-type Check = Result<(), String>;
+/// Why a move is refused: the reason a bot author reads, recorded with the refused move (a
+/// bot's illegal move is a recorded value, never an error of the rules).
+struct Illegal(String);
+
+type Check = Result<(), Illegal>;
 
 /// The slots of the card's kind (none for the Replacer).
 fn slots_of(card: Card) -> &'static [(Square, Square)] {
@@ -51,7 +55,7 @@ impl Rollerball {
         if self.hands[seat].has(card) {
             Ok(())
         } else {
-            Err(format!("you hold no {card}"))
+            Err(Illegal(format!("you hold no {card}")))
         }
     }
 
@@ -62,20 +66,20 @@ impl Rollerball {
     /// No base, no workman, no card on `sq` (setup).
     fn check_unoccupied(&self, sq: Square) -> Check {
         if let Some(o) = self.board.base_owner(sq) {
-            return Err(format!("{sq} holds {}'s base", self.colour(o)));
+            return Err(Illegal(format!("{sq} holds {}'s base", self.colour(o))));
         }
         if let Some(o) = self.board.workmen_on(sq).next() {
-            return Err(format!("{sq} holds {}'s workman", self.colour(o)));
+            return Err(Illegal(format!("{sq} holds {}'s workman", self.colour(o))));
         }
         if let Some(c) = self.board.card_at(sq) {
-            return Err(format!("{sq} is covered by {c}"));
+            return Err(Illegal(format!("{sq} is covered by {c}")));
         }
         Ok(())
     }
 
     fn check_no_ball(&self, sq: Square) -> Check {
         match self.board.ball_at(sq) {
-            Some(b) => Err(format!("{sq} holds ball {}", b.id)),
+            Some(b) => Err(Illegal(format!("{sq} holds ball {}", b.id))),
             None => Ok(()),
         }
     }
@@ -83,9 +87,10 @@ impl Rollerball {
     /// No ball on `sq` unless rubber-up.
     fn check_no_grounded_ball(&self, sq: Square) -> Check {
         match self.board.ball_at(sq) {
-            Some(b) if !b.is_up() => {
-                Err(format!("{sq} holds ball {}, which is not rubber-up", b.id))
-            }
+            Some(b) if !b.is_up() => Err(Illegal(format!(
+                "{sq} holds ball {}, which is not rubber-up",
+                b.id
+            ))),
             _ => Ok(()),
         }
     }
@@ -130,10 +135,12 @@ impl Rollerball {
     fn check_walk(&self, seat: usize, to: Square) -> Check {
         let from = self.workman_square(seat);
         if to == from {
-            return Err(format!("your workman is on {to} already (use stay)"));
+            return Err(Illegal(format!(
+                "your workman is on {to} already (use stay)"
+            )));
         }
         if to.is_logo() {
-            return Err(format!("{to} is on the logo"));
+            return Err(Illegal(format!("{to} is on the logo")));
         }
         self.check_no_grounded_ball(to)?;
         if self.walk_mask(from) & to.bit() != 0 {
@@ -141,40 +148,42 @@ impl Rollerball {
         }
         let d = from.distance(to);
         if d > 3 {
-            return Err(format!("{to} is {d} steps from your workman on {from}"));
+            return Err(Illegal(format!(
+                "{to} is {d} steps from your workman on {from}"
+            )));
         }
         let blockers: Vec<String> = Square::all()
             .filter(|&s| from.distance(s) <= 2 && s.distance(to) <= 2)
-            .filter_map(|s| self.check_no_grounded_ball(s).err())
+            .filter_map(|s| self.check_no_grounded_ball(s).err().map(|Illegal(why)| why))
             .collect();
-        Err(format!(
+        Err(Illegal(format!(
             "no path of at most 3 steps from {from} ({})",
             if blockers.is_empty() {
                 "the logo is in the way".to_string()
             } else {
                 blockers.join("; ")
             }
-        ))
+        )))
     }
 
     fn check_teleport(&self, seat: usize, card: Card, to: Square) -> Check {
         self.holds(seat, card)?;
         if to.is_logo() {
-            return Err(format!("{to} is on the logo"));
+            return Err(Illegal(format!("{to} is on the logo")));
         }
         if to == self.workman_square(seat) {
-            return Err(format!("your workman is on {to} already"));
+            return Err(Illegal(format!("your workman is on {to} already")));
         }
         self.check_no_ball(to)
     }
 
     /// The card under the workman that may be blown up or replaced (no grounded ball on it).
-    fn check_card_under(&self, seat: usize) -> Result<Placed, String> {
+    fn check_card_under(&self, seat: usize) -> Result<Placed, Illegal> {
         let sq = self.workman_square(seat);
         let c = self
             .board
             .card_at(sq)
-            .ok_or_else(|| format!("no card covers your workman's square {sq}"))?;
+            .ok_or_else(|| Illegal(format!("no card covers your workman's square {sq}")))?;
         for s in c.squares() {
             self.check_no_grounded_ball(s)?;
         }
@@ -185,10 +194,10 @@ impl Rollerball {
         let c = self.check_card_under(seat)?;
         for s in c.squares() {
             if let Some(o) = self.board.workmen_on(s).find(|&o| o != seat) {
-                return Err(format!(
+                return Err(Illegal(format!(
                     "{}'s workman stands on {s}, a square of this card",
                     self.colour(o)
-                ));
+                )));
             }
         }
         self.holds(seat, pay)
@@ -199,10 +208,10 @@ impl Rollerball {
         if p.covers(sq) {
             Ok(())
         } else {
-            Err(format!(
+            Err(Illegal(format!(
                 "neither {} nor {} is your workman's square {sq}",
                 p.s1, p.s2
-            ))
+            )))
         }
     }
 
@@ -212,13 +221,13 @@ impl Rollerball {
         for s in p.squares() {
             self.check_no_ball(s)?;
             if let Some(o) = self.board.workmen_on(s).find(|&o| o != seat) {
-                return Err(format!("{s} holds {}'s workman", self.colour(o)));
+                return Err(Illegal(format!("{s} holds {}'s workman", self.colour(o))));
             }
             if let Some(c) = self.board.card_at(s) {
-                return Err(format!("{s} is covered by {c}"));
+                return Err(Illegal(format!("{s} is covered by {c}")));
             }
             if let Some(o) = self.board.base_owner(s) {
-                return Err(format!("{s} holds {}'s base", self.colour(o)));
+                return Err(Illegal(format!("{s} holds {}'s base", self.colour(o))));
             }
         }
         Ok(())
@@ -234,10 +243,10 @@ impl Rollerball {
             if let Some(c) = self.board.card_at(s)
                 && c != old
             {
-                return Err(format!("{s} is covered by {c}"));
+                return Err(Illegal(format!("{s} is covered by {c}")));
             }
             if let Some(o) = self.board.base_owner(s) {
-                return Err(format!("{s} holds {}'s base", self.colour(o)));
+                return Err(Illegal(format!("{s} holds {}'s base", self.colour(o))));
             }
         }
         Ok(())
@@ -260,7 +269,7 @@ impl Rollerball {
 
     /// Checks `seat`'s move and returns it in canonical form (a `take` names the card by its s1).
     pub fn check(&self, seat: usize, mv: &Move) -> Result<Move, MoveError> {
-        let err = |reason: String| MoveError::coded("illegal_move", mv.to_string(), reason);
+        let err = |Illegal(reason)| MoveError::coded("illegal_move", mv.to_string(), reason);
         let turn = |reason: String| MoveError::coded("not_your_turn", mv.to_string(), reason);
         if seat >= self.players {
             return Err(turn(format!("there is no seat {seat}")));
@@ -307,28 +316,28 @@ impl Rollerball {
                     .into_iter()
                     .find(|&c| want.count(c) > self.hands[seat].count(c))
                 {
-                    Some(c) => Err(format!(
+                    Some(c) => Err(Illegal(format!(
                         "you hold {} {c}, not {}",
                         self.hands[seat].count(c),
                         want.count(c)
-                    )),
+                    ))),
                     None => Ok(()),
                 }
             }
             Move::Base(sq) => {
                 if !sq.is_base_square() {
-                    Err(format!(
+                    Err(Illegal(format!(
                         "{sq} is not a base square (a1 h1 b2 g2 b7 g7 a8 h8)"
-                    ))
+                    )))
                 } else if let Some(o) = self.board.base_owner(*sq) {
-                    Err(format!("{sq} holds {}'s base", self.colour(o)))
+                    Err(Illegal(format!("{sq} holds {}'s base", self.colour(o))))
                 } else {
                     Ok(())
                 }
             }
             Move::Workman(sq) => {
                 if sq.is_logo() {
-                    Err(format!("{sq} is on the logo"))
+                    Err(Illegal(format!("{sq} is on the logo")))
                 } else {
                     Ok(())
                 }
@@ -341,7 +350,7 @@ impl Rollerball {
             }),
             Move::Ball(sq) => {
                 if sq.is_logo() {
-                    Err(format!("{sq} is on the logo"))
+                    Err(Illegal(format!("{sq} is on the logo")))
                 } else if self.ball_squares().contains(sq) {
                     Ok(())
                 } else {
@@ -350,19 +359,25 @@ impl Rollerball {
             }
             Move::Keep | Move::Vp => match self.pending.and_then(|p| p.card) {
                 Some(_) => Ok(()),
-                None => Err("the deck is empty: decline or take a board card".into()),
+                None => Err(Illegal(
+                    "the deck is empty: decline or take a board card".into(),
+                )),
             },
             Move::Decline => match self.pending.and_then(|p| p.card) {
-                Some(_) => Err("the deck is not empty: keep or vp the card you took".into()),
+                Some(_) => Err(Illegal(
+                    "the deck is not empty: keep or vp the card you took".into(),
+                )),
                 None => Ok(()),
             },
             Move::Take(sq, how) => {
                 if self.pending.and_then(|p| p.card).is_some() {
-                    Err("the deck is not empty: keep or vp the card you took".into())
+                    Err(Illegal(
+                        "the deck is not empty: keep or vp the card you took".into(),
+                    ))
                 } else {
                     match self.board.card_at(*sq) {
                         Some(c) => return Ok(Move::Take(c.s1, *how)),
-                        None => Err(format!("no card lies on {sq}")),
+                        None => Err(Illegal(format!("no card lies on {sq}"))),
                     }
                 }
             }

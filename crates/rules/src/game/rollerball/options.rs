@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::arena::{RULES_VERSION, RollerballGame};
+use crate::Error;
 use crate::game::Game;
 use crate::game::catalog::{Options, Rules, whole};
 
@@ -16,7 +17,7 @@ pub const RULES: Rules = Rules {
 };
 
 /// `players` (2 to 6, default 4) and `turn_limit` (default 360).
-pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
+pub fn build(options: &Options) -> Result<Arc<dyn Game>, Error> {
     let mut players = 4;
     let mut turn_limit = u64::from(RollerballGame::default_turn_limit());
     for (key, value) in options {
@@ -24,12 +25,13 @@ pub fn build(options: &Options) -> Result<Arc<dyn Game>, String> {
             "players" => players = whole(key, value)?,
             "turn_limit" => turn_limit = whole(key, value)?,
             other => {
-                return Err(format!(
+                return Err(Error::Options(format!(
                     "rollerball has no option {other:?} (it takes players and turn_limit)"
-                ));
+                )));
             }
         }
     }
-    let turn_limit = u32::try_from(turn_limit).map_err(|_| "turn_limit is too large")?;
+    let turn_limit =
+        u32::try_from(turn_limit).map_err(|_| Error::Options("turn_limit is too large".into()))?;
     Ok(Arc::new(RollerballGame::new(players as usize, turn_limit)?))
 }

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 use super::{Bot, BotSpec, Limits};
+use crate::Error;
 use crate::arbiter::io::{self, ExitInfo, Inbox, Tail};
 use crate::arbiter::process::{CpuMeter, Group, resolve_program};
 use crate::sandbox::cgroup::BotCgroups;
@@ -16,13 +17,13 @@ use crate::sandbox::{Isolation, Level, scratch};
 impl Bot {
     /// Starts the bot in its own process group with its three pipes served, without isolation
     /// (for library users and tests that run trusted bots as themselves).
-    pub fn spawn(spec: &BotSpec, limits: Limits) -> Result<Bot, String> {
+    pub fn spawn(spec: &BotSpec, limits: Limits) -> Result<Bot, Error> {
         Bot::spawn_isolated(spec, limits, &Isolation::unwrapped())
     }
 
     /// Starts the bot in its own process group with its three pipes served, isolated as
     /// `iso` says (through the launch wrapper unless nothing needs setting up).
-    pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, String> {
+    pub fn spawn_isolated(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Bot, Error> {
         Bot::prepare(spec, limits, iso)?.spawn()
     }
 
@@ -32,7 +33,7 @@ impl Bot {
     /// a launch wrapper joining its cgroups makes the kernel wait for an RCU grace period, during
     /// which every fork and every cgroup creation on the machine waits too; wrappers forked
     /// back to back join theirs in one such wait instead of one each.
-    pub fn prepare(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Prepared, String> {
+    pub fn prepare(spec: &BotSpec, limits: Limits, iso: &Isolation) -> Result<Prepared, Error> {
         let own;
         let iso = match spec.resources {
             Some(resources) => {
@@ -50,7 +51,9 @@ impl Bot {
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?,
+                    .map_err(|e| {
+                        Error::io(format!("cannot open the log file {}", path.display()), e)
+                    })?,
             ),
             None => None,
         };
@@ -58,12 +61,16 @@ impl Bot {
             let name = unique_name(&spec.name);
             let dir = iso.scratch_root.join(&name);
             let (user, lease) = iso.take_identity()?;
-            scratch::make_private_dir(&dir, user.as_ref())
-                .map_err(|e| format!("cannot make the scratch directory {}: {e}", dir.display()))?;
+            scratch::make_private_dir(&dir, user.as_ref()).map_err(|e| {
+                Error::io(
+                    format!("cannot make the scratch directory {}", dir.display()),
+                    e,
+                )
+            })?;
             let cgroups = if iso.cgroups {
                 Some(
                     BotCgroups::create(&name, &iso.limits)
-                        .map_err(|e| format!("cannot make the bot's cgroups: {e}"))?,
+                        .map_err(|e| Error::io("cannot make the bot's cgroups", e))?,
                 )
             } else {
                 None
@@ -145,7 +152,7 @@ impl Drop for Prepared {
 
 impl Prepared {
     /// Starts the prepared bot, with its three pipes served.
-    pub fn spawn(mut self) -> Result<Bot, String> {
+    pub fn spawn(mut self) -> Result<Bot, Error> {
         let (cgroups, scratch_dir, identity, log) = (
             self.cgroups.take(),
             self.scratch.take(),
@@ -159,10 +166,10 @@ impl Prepared {
         // lives as long as the match.
         let mut child = cmd
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.program))?;
+            .map_err(|e| Error::Launch(format!("cannot start {}: {e}", self.program)))?;
         let pid = child
             .id()
-            .ok_or("the bot exited before it could be watched")?;
+            .ok_or_else(|| Error::Launch("the bot exited before it could be watched".into()))?;
         let group = Group::adopt(pid);
         let (stdin, stdout, stderr) = (
             child.stdin.take().expect("piped"),
@@ -219,10 +226,10 @@ fn unique_name(seat_name: &str) -> String {
 /// The command with its program as an absolute path (this binary, made reachable by the bot
 /// user, for `rollarena`) and relative arguments that name existing files made absolute, since
 /// the bot runs in its scratch directory.
-fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String> {
+fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, Error> {
     let program = if spec.argv[0] == "rollarena" {
         match &iso.reach_user() {
-            Some(user) => scratch::exe_for(user).map_err(|e| e.to_string())?,
+            Some(user) => scratch::exe_for(user).map_err(|e| Error::Launch(e.to_string()))?,
             None => resolve_program("rollarena")?,
         }
     } else {
@@ -230,7 +237,7 @@ fn absolute_argv(spec: &BotSpec, iso: &Isolation) -> Result<Vec<String>, String>
     };
     let base = match &spec.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+        None => std::env::current_dir().map_err(|e| Error::io("no current directory", e))?,
     };
     let program = if program.is_relative() {
         base.join(program)

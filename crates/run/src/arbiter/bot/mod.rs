@@ -23,6 +23,7 @@ use tokio::time::{Instant, timeout, timeout_at};
 
 use super::io::{BotEvent, ExitInfo, Inbox, Tail, Writer};
 use super::process::{CpuMeter, Group};
+use crate::Error;
 use crate::sandbox::cgroup::BotCgroups;
 use crate::wire::Ready;
 
@@ -56,11 +57,14 @@ pub struct BotSpec {
 
 impl BotSpec {
     /// A bot from a command line split like a shell would (no shell is started).
-    pub fn parse(name: &str, command: &str) -> Result<BotSpec, String> {
-        let argv = shell_words::split(command)
-            .map_err(|e| format!("cannot split the command {command:?} into words: {e}"))?;
+    pub fn parse(name: &str, command: &str) -> Result<BotSpec, Error> {
+        let argv = shell_words::split(command).map_err(|e| {
+            Error::Launch(format!(
+                "cannot split the command {command:?} into words: {e}"
+            ))
+        })?;
         if argv.is_empty() {
-            return Err("a bot command is empty".into());
+            return Err(Error::Launch("a bot command is empty".into()));
         }
         Ok(BotSpec {
             name: name.to_string(),

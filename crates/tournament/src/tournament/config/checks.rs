@@ -144,7 +144,7 @@ pub(super) fn game(
             (entry.build)(&own).ok().map(|_| ())
         };
         if !flags.is_empty() && file_alone().is_some() {
-            at.flag_err(&flags.join(" "), e)
+            at.flag_err(&flags.join(" "), e.to_string())
         } else {
             at.err(span, format!("options: {e}"))
         }
@@ -169,7 +169,9 @@ pub(super) fn play(
     // own cap.
     let capped = game.built.default_rounds();
     let rounds = match overrides.rounds {
-        Some(r) => settings::rounds(r).map_err(|e| at.flag_err(&format!("--rounds {r}"), e))?,
+        Some(r) => {
+            settings::rounds(r).map_err(|e| at.flag_err(&format!("--rounds {r}"), e.to_string()))?
+        }
         None => {
             let given = at.int(&raw.rounds, "rounds", 0, i64::from(u32::MAX))?;
             let span = raw.rounds.as_ref().map(|r| r.span());
@@ -192,7 +194,7 @@ pub(super) fn play(
         });
     }
     let time = match overrides.time {
-        Some(t) => settings::per_move(t).map_err(|e| at.flag_err("--time", e))?,
+        Some(t) => settings::per_move(t).map_err(|e| at.flag_err("--time", e.to_string()))?,
         None => {
             let t = at.duration(&raw.time, "time", Duration::from_secs(60))?;
             let span = raw.time.as_ref().map(|t| t.span());
@@ -200,7 +202,7 @@ pub(super) fn play(
         }
     };
     let startup = match overrides.startup {
-        Some(t) => settings::startup(t).map_err(|e| at.flag_err("--startup", e))?,
+        Some(t) => settings::startup(t).map_err(|e| at.flag_err("--startup", e.to_string()))?,
         None => {
             let t = at.duration(&raw.startup, "startup", Duration::from_secs(10))?;
             let span = raw.startup.as_ref().map(|t| t.span());

@@ -190,11 +190,11 @@ impl Tournament {
     }
 
     /// The game with its options.
-    pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, String> {
+    pub fn game(&self) -> Result<std::sync::Arc<dyn crate::game::Game>, crate::Error> {
         let entry = crate::game::registry::find(&self.game)?;
         let mut options = self.options.as_object().cloned().unwrap_or_default();
         options.insert("players".into(), self.players.into());
-        (entry.build)(&options)
+        Ok((entry.build)(&options)?)
     }
 }
 

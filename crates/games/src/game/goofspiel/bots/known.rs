@@ -4,6 +4,7 @@
 //! turns. Cards and prize sets are bit masks (bit `c - 1` for the card `c`).
 
 use super::super::view::{SeatView, TurnRecord};
+use crate::game::bot::Unreadable;
 
 /// A set of cards or prizes.
 pub type Set = u16;
@@ -42,7 +43,7 @@ pub struct Known {
 
 impl Known {
     /// Reads a seat's state; the error says what does not add up.
-    pub fn read(state: &serde_json::Value) -> Result<Known, String> {
+    pub fn read(state: &serde_json::Value) -> Result<Known, Unreadable> {
         let view: SeatView = serde_json::from_value(state.clone())
             .map_err(|e| format!("the state is not a Goofspiel state: {e}"))?;
         let seat = view
@@ -50,21 +51,20 @@ impl Known {
             .ok_or("the state is a spectator's, not a seat's")?;
         let players = view.scores.len();
         if !(2..=4).contains(&players) || seat >= players || !(1..=13).contains(&view.cards) {
-            return Err(format!(
-                "seat {seat} of {players} players with {} cards",
-                view.cards
-            ));
+            return Err(
+                format!("seat {seat} of {players} players with {} cards", view.cards).into(),
+            );
         }
         let prize = view.prize.ok_or("the round is over: no prize on show")?;
         let full: Set = (1..=view.cards).map(bit).fold(0, |a, b| a | b);
         let mut hands = vec![full; players];
         for t in &view.history {
             if t.bids.len() != players {
-                return Err(format!("a past turn with {} bids", t.bids.len()));
+                return Err(format!("a past turn with {} bids", t.bids.len()).into());
             }
             for (s, &b) in t.bids.iter().enumerate() {
                 if !(1..=view.cards).contains(&b) || hands[s] & bit(b) == 0 {
-                    return Err(format!("seat {s} bid the {b} it does not hold"));
+                    return Err(format!("seat {s} bid the {b} it does not hold").into());
                 }
                 hands[s] &= !bit(b);
             }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot};
+use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot, Unreadable};
 pub use known::Known;
 
 /// The bots of the registry entry.
@@ -40,11 +40,11 @@ pub const BOTS: &[BuiltinBot] = &[
     },
 ];
 
-fn build_heuristic(_: &BotSettings) -> Result<Box<dyn GameBot>, String> {
+fn build_heuristic(_: &BotSettings) -> Result<Box<dyn GameBot>, crate::Error> {
     Ok(Box::new(Heuristic))
 }
 
-fn build_search(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
+fn build_search(settings: &BotSettings) -> Result<Box<dyn GameBot>, crate::Error> {
     settings.search_limits()?;
     Ok(Box::new(Search {
         movetime: settings.movetime,
@@ -55,14 +55,14 @@ fn build_search(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
 }
 
 /// The index of `card` in `legal`.
-fn index_of(legal: &[serde_json::Value], card: u8) -> Result<usize, String> {
+fn index_of(legal: &[serde_json::Value], card: u8) -> Result<usize, Unreadable> {
     legal
         .iter()
         .position(|v| match v {
             serde_json::Value::String(s) => s.trim().parse() == Ok(card),
             v => v.as_u64() == Some(u64::from(card)),
         })
-        .ok_or_else(|| format!("the card {card} is not in legal"))
+        .ok_or_else(|| Unreadable(format!("the card {card} is not in legal")))
 }
 
 /// `heuristic`: bids by prize rank.
@@ -74,7 +74,7 @@ impl GameBot for Heuristic {
         req: &BotRequest<'_>,
         _rng: &mut ChaCha8Rng,
         _note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         let k = Known::read(req.state)?;
         index_of(req.legal, known::by_rank(k.hands[k.seat], k.prize, k.rest))
     }
@@ -169,7 +169,7 @@ impl GameBot for Search {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         let k = Known::read(req.state)?;
         let (card, line) = self.bid(&k, req.time_ms, rng);
         note.push_str(&line);

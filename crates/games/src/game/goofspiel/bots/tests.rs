@@ -130,7 +130,7 @@ fn the_state_is_read_with_every_hand_from_the_history() {
     // A hand the history does not leave is an error that says so.
     let mut wrong = state.clone();
     wrong["hand"] = serde_json::json!(["2", "7", "13"]);
-    let e = Known::read(&wrong).unwrap_err();
+    let e = Known::read(&wrong).unwrap_err().0;
     assert!(e.contains("history"), "{e}");
 }
 

@@ -103,20 +103,23 @@ pub const BOTS: &[BuiltinBot] = &[
     },
 ];
 
-fn build_random(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build_random(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, crate::Error> {
     Ok(Box::new(Bot::new(Box::new(Random), options)))
 }
 
-fn build_greedy(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build_greedy(_: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, crate::Error> {
     Ok(Box::new(Bot::new(Box::new(Greedy), options)))
 }
 
-fn build_positional(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build_positional(
+    settings: &BotSettings,
+    options: Options,
+) -> Result<Box<dyn ServeBot>, crate::Error> {
     let depth = settings.depth.unwrap_or(1);
     if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(format!(
+        return Err(crate::Error::BotSettings(format!(
             "--depth {depth}: the positional bot searches 1 to {MAX_DEPTH} plies"
-        ));
+        )));
     }
     Ok(Box::new(Bot::new(
         Box::new(Positional::new(depth)),
@@ -124,7 +127,7 @@ fn build_positional(settings: &BotSettings, options: Options) -> Result<Box<dyn 
     )))
 }
 
-fn build_mcts(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build_mcts(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, crate::Error> {
     settings.search_limits()?;
     let config = mcts::Config {
         movetime: settings.movetime,
@@ -134,17 +137,17 @@ fn build_mcts(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeB
     Ok(Box::new(Bot::new(Box::new(Mcts::new(config)), options)))
 }
 
-fn build_brs(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, String> {
+fn build_brs(settings: &BotSettings, options: Options) -> Result<Box<dyn ServeBot>, crate::Error> {
     if let Some(d) = settings.depth
         && !(1..=brs::MAX_LAYERS).contains(&d)
     {
-        return Err(format!(
+        return Err(crate::Error::BotSettings(format!(
             "--depth {d}: the brs bot searches 1 to {} layers",
             brs::MAX_LAYERS
-        ));
+        )));
     }
     if settings.movetime.is_some_and(|m| m.is_zero()) {
-        return Err("--movetime: at least 1".into());
+        return Err(crate::Error::BotSettings("--movetime: at least 1".into()));
     }
     let config = brs::Config {
         depth: settings.depth,

@@ -54,7 +54,7 @@ const FLAGS: &[Flag] = &[
 /// Solves the position the options name: exactly for two players (the final ball difference),
 /// under the paranoid objective for three or four. Two players unless `--players` or the
 /// position's colours say otherwise.
-fn solve(options: &Map<String, Value>, budget: &Budget) -> Result<Solved, String> {
+fn solve(options: &Map<String, Value>, budget: &Budget) -> Result<Solved, crate::Error> {
     let mut options = options.clone();
     options.entry("players").or_insert(Value::from(2));
     let pos = position_of(&options)?;
@@ -68,7 +68,7 @@ fn solve(options: &Map<String, Value>, budget: &Budget) -> Result<Solved, String
         paranoid::solve_counting(&pos, limits(budget))
     };
     Ok(Solved {
-        position: serde_json::to_value(State::of(&pos)).map_err(|e| e.to_string())?,
+        position: serde_json::to_value(State::of(&pos)).map_err(crate::Error::rules)?,
         to_move: pos.to_move().name().to_string(),
         objective: if two { DIFFERENCE } else { paranoid::OBJECTIVE }.to_string(),
         solved: solution.is_some(),

@@ -32,29 +32,31 @@ pub fn limits(budget: &Budget) -> Limits {
 }
 
 /// The positions before each move of a round, with the move played (and the move's record).
-pub fn positions(record: &RoundRecord) -> Result<Vec<(Position, Square)>, String> {
+pub fn positions(record: &RoundRecord) -> Result<Vec<(Position, Square)>, crate::Error> {
     let rolit = rolit_of(record)?;
     let first = rolit.first_colour(record.match_seed);
-    let mut pos = Position::start(rolit.size, rolit.players, first).map_err(|e| e.to_string())?;
+    let mut pos =
+        Position::start(rolit.size, rolit.players, first).map_err(crate::Error::record)?;
     let mut out = Vec::with_capacity(record.moves.len());
     for (i, m) in record.moves.iter().enumerate() {
         let text = m.mv.as_str().ok_or_else(|| {
-            format!(
+            crate::Error::Record(format!(
                 "move {} of round {} is {}, not a square name",
                 i + 1,
                 record.round,
                 m.mv
-            )
+            ))
         })?;
-        let sq = Square::parse(text, rolit.size)
-            .map_err(|e| format!("move {} of round {}: {e}", i + 1, record.round))?;
+        let sq = Square::parse(text, rolit.size).map_err(|e| {
+            crate::Error::Record(format!("move {} of round {}: {e}", i + 1, record.round))
+        })?;
         out.push((pos, sq));
         pos.play(sq).map_err(|e| {
-            format!(
+            crate::Error::Record(format!(
                 "move {} of round {} ({text}) cannot be played: {e}",
                 i + 1,
                 record.round
-            )
+            ))
         })?;
     }
     Ok(out)
@@ -121,7 +123,7 @@ fn estimate(pos: &Position, sq: Square, solver: &mut Solver, budget: &Budget) ->
 }
 
 /// Every move of a Rolit round, graded.
-pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, String> {
+pub fn grade(record: &RoundRecord, budget: &Budget) -> Result<Vec<Graded>, crate::Error> {
     let positions = positions(record)?;
     let two = positions
         .first()

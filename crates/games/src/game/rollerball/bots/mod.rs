@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::moves::Move;
 use super::view::View;
-use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot};
+use crate::game::bot::{BotFlag, BotRequest, BotSettings, Build, BuiltinBot, GameBot, Unreadable};
 pub use heuristic::Heuristic;
 pub use ismcts::{Found, Ismcts};
 pub use rebuild::Seen;
@@ -61,7 +61,7 @@ pub const BOTS: &[BuiltinBot] = &[
     },
 ];
 
-fn build_rollout(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
+fn build_rollout(settings: &BotSettings) -> Result<Box<dyn GameBot>, crate::Error> {
     settings.search_limits()?;
     Ok(Box::new(Rollout::new(rollout::Config {
         movetime: settings.movetime,
@@ -70,11 +70,11 @@ fn build_rollout(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
     })))
 }
 
-fn build_heuristic(_: &BotSettings) -> Result<Box<dyn GameBot>, String> {
+fn build_heuristic(_: &BotSettings) -> Result<Box<dyn GameBot>, crate::Error> {
     Ok(Box::new(HeuristicBot))
 }
 
-fn build_ismcts(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
+fn build_ismcts(settings: &BotSettings) -> Result<Box<dyn GameBot>, crate::Error> {
     settings.search_limits()?;
     Ok(Box::new(Ismcts::new(ismcts::Config {
         movetime: settings.movetime,
@@ -84,7 +84,7 @@ fn build_ismcts(settings: &BotSettings) -> Result<Box<dyn GameBot>, String> {
 }
 
 /// The request read: the seat's knowledge and the legal moves, typed.
-pub fn read(req: &BotRequest<'_>) -> Result<(Seen, Vec<Move>), String> {
+pub fn read(req: &BotRequest<'_>) -> Result<(Seen, Vec<Move>), Unreadable> {
     let view: View = serde_json::from_value(req.state.clone())
         .map_err(|e| format!("the state is not a Rollerball state: {e}"))?;
     let seen = Seen::new(&view)?;
@@ -109,7 +109,7 @@ impl GameBot for HeuristicBot {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         _note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         let (seen, legal) = read(req)?;
         Ok(heuristic::answer(&seen, &legal, rng))
     }
@@ -122,7 +122,7 @@ fn searched(
     note: &mut String,
     unit: &str,
     search: impl FnOnce(&Seen, &[Move], Option<u64>, &mut ChaCha8Rng) -> Found,
-) -> Result<usize, String> {
+) -> Result<usize, Unreadable> {
     let (seen, legal) = read(req)?;
     let found = search(&seen, &legal, req.time_ms, rng);
     if found.iterations > 0 {
@@ -140,7 +140,7 @@ impl GameBot for Rollout {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         searched(req, rng, note, "rollouts", |s, l, t, r| {
             self.search(s, l, t, r)
         })
@@ -153,7 +153,7 @@ impl GameBot for Ismcts {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         searched(req, rng, note, "iterations", |s, l, t, r| {
             self.search(s, l, t, r)
         })

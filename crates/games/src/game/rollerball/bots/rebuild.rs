@@ -16,6 +16,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use crate::game::bot::Unreadable;
 use crate::game::rollerball::ball::Ball;
 use crate::game::rollerball::ball_phase::Settle;
 use crate::game::rollerball::board::Board;
@@ -45,13 +46,13 @@ pub struct Seen {
 
 impl Seen {
     /// Reads a seat's view; the error says what does not add up.
-    pub fn new(view: &View) -> Result<Seen, String> {
+    pub fn new(view: &View) -> Result<Seen, Unreadable> {
         let seat = view
             .seat
             .ok_or("the state is a spectator's, not a seat's")?;
         let players = view.players.len();
         if !(2..=6).contains(&players) || seat >= players {
-            return Err(format!("seat {seat} of {players} players"));
+            return Err(format!("seat {seat} of {players} players").into());
         }
         let hand = Cards::of(view.hand.as_deref().ok_or("the state has no hand")?);
         let mut board = Board::new(players);
@@ -132,7 +133,8 @@ impl Seen {
                 return Err(format!(
                     "{} unseen cards, but the other hands and the deck hold {accounted}",
                     unseen.len()
-                ));
+                )
+                .into());
             }
         };
         let mut bids = vec![None; players];

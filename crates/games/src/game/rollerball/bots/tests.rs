@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use super::{BOTS, Seen};
-use crate::game::bot::{BotRequest, BotSettings, GameBot};
+use crate::game::bot::{BotRequest, BotSettings, GameBot, Unreadable};
 use crate::game::rollerball::Rollerball;
 
 /// Builds a registry bot by name.
@@ -354,7 +354,7 @@ impl GameBot for Light {
         req: &BotRequest<'_>,
         rng: &mut ChaCha8Rng,
         _note: &mut String,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Unreadable> {
         let (seen, legal) = super::read(req)?;
         let h = super::Heuristic {
             weights: super::eval::Weights {

@@ -205,7 +205,9 @@ fn bad_quarter_files_are_refused_with_reasons() {
     let good = include_str!("../boards/red-1.txt");
     assert!(parse_quarter("red-1", Colour::Red, good).is_ok());
     let bad = |side: &str, from: &str, to: &str| {
-        parse_quarter("red-1", Colour::Red, &edit(good, side, from, to)).unwrap_err()
+        parse_quarter("red-1", Colour::Red, &edit(good, side, from, to))
+            .unwrap_err()
+            .to_string()
     };
     let e = bad("A", "Rm", "Rx");
     assert!(e.starts_with("red-1: side A: line "), "{e}");
@@ -219,7 +221,9 @@ fn bad_quarter_files_are_refused_with_reasons() {
     assert!(e.contains("sides A and B carry different targets"), "{e}");
     let e = bad("B", "##", "  ");
     assert!(e.contains("the bottom-right cell must be ##"), "{e}");
-    let e = parse_quarter("x", Colour::Red, &good.replacen("side B", "side C", 1)).unwrap_err();
+    let e = parse_quarter("x", Colour::Red, &good.replacen("side B", "side C", 1))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("expected side A then side B"), "{e}");
 }
 

@@ -51,7 +51,7 @@ fn parses_moves_and_explains_bad_ones() {
         ),
     ];
     for (v, want) in cases {
-        let e = parse_solution(&v).unwrap_err();
+        let e = parse_solution(&v).unwrap_err().to_string();
         assert!(e.starts_with(want), "{e}");
     }
     assert_eq!(
@@ -70,7 +70,9 @@ fn the_goal_robot_must_bounce() {
     let red_moon = tok("red-moon");
     // A straight run down onto it is one move of red: refused, even after another robot moved.
     let p = at(&[(Robot::Red, "f16"), (Robot::Blue, "k10")]);
-    let e = check_solution(&b, &p, red_moon, &[mv(Robot::Red, Dir::Down)], 5).unwrap_err();
+    let e = check_solution(&b, &p, red_moon, &[mv(Robot::Red, Dir::Down)], 5)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("the red robot reached f1 in its only move"),
         "{e}"
@@ -94,7 +96,9 @@ fn the_goal_robot_must_bounce() {
         mv(Robot::Red, Dir::Down),
         mv(Robot::Red, Dir::Right),
     ];
-    let e = check_solution(&b, &p, red_moon, &moves[..2], 3).unwrap_err();
+    let e = check_solution(&b, &p, red_moon, &moves[..2], 3)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("the red robot stands on a1, not on the red-moon target at f1"),
         "{e}"
@@ -114,7 +118,9 @@ fn declared_counts_vortex_and_illegal_moves() {
     let sol = [mv(Robot::Black, Dir::Left), mv(Robot::Black, Dir::Up)];
     let end = check_solution(&b, &p, Token::Vortex, &sol, 2).unwrap();
     assert_eq!(end.get(Robot::Black), Some(c("c3")));
-    let e = check_solution(&b, &p, Token::Vortex, &sol, 1).unwrap_err();
+    let e = check_solution(&b, &p, Token::Vortex, &sol, 1)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("2 moves, more than the 1 declared"), "{e}");
     // Any robot takes the vortex.
     let p3 = at(&[(Robot::Red, "e1"), (Robot::Blue, "b1")]);
@@ -122,21 +128,27 @@ fn declared_counts_vortex_and_illegal_moves() {
     assert!(check_solution(&b, &p3, Token::Vortex, &sol, 2).is_ok());
     // One straight run into the L is not enough, for black too.
     let p5 = at(&[(Robot::Black, "p3"), (Robot::Red, "a1")]);
-    let e = check_solution(&b, &p5, Token::Vortex, &[mv(Robot::Black, Dir::Left)], 1).unwrap_err();
+    let e = check_solution(&b, &p5, Token::Vortex, &[mv(Robot::Black, Dir::Left)], 1)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("the black robot reached c3 in its only move"),
         "{e}"
     );
     // No robot on the vortex: the reason says so plainly.
     let short = [mv(Robot::Black, Dir::Left), mv(Robot::Red, Dir::Up)];
-    let e = check_solution(&b, &p, Token::Vortex, &short, 2).unwrap_err();
+    let e = check_solution(&b, &p, Token::Vortex, &short, 2)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         e,
         "after the last move no robot stands on the vortex target at c3"
     );
     // A start with two robots on one cell is refused.
     let twice = at(&[(Robot::Red, "c4"), (Robot::Blue, "c4")]);
-    let e = check_solution(&b, &twice, Token::Vortex, &sol, 3).unwrap_err();
+    let e = check_solution(&b, &twice, Token::Vortex, &sol, 3)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("the start position is not valid: two robots stand on c4"),
         "{e}"
@@ -152,18 +164,24 @@ fn declared_counts_vortex_and_illegal_moves() {
         (Robot::Red, "p16"),
     ]);
     let sol = [mv(Robot::Blue, Dir::Left), mv(Robot::Blue, Dir::Up)];
-    let e = check_solution(&b2, &p4, tok("red-moon"), &sol, 2).unwrap_err();
+    let e = check_solution(&b2, &p4, tok("red-moon"), &sol, 2)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("the blue robot stands on the red-moon target at c3, which only the red robot"),
         "{e}"
     );
     // Illegal moves.
-    let e = check_solution(&b, &p, Token::Vortex, &[mv(Robot::Black, Dir::Down)], 3).unwrap_err();
+    let e = check_solution(&b, &p, Token::Vortex, &[mv(Robot::Black, Dir::Down)], 3)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("move 1: black cannot move down from e1: it is blocked at once"),
         "{e}"
     );
-    let e = check_solution(&b, &p, Token::Vortex, &[mv(Robot::Green, Dir::Down)], 3).unwrap_err();
+    let e = check_solution(&b, &p, Token::Vortex, &[mv(Robot::Green, Dir::Down)], 3)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("move 1: there is no green robot in this game"),
         "{e}"
@@ -171,9 +189,12 @@ fn declared_counts_vortex_and_illegal_moves() {
     assert!(
         check_solution(&b, &p, Token::Vortex, &[], 3)
             .unwrap_err()
+            .to_string()
             .contains("no move")
     );
-    let e = check_solution(&b2, &p, tok("blue-star"), &sol, 3).unwrap_err();
+    let e = check_solution(&b2, &p, tok("blue-star"), &sol, 3)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no blue-star target"), "{e}");
 }
 
@@ -187,7 +208,9 @@ fn an_endless_move_is_refused() {
         .target("k12", "red-moon")
         .build();
     let p = at(&[(Robot::Red, "d3")]);
-    let e = check_solution(&b, &p, tok("red-moon"), &[mv(Robot::Red, Dir::Right)], 3).unwrap_err();
+    let e = check_solution(&b, &p, tok("red-moon"), &[mv(Robot::Red, Dir::Right)], 3)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("would go round through diagonal walls forever"),
         "{e}"
