@@ -70,12 +70,14 @@ mod tests {
             panic!("chess is not a game of this build")
         };
         assert!(matches!(unknown, Error::UnknownGame(_)));
+        let text = unknown.to_string();
         assert!(
-            unknown
-                .to_string()
-                .starts_with("there is no game \"chess\": this build plays rolit, "),
-            "{unknown}"
+            text.starts_with("there is no game \"chess\": this build plays "),
+            "{text}"
         );
+        for entry in crate::game::registry::GAMES {
+            assert!(text.contains(entry.name), "{text} names {}", entry.name);
+        }
         let settings = crate::game::bot::BotSettings {
             playouts: Some(0),
             ..Default::default()

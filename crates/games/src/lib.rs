@@ -8,7 +8,7 @@
 //!   HTML viewer);
 //! - [`schema`]: the JSON Schemas of the wire messages, the record and each game's own types;
 //! - [`bots`]: the built-in bots, which run as real processes over the real protocol;
-//! - [`Error`]: this layer's error, by kind.
+//! - [`error`]: this layer's [`Error`], by kind.
 //!
 //! Nothing outside a game's folder names a game: the rest reaches a game through its registry
 //! entry. The lower crates' modules are reached as `crate::X` through the imports below.

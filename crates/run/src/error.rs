@@ -32,12 +32,10 @@ pub enum Error {
     #[error("{0}")]
     NoScript(String),
     /// The file system failed: what was being done, with its path, and the system's reason.
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        #[source]
-        source: io::Error,
-    },
+    /// The reason is part of the text and deliberately not the `source()`: the command line
+    /// prints an error with its chain (`{:#}`), which would say it twice.
+    #[error("{context}: {io}")]
+    Io { context: String, io: io::Error },
     /// The rules refused (a record a resumed match cannot continue from, a game's options).
     #[error(transparent)]
     Rules(#[from] rollarena_rules::Error),
@@ -51,10 +49,10 @@ impl Error {
     }
 
     /// A failure of the file system while doing `context` (which names the path).
-    pub fn io(context: impl Into<String>, source: io::Error) -> Error {
+    pub fn io(context: impl Into<String>, io: io::Error) -> Error {
         Error::Io {
             context: context.into(),
-            source,
+            io,
         }
     }
 }
@@ -78,6 +76,8 @@ mod tests {
             std::io::Error::from(std::io::ErrorKind::NotFound),
         );
         assert_eq!(io.to_string(), "cannot open /x/1.lock: entity not found");
+        // The reason is in the text, not a `source()` the command line would print again.
+        assert!(std::error::Error::source(&io).is_none());
         let rules = Error::from(rollarena_rules::Error::Mismatch(
             "the options differ".into(),
         ));

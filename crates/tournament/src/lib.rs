@@ -3,7 +3,7 @@
 //! - [`tournament`]: schedules, concurrent tables, resume, shards, standings and ratings (the
 //!   tournament file's validation in `tournament::config`);
 //! - [`report`]: a tournament's HTML report, and its live standings page;
-//! - [`Error`]: this layer's error, by kind.
+//! - [`error`]: this layer's [`Error`], by kind.
 //!
 //! The lower crates' modules are reached as `crate::X` through the imports below.
 use rollarena_games::{game, show};
