@@ -77,13 +77,21 @@ fn an_artifact_that_does_not_match_its_hash_is_refused() {
     assert!(err.contains("refused and not cached"), "{err}");
     let cached = worker.cache.path().join("artifacts");
     assert!(!cached.join(&sha).exists(), "not cached");
-    assert!(
-        std::fs::read_dir(&cached).unwrap().all(|e| !e
+    // Every staging directory is removed once its artifact is refused. The worker goes on
+    // leasing this version's matches, each fetch unpacking into a staging directory of its
+    // own name, so one may be there at any moment: those seen now must go, and soon.
+    let staging = || -> Vec<std::ffi::OsString> {
+        std::fs::read_dir(&cached)
             .unwrap()
-            .file_name()
-            .to_string_lossy()
-            .starts_with(".staging")),
-        "no staging left"
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().starts_with(".staging"))
+            .collect()
+    };
+    let seen = staging();
+    wait_for(
+        "the refused artifacts' staging directories to be removed",
+        Duration::from_secs(120),
+        || staging().iter().all(|n| !seen.contains(n)),
     );
     assert_eq!(
         arena.count("SELECT COUNT(*) FROM matches WHERE state = 'done'"),
