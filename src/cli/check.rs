@@ -184,7 +184,7 @@ fn build_config(args: &CheckArgs) -> anyhow::Result<(CheckConfig, &'static dyn G
         freeze: !args.no_freeze,
     };
     if let Err(e) = entry.check.prepare(&mut config) {
-        return usage(e);
+        return usage(e.to_string());
     }
     Ok((config, entry.check))
 }

@@ -160,13 +160,6 @@ impl From<rusqlite::Error> for Error {
     }
 }
 
-/// A bridge while the command line and the tests still take a `String`: the message alone.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

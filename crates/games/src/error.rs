@@ -53,13 +53,6 @@ impl Error {
     }
 }
 
-/// Bridge while the layers above still carry `String` errors: the message as it always read.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,7 +88,7 @@ mod tests {
             "the record holds no complete round"
         );
         assert_eq!(
-            String::from(Error::options("players: 2 to 4")),
+            Error::options("players: 2 to 4").to_string(),
             "players: 2 to 4"
         );
     }

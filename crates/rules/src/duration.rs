@@ -21,13 +21,6 @@ pub fn round_ms(ms: f64) -> f64 {
 #[error("{0}")]
 pub struct BadDuration(pub String);
 
-/// Bridge while the layers above still speak `String`: the text, unchanged.
-impl From<BadDuration> for String {
-    fn from(e: BadDuration) -> String {
-        e.0
-    }
-}
-
 /// Parses a duration such as `60s`, `1500ms`, `2m` or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, BadDuration> {
     let s = s.trim();

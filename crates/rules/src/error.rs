@@ -43,13 +43,6 @@ pub enum Error {
     Illegal(String),
 }
 
-/// Bridge while the layers above still speak `String`: the error's text, unchanged.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::Error;
@@ -76,7 +69,7 @@ mod tests {
         let options = Error::Options("size: \"big\" is not a whole number".into());
         assert_eq!(options.to_string(), "size: \"big\" is not a whole number");
         assert_eq!(
-            String::from(Error::Mismatch("the options differ".into())),
+            Error::Mismatch("the options differ".into()).to_string(),
             "the options differ"
         );
     }

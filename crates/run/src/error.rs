@@ -57,13 +57,6 @@ impl Error {
     }
 }
 
-/// Bridge while the layers above still speak `String`: the error's text, unchanged.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::Error;
@@ -81,7 +74,7 @@ mod tests {
         let rules = Error::from(rollarena_rules::Error::Mismatch(
             "the options differ".into(),
         ));
-        assert_eq!(String::from(rules), "the options differ");
+        assert_eq!(rules.to_string(), "the options differ");
         assert_eq!(
             Error::settings("--inodes 1 is too small").to_string(),
             "--inodes 1 is too small"

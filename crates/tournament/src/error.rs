@@ -65,13 +65,6 @@ impl Error {
     }
 }
 
-/// Bridge while the layers above still carry `String` errors: the message as it always read.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +101,6 @@ mod tests {
             "no bots"
         );
         let games = rollarena_games::Error::Options("players: 2 to 4".into());
-        assert_eq!(String::from(Error::from(games)), "players: 2 to 4");
+        assert_eq!(Error::from(games).to_string(), "players: 2 to 4");
     }
 }
