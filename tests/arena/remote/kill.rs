@@ -66,6 +66,8 @@ fn a_lost_worker_s_match_runs_again_elsewhere_and_counts_once() {
         Duration::from_secs(60),
         || processes_of(&[A]).is_empty(),
     );
+    // Done, and counted for the worker that played it (the count is written just after the
+    // match is finished, so a look between the two would see it done but not yet counted).
     wait_for(
         "the killed worker's match played again",
         Duration::from_secs(300),
@@ -73,6 +75,7 @@ fn a_lost_worker_s_match_runs_again_elsewhere_and_counts_once() {
             arena.count(&format!(
                 "SELECT COUNT(*) FROM matches WHERE id = {killed} AND state = 'done'"
             )) == 1
+                && !counted_by(&arena, killed).is_empty()
         },
     );
     assert_eq!(
